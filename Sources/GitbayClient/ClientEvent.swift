@@ -1,0 +1,28 @@
+import GitbayKit
+
+/// Something the client did that a person watching a long run wants to know about.
+///
+/// The command line turns these into progress lines on a terminal ("waiting 12 s: the server's
+/// write budget is spent"); tests use them to see each wait and retry.
+public enum ClientEvent: Sendable, Hashable {
+    /// A request is about to be sent.
+    case sending(argv: [String], effect: CommandEffect, attempt: Int)
+    /// The client is about to wait before sending.
+    case waiting(Duration, reason: WaitReason)
+    /// A request failed for a passing reason and will be sent again.
+    case retrying(argv: [String], attempt: Int, reason: String)
+
+    /// Why the client waits.
+    public enum WaitReason: Sendable, Hashable {
+        /// Its own pacing to the read or write budget.
+        case pacing
+        /// The server answered 429 with `Retry-After`.
+        case rateLimited
+        /// The server answered 503 with `Retry-After`.
+        case busy
+        /// The server refused a write: "too many writes".
+        case tooManyWrites
+        /// Backoff before retrying a failure.
+        case backoff
+    }
+}

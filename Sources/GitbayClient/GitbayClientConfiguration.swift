@@ -1,0 +1,73 @@
+import Foundation
+
+/// Everything a ``GitbayClient`` needs to know: where, who, how fast and how careful.
+public struct GitbayClientConfiguration: Sendable {
+    /// Whether the client may send writes.
+    public enum Access: Sendable, Hashable {
+        /// Reads and writes.
+        case readWrite
+        /// Reads only: every write is refused before any I/O. This is what makes a dry run safe.
+        case readOnly
+    }
+
+    /// The server, such as `https://gitbay.org`; the API lives under `/api/v1/`.
+    public var baseURL: URL
+    public var token: BearerToken
+    public var access: Access
+    /// Allows plain `http://` to a host that is not loopback (the token would cross the network in clear).
+    public var allowInsecureHTTP: Bool
+    public var userAgent: String
+    /// Rows per page when listing, 1 to 200; fewer pages means fewer requests.
+    public var pageLimit: Int
+    /// The deadline of one HTTP exchange.
+    public var requestTimeout: Duration
+    public var rateLimits: RateLimits
+    public var retry: RetryPolicy
+
+    public init(
+        baseURL: URL, token: BearerToken, access: Access = .readWrite, allowInsecureHTTP: Bool = false,
+        userAgent: String = "gitbay-bot/\(BotVersion.current)", pageLimit: Int = 200,
+        requestTimeout: Duration = .seconds(30), rateLimits: RateLimits = .gitbayDefault,
+        retry: RetryPolicy = RetryPolicy()
+    ) {
+        self.baseURL = baseURL
+        self.token = token
+        self.access = access
+        self.allowInsecureHTTP = allowInsecureHTTP
+        self.userAgent = userAgent
+        self.pageLimit = min(max(pageLimit, 1), 200)
+        self.requestTimeout = requestTimeout
+        self.rateLimits = rateLimits
+        self.retry = retry
+    }
+
+    /// Checks what can be checked before any request: a usable URL, TLS unless loopback or opted out.
+    func validate() throws(GitbayError) {
+        guard let scheme = baseURL.scheme?.lowercased(), let host = baseURL.host, !host.isEmpty else {
+            throw GitbayError(kind: .insecureURL, message: "the server URL '\(baseURL)' has no scheme or host")
+        }
+        switch scheme {
+        case "https":
+            return
+        case "http" where Self.isLoopback(host) || allowInsecureHTTP:
+            return
+        case "http":
+            throw GitbayError(
+                kind: .insecureURL,
+                message:
+                    "refusing plain http:// to \(host): the token would cross the network unencrypted; "
+                    + "use https:// or opt in to insecure HTTP")
+        default:
+            throw GitbayError(kind: .insecureURL, message: "unsupported URL scheme '\(scheme)' in '\(baseURL)'")
+        }
+    }
+
+    /// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { UInt8($0) != nil }
+    }
+}

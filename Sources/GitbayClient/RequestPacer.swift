@@ -1,0 +1,68 @@
+import GitbayKit
+import Synchronization
+
+/// Paces requests to the server's budgets: one bucket for all requests, one for HTTP writes and one
+/// for the account-wide write limit, where a write spends from all three.
+///
+/// Shared by every concurrent request of one client, so its buckets live behind a lock; the waiting
+/// itself happens outside it.
+final class RequestPacer: Sendable {
+    private struct Buckets {
+        var requests: TokenBucket
+        var writes: TokenBucket
+        var accountWrites: TokenBucket?
+    }
+
+    private let buckets: Mutex<Buckets>
+
+    init(limits: RateLimits, now: Duration) {
+        let scale = max(limits.timeScale, 0.000_001)
+        let requests = TokenBucket(
+            capacity: limits.requestsPerMinute, perMinute: limits.requestsPerMinute * scale, now: now)
+        let writes = TokenBucket(
+            capacity: limits.writesPerMinute, perMinute: limits.writesPerMinute * scale, now: now)
+        let accountWrites = limits.accountWritesPerMinute.map {
+            TokenBucket(capacity: $0, perMinute: $0 * scale, now: now)
+        }
+        buckets = Mutex(Buckets(requests: requests, writes: writes, accountWrites: accountWrites))
+    }
+
+    /// Reserves a slot for one request and returns how long to wait before sending it.
+    func reserve(_ effect: CommandEffect, now: Duration) -> Duration {
+        buckets.withLock { buckets in
+            var wait = buckets.requests.reserve(now: now)
+            if effect == .write {
+                wait = max(wait, buckets.writes.reserve(now: now))
+                if var account = buckets.accountWrites {
+                    wait = max(wait, account.reserve(now: now))
+                    buckets.accountWrites = account
+                }
+            }
+            return wait
+        }
+    }
+
+    /// Holds back the buckets an answer named: the server's own limiter is ahead of ours.
+    func hold(_ scope: HoldScope, for wait: Duration, now: Duration) {
+        buckets.withLock { buckets in
+            switch scope {
+            case .requests:
+                buckets.requests.hold(for: wait, now: now)
+            case .writes:
+                buckets.writes.hold(for: wait, now: now)
+            case .accountWrites:
+                buckets.accountWrites?.hold(for: wait, now: now)
+            }
+        }
+    }
+
+    /// Which budget a server refusal spoke of.
+    enum HoldScope {
+        /// A 429 on a read: the request bucket is empty.
+        case requests
+        /// A 429 on a write: the HTTP write bucket is empty.
+        case writes
+        /// "too many writes": the account-wide limiter refused.
+        case accountWrites
+    }
+}

@@ -1,0 +1,56 @@
+/// A token bucket that hands out reservations, so concurrent callers queue fairly instead of racing.
+///
+/// Reserving always succeeds: the token count may go negative, and the caller is told how long to
+/// wait before its token exists. That keeps the bucket a plain value, driven by the clock readings
+/// it is given, so its arithmetic is tested without sleeping.
+public struct TokenBucket: Sendable, Hashable {
+    /// The burst: the most tokens the bucket holds.
+    public let capacity: Double
+    /// Tokens added per second of clock time.
+    public let refillPerSecond: Double
+    /// Tokens available now; negative when reservations are queued.
+    public private(set) var tokens: Double
+    private var updatedAt: Duration
+
+    /// A full bucket of `capacity` tokens refilling at `perMinute`, its clock reading `now`.
+    public init(capacity: Double, perMinute: Double, now: Duration) {
+        self.capacity = max(capacity, 1)
+        self.refillPerSecond = max(perMinute, 0.000_001) / 60
+        self.tokens = self.capacity
+        self.updatedAt = now
+    }
+
+    /// Takes one token and returns how long to wait until it is really there (zero when it is).
+    public mutating func reserve(now: Duration) -> Duration {
+        refill(now: now)
+        tokens -= 1
+        return tokens >= 0 ? .zero : Self.duration(seconds: -tokens / refillPerSecond)
+    }
+
+    /// Empties the bucket so that the next token appears no sooner than `wait` from `now`.
+    ///
+    /// Used when the server says `Retry-After`: its bucket, not ours, is the truth.
+    public mutating func hold(for wait: Duration, now: Duration) {
+        refill(now: now)
+        let ceiling = 1 - wait.seconds * refillPerSecond
+        tokens = min(tokens, ceiling)
+    }
+
+    private mutating func refill(now: Duration) {
+        guard now > updatedAt else { return }
+        tokens = min(capacity, tokens + (now - updatedAt).seconds * refillPerSecond)
+        updatedAt = now
+    }
+
+    private static func duration(seconds: Double) -> Duration {
+        .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
