@@ -1,0 +1,126 @@
+import Foundation
+
+/// A running gitbay simulator (`Tests/Simulator/gitbay_sim.py`) on 127.0.0.1 at a port it chose.
+///
+/// End-to-end tests start one per test with ``SimulatorProcess/run(state:options:_:)``, which stops
+/// it (SIGTERM, then SIGKILL) whatever the test body does, so no simulator outlives its test.
+public final class SimulatorProcess: @unchecked Sendable {
+    /// The simulator's base URL, as it printed it on its first line.
+    public let baseURL: URL
+    /// The token that authenticates as the forge state's `me`.
+    public let token: String
+    /// The file the simulator journals every write to.
+    public let journal: URL
+    private let process: Process
+    private let directory: URL
+
+    /// The repository's root folder, found from this file's place in it.
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private init(baseURL: URL, token: String, journal: URL, process: Process, directory: URL) {
+        self.baseURL = baseURL
+        self.token = token
+        self.journal = journal
+        self.process = process
+        self.directory = directory
+    }
+
+    /// Starts a simulator serving `state` (forge-state JSON text), runs `body`, then stops it.
+    ///
+    /// - Parameter options: further command-line options, such as `["--fault", "429,times=1"]`.
+    public static func run<T>(
+        state: String, options: [String] = [], _ body: (SimulatorProcess) async throws -> T
+    ) async throws -> T {
+        let simulator = try start(state: state, options: options)
+        defer { simulator.stop() }
+        return try await body(simulator)
+    }
+
+    /// Starts a simulator serving the forge-state file at `statePath`, runs `body`, then stops it.
+    public static func run<T>(
+        stateFile statePath: URL, options: [String] = [], _ body: (SimulatorProcess) async throws -> T
+    ) async throws -> T {
+        try await run(state: String(decoding: try Data(contentsOf: statePath), as: UTF8.self), options: options, body)
+    }
+
+    private static func start(state: String, options: [String]) throws -> SimulatorProcess {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gitbay-sim-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let stateFile = directory.appendingPathComponent("state.json")
+        try Data(state.utf8).write(to: stateFile)
+        let journal = directory.appendingPathComponent("journal.jsonl")
+        let token = "gb_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            [
+                "python3", repositoryRoot.appendingPathComponent("Tests/Simulator/gitbay_sim.py").path,
+                "--state", stateFile.path, "--port", "0", "--token", token, "--journal", journal.path,
+            ] + options
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+
+        guard let line = readFirstLine(output.fileHandleForReading), let url = URL(string: line) else {
+            process.terminate()
+            process.waitUntilExit()
+            throw SimulatorError.didNotStart(arguments: options)
+        }
+        // Keep reading whatever else it prints, so a full pipe never blocks the simulator.
+        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        return SimulatorProcess(baseURL: url, token: token, journal: journal, process: process, directory: directory)
+    }
+
+    /// The writes the simulator journaled, one JSON object a line, in order.
+    public func journalEntries() throws -> [[String: Any]] {
+        let text = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
+        return try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw SimulatorError.badJournalLine(String(line))
+            }
+            return object
+        }
+    }
+
+    /// Stops the simulator and removes its files.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func readFirstLine(_ handle: FileHandle) -> String? {
+        var bytes: [UInt8] = []
+        while bytes.count < 4096 {
+            let chunk = handle.readData(ofLength: 1)
+            guard let byte = chunk.first else { return nil }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Why a simulator could not be used.
+public enum SimulatorError: Error, CustomStringConvertible {
+    case didNotStart(arguments: [String])
+    case badJournalLine(String)
+
+    public var description: String {
+        switch self {
+        case .didNotStart(let arguments):
+            return "the gitbay simulator did not print its URL (options: \(arguments))"
+        case .badJournalLine(let line):
+            return "the simulator's journal has a line that is not a JSON object: \(line)"
+        }
+    }
+}
