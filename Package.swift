@@ -27,6 +27,9 @@ let package = Package(
             ]
         ),
 
+        // Rules: the condition language, the plugin protocol, planning and evaluation.
+        .target(name: "RuleEngine", dependencies: ["GitbayKit"]),
+
         .executableTarget(name: "gitbay-bot", dependencies: ["GitbayClient"]),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
@@ -37,6 +40,7 @@ let package = Package(
         ),
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
+        .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),
     ]
 )
 

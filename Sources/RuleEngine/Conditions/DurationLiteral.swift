@@ -1,0 +1,42 @@
+/// Reads and writes the durations rules use: `60d`, `2w`, `36h`, `90m`, `30s`, or sums like `1d12h`.
+public enum DurationLiteral {
+    private static let units: [(suffix: Unicode.Scalar, seconds: Double)] = [
+        ("w", 604_800), ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1),
+    ]
+
+    /// The number of seconds `text` stands for, or `nil` when it is not a duration.
+    public static func seconds(_ text: String) -> Double? {
+        var total = 0.0
+        var digits = ""
+        var sawUnit = false
+        for scalar in text.unicodeScalars {
+            if ("0"..."9").contains(scalar) {
+                digits.unicodeScalars.append(scalar)
+                continue
+            }
+            guard let unit = units.first(where: { $0.suffix == scalar }), let amount = Double(digits) else {
+                return nil
+            }
+            total += amount * unit.seconds
+            digits = ""
+            sawUnit = true
+        }
+        return sawUnit && digits.isEmpty ? total : nil
+    }
+
+    /// A duration in its largest whole units, as people say it: `61d`, `3h 20m`, `45s`.
+    public static func describe(seconds: Double) -> String {
+        var remaining = Int(seconds.rounded(.down))
+        guard remaining > 0 else { return "0s" }
+        var parts: [String] = []
+        for unit in units where unit.suffix != "w" {
+            let size = Int(unit.seconds)
+            if remaining >= size {
+                parts.append("\(remaining / size)\(unit.suffix)")
+                remaining %= size
+            }
+            if parts.count == 2 { break }
+        }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A condition's test, type-checked and ready to apply to a field's value.
+public enum Predicate: Sendable, Hashable {
+    /// A bare boolean field.
+    case isTrue
+    /// `=` or `!=` with one value, `in` or `not in` with several.
+    case oneOf([Literal], negated: Bool)
+    /// `>`, `>=`, `<`, `<=` with a duration, a time or a count.
+    case order(ComparisonOperator, Literal)
+    /// `~=` or `!~` with a regular expression (kept as its source; compiled when checked).
+    case matches(String, negated: Bool)
+    /// `has` with one or more values: every one is in the set.
+    case hasAll([Literal])
+    /// `has any`: at least one is in the set.
+    case hasAny([Literal])
+    /// `lacks`: none is in the set.
+    case lacksAll([Literal])
+
+    /// Applies the test; an absent value fails every test (so a `not` in front passes it).
+    public func holds(for value: FieldValue, me: String) -> Bool {
+        if case .absent = value { return false }
+        switch self {
+        case .isTrue:
+            return value == .boolean(true)
+        case .oneOf(let literals, let negated):
+            let found = literals.contains { value == $0.value(me: me) }
+            return found != negated
+        case .order(let op, let literal):
+            guard let order = Self.compare(value, literal.value(me: me)) else { return false }
+            switch op {
+            case .greater: return order > 0
+            case .greaterOrEqual: return order >= 0
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            default: return false
+            }
+        case .matches(let pattern, let negated):
+            guard case .text(let text) = value, let regex = try? Regex(pattern) else { return false }
+            return ((try? regex.firstMatch(in: text)) != nil) != negated
+        case .hasAll(let literals):
+            guard case .set(let names) = value else { return false }
+            return literals.allSatisfy { Self.member($0, of: names, me: me) }
+        case .hasAny(let literals):
+            guard case .set(let names) = value else { return false }
+            return literals.contains { Self.member($0, of: names, me: me) }
+        case .lacksAll(let literals):
+            guard case .set(let names) = value else { return false }
+            return !literals.contains { Self.member($0, of: names, me: me) }
+        }
+    }
+
+    private static func member(_ literal: Literal, of names: [String], me: String) -> Bool {
+        guard case .text(let name) = literal.value(me: me) else { return false }
+        return names.contains(name)
+    }
+
+    /// Orders two values of the same kind: negative, zero or positive; `nil` when they differ in kind.
+    private static func compare(_ value: FieldValue, _ other: FieldValue) -> Int? {
+        switch (value, other) {
+        case (.duration(let a), .duration(let b)): return a < b ? -1 : a > b ? 1 : 0
+        case (.count(let a), .count(let b)): return a < b ? -1 : a > b ? 1 : 0
+        case (.timestamp(let a), .timestamp(let b)): return a < b ? -1 : a > b ? 1 : 0
+        default: return nil
+        }
+    }
+}
