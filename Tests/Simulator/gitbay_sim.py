@@ -2120,7 +2120,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        server.serve_forever(poll_interval=0.2)
+        server.serve_forever(poll_interval=0.05)
     finally:
         server.server_close()
         if sim.journal:
