@@ -1,0 +1,2132 @@
+#!/usr/bin/env python3
+"""A stand-in for a gitbay server's JSON API, served over real HTTP on loopback.
+
+It is written from gitbay's documented behaviour (docs/gitbay-protocol.md, gitbay-domain.md and
+gitbay-registry.json) and answers literal JSON built here, never from the bot's Swift models: a
+field the Swift side spells wrong therefore fails against it the way it would against the real
+server. The forge it serves is a forge-state file (docs/forge-state.md).
+
+Usage:
+  python3 gitbay_sim.py --state FILE [--host 127.0.0.1] [--port 0] [--token TOKEN]
+      [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--journal FILE]
+      [--api-rate 120] [--write-rate 60] [--time-scale 1.0] [--clock running|frozen]
+      [--seed N] [--fault SPEC ...]
+
+The first line of stdout is the base URL; the server then runs until SIGTERM or SIGINT.
+Python 3 standard library only.
+"""
+
+import argparse
+import base64
+import datetime as dt
+import gzip
+import hashlib
+import json
+import math
+import random
+import re
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+FORMAT = "gitbay-forge-state/1"
+PROTOCOL_VERSION = 1
+MAX_API_BODY = 1 << 20
+MAX_BODY_BYTES = 64 << 10
+MAX_PAGE = 200
+QUERY_DEFAULT_LIMIT = 50
+BUILD_DEFAULT_LIMIT = 50
+DEFAULT_TOKEN = "gb_" + "0" * 64
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_DENIED, EXIT_PROTOCOL = 0, 1, 2, 3, 4, 5
+
+
+def status_for_exit(code):
+    """HTTP status for an exit code, as gitbay's API maps them."""
+    return {0: 200, 2: 400, 3: 404, 4: 403}.get(code, 500)
+
+
+class CmdError(Exception):
+    """A command refusal: an exit code and the message the envelope carries."""
+
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
+# ---------------------------------------------------------------------------------------------
+# Time
+
+
+def parse_ts(s):
+    """Parses a gitbay timestamp (ISO 8601, fractional seconds optional, Z or offset)."""
+    if not isinstance(s, str) or not s:
+        raise ValueError("timestamp must be a non-empty string")
+    t = s.strip()
+    if t.endswith("Z") or t.endswith("z"):
+        t = t[:-1] + "+00:00"
+    m = re.match(r"^(.*T\d\d:\d\d:\d\d)(\.\d+)?(.*)$", t)
+    if m and m.group(2) and len(m.group(2)) > 7:
+        t = m.group(1) + m.group(2)[:7] + m.group(3)
+    d = dt.datetime.fromisoformat(t)
+    if d.tzinfo is None:
+        d = d.replace(tzinfo=dt.timezone.utc)
+    return d.astimezone(dt.timezone.utc)
+
+
+def fmt_ms(d):
+    """The store's millisecond format, 2026-08-24T01:00:00.000Z (issues, MRs, comments)."""
+    return d.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (d.microsecond // 1000)
+
+
+def fmt_s(d):
+    """The whole-second format builds use, 2026-09-02T14:03:11Z."""
+    return d.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Clock:
+    """The simulator's clock: starts at the state's `now`, runs scaled, or stays frozen."""
+
+    def __init__(self, start, scale=1.0, frozen=False):
+        self.start = start
+        self.scale = scale
+        self.frozen = frozen
+        self.mono0 = time.monotonic()
+        self.offset = 0.0
+        self.lock = threading.Lock()
+
+    def now(self):
+        with self.lock:
+            run = 0.0 if self.frozen else (time.monotonic() - self.mono0) * self.scale
+            return self.start + dt.timedelta(seconds=run + self.offset)
+
+    def advance(self, seconds):
+        with self.lock:
+            self.offset += float(seconds)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forge state
+
+CHECK_RANK = {"error": 5, "failure": 4, "pending": 3, "success": 2, "skipped": 1}
+BUILD_STATUSES = ["pending", "running", "success", "failure", "cancelled"]
+MR_STATES = ["open", "merged", "closed", "source_gone"]
+DERIVED_MR_KEYS = ("stacked_on", "stacked", "gates")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+REPO_GLOB_RE = re.compile(r"^[A-Za-z0-9._*-]{1,64}$")
+
+
+class StateError(Exception):
+    """A forge-state file that does not follow docs/forge-state.md."""
+
+
+def _require(cond, msg):
+    if not cond:
+        raise StateError(msg)
+
+
+class Forge:
+    """The served forge: the forge-state document plus lookups; callers hold `lock`."""
+
+    def __init__(self, doc):
+        self.lock = threading.RLock()
+        self.load(doc)
+
+    def load(self, doc):
+        _require(isinstance(doc, dict), "state must be a JSON object")
+        _require(doc.get("format") == FORMAT, "format must be %r" % FORMAT)
+        _require(isinstance(doc.get("me"), str) and doc["me"], "me must be a username")
+        self.now = parse_ts(doc.get("now"))
+        self.me = doc["me"]
+        repos = doc.get("repos", [])
+        _require(isinstance(repos, list), "repos must be a list")
+        self.repos = []
+        seen = set()
+        for r in repos:
+            self.repos.append(self._load_repo(r))
+            _require(r["path"] not in seen, "repo %s appears twice" % r["path"])
+            seen.add(r["path"])
+        users = doc.get("users")
+        if users is None:
+            names = {self.me}
+            for r in self.repos:
+                for it in r["issues"]:
+                    names.add(it["author"])
+                    names.update(it.get("assignees") or [])
+                for m in r["merge_requests"]:
+                    names.add(m["author"])
+            users = sorted(names)
+            self.users_given = False
+        else:
+            _require(isinstance(users, list) and all(isinstance(u, str) for u in users), "users: list of names")
+            self.users_given = True
+        self.users = set(users) | {self.me}
+        self.users_list = list(users)
+        self.extra = {k: v for k, v in doc.items() if k not in ("format", "now", "me", "users", "repos")}
+
+    def _load_repo(self, r):
+        _require(isinstance(r, dict), "each repo must be an object")
+        path = r.get("path")
+        _require(isinstance(path, str) and path.count("/") == 1, "repo path must be owner/name")
+        r = dict(r)
+        r.setdefault("visibility", "public")
+        r.setdefault("default_branch", "main")
+        r.setdefault("branches", {})
+        r.setdefault("labels", [])
+        r.setdefault("milestones", [])
+        r.setdefault("issues", [])
+        r.setdefault("merge_requests", [])
+        r.setdefault("builds", [])
+        for key in ("branches", "tags"):
+            if key in r:
+                _require(isinstance(r[key], dict), "%s.%s must map names to shas" % (path, key))
+        for lab in r["labels"]:
+            _require(isinstance(lab, dict) and isinstance(lab.get("name"), str), "%s: label needs name" % path)
+            lab.pop("issues", None)
+            lab.pop("mrs", None)
+        for ms in r["milestones"]:
+            _require(isinstance(ms.get("title"), str), "%s: milestone needs title" % path)
+            ms.setdefault("state", "open")
+            ms.pop("open", None)
+            ms.pop("closed", None)
+        numbers = set()
+        for it in r["issues"]:
+            for k in ("number", "title", "state", "author", "created_at"):
+                _require(k in it, "%s: issue lacks %s" % (path, k))
+            _require(it["state"] in ("open", "closed"), "%s#%s: bad state" % (path, it["number"]))
+            _require(it["number"] not in numbers, "%s: issue #%s twice" % (path, it["number"]))
+            numbers.add(it["number"])
+            parse_ts(it["created_at"])
+            it.setdefault("updated_at", it["created_at"])
+        numbers = set()
+        for m in r["merge_requests"]:
+            for k in ("number", "title", "state", "author", "source", "target_ref", "head_sha", "created_at"):
+                _require(k in m, "%s: merge request lacks %s" % (path, k))
+            _require(m["state"] in MR_STATES, "%s!%s: bad state" % (path, m["number"]))
+            _require(m["number"] not in numbers, "%s: MR !%s twice" % (path, m["number"]))
+            numbers.add(m["number"])
+            for k in DERIVED_MR_KEYS:
+                m.pop(k, None)
+        numbers = set()
+        for b in r["builds"]:
+            for k in ("number", "job", "status", "sha", "ref", "created_at"):
+                _require(k in b, "%s: build lacks %s" % (path, k))
+            _require(b["status"] in BUILD_STATUSES, "%s build %s: bad status" % (path, b["number"]))
+            _require(b["number"] not in numbers, "%s: build %s twice" % (path, b["number"]))
+            numbers.add(b["number"])
+        r["issues"].sort(key=lambda x: -x["number"])
+        r["merge_requests"].sort(key=lambda x: -x["number"])
+        r["builds"].sort(key=lambda x: -x["number"])
+        return r
+
+    def dump(self, now):
+        """The current forge in the forge-state format (derived fields left out)."""
+        doc = {"format": FORMAT, "now": fmt_ms(now), "me": self.me}
+        if self.users_given:
+            doc["users"] = self.users_list
+        doc.update(self.extra)
+        doc["repos"] = self.repos
+        return json.loads(json.dumps(doc))
+
+    # lookups
+
+    def repo(self, path):
+        for r in self.repos:
+            if r["path"] == path:
+                return r
+        raise CmdError(EXIT_NOT_FOUND, "repository %s not found" % path)
+
+    def repo_index(self, r):
+        return self.repos.index(r)
+
+    @staticmethod
+    def issue(r, n):
+        for it in r["issues"]:
+            if it["number"] == n:
+                return it
+        raise CmdError(EXIT_NOT_FOUND, "issue #%d not found in %s" % (n, r["path"]))
+
+    @staticmethod
+    def mr(r, n):
+        for m in r["merge_requests"]:
+            if m["number"] == n:
+                return m
+        raise CmdError(EXIT_NOT_FOUND, "merge request !%d not found in %s" % (n, r["path"]))
+
+    @staticmethod
+    def build(r, n):
+        for b in r["builds"]:
+            if b["number"] == n:
+                return b
+        raise CmdError(EXIT_NOT_FOUND, "build %d not found in %s" % (n, r["path"]))
+
+
+# derived merge-request facts
+
+
+def is_fork_source(src):
+    return ":" in src or src == ""
+
+
+def stack_parent(r, m):
+    """The open MR of the same repository whose source branch this open MR targets."""
+    if m["state"] != "open":
+        return None
+    for a in r["merge_requests"]:
+        if a is m or a["state"] != "open" or is_fork_source(a["source"]):
+            continue
+        if a["source"] == m["target_ref"]:
+            return a
+    return None
+
+
+def stack_children(r, a):
+    if a["state"] != "open" or is_fork_source(a["source"]):
+        return []
+    kids = [m for m in r["merge_requests"] if m is not a and m["state"] == "open" and m["target_ref"] == a["source"]]
+    return sorted(kids, key=lambda m: m["number"])
+
+
+def checks_combined(m):
+    if m.get("checks_combined"):
+        return m["checks_combined"]
+    checks = m.get("checks") or []
+    if not checks:
+        return None
+    return max((c.get("state", "pending") for c in checks), key=lambda s: CHECK_RANK.get(s, 3))
+
+
+def compute_gates(r, m):
+    """The merge gates, in the spirit of gitbay's GatesOut: what stands between the MR and a merge."""
+    settings = r.get("settings") or {}
+    required = int(settings.get("require_approvals", 0) or 0)
+    checks_required = bool(settings.get("require_checks", False))
+    resolved_required = bool(settings.get("require_resolved", False))
+    latest = {}
+    for rv in sorted(m.get("reviews") or [], key=lambda x: x.get("created_at", "")):
+        latest[rv.get("reviewer")] = rv
+    approvals = sorted(n for n, rv in latest.items()
+                       if rv.get("verdict") == "approve" and not rv.get("stale") and rv.get("counts", True))
+    changes = sorted(n for n, rv in latest.items()
+                     if rv.get("verdict") == "request_changes" and not rv.get("stale") and rv.get("counts", True))
+    combined = checks_combined(m)
+    threads = int(m.get("unresolved_threads", 0) or 0)
+    g = {"approvals_required": required, "codeowners_required": bool(settings.get("require_codeowners", False)),
+         "resolved_required": resolved_required, "open_threads": threads, "checks_required": checks_required,
+         "fast_forward": True}
+    unmet = []
+    if m.get("draft"):
+        g["draft"] = True
+        unmet.append("!%d is a draft; `gitbay mr ready %s %d` first" % (m["number"], r["path"], m["number"]))
+    if approvals:
+        g["approvals"] = approvals
+    if len(approvals) < required:
+        unmet.append("%s needs %d approval%s; !%d has %d" % (
+            r["path"], required, "" if required == 1 else "s", m["number"], len(approvals)))
+    if changes:
+        g["changes_requested"] = changes
+        unmet.append("changes requested by %s" % ", ".join(changes))
+    if combined:
+        g["checks"] = combined
+    if checks_required and combined != "success":
+        unmet.append("%s requires green checks; %s has %s" % (
+            r["path"], m["head_sha"][:10], "checks " + combined if combined else "no checks"))
+    if resolved_required and threads:
+        unmet.append("%d unresolved thread%s" % (threads, "" if threads == 1 else "s"))
+    if unmet:
+        g["unmet"] = unmet
+    return g
+
+
+# ---------------------------------------------------------------------------------------------
+# Output shapes (literal gitbay field names)
+
+ISSUE_ROW_KEYS = ("number", "title", "state", "author", "milestone", "created_at")
+
+
+def issue_row(it):
+    row = {k: it.get(k) for k in ISSUE_ROW_KEYS}
+    return {k: v for k, v in row.items() if not (k == "milestone" and not v)}
+
+
+def comment_out(c):
+    out = {"author": c.get("author", ""), "body": c.get("body", ""), "created_at": c.get("created_at", ""),
+           "kind": c.get("kind", "comment")}
+    if c.get("body_format"):
+        out["body_format"] = c["body_format"]
+    return out
+
+
+def issue_show(it):
+    out = issue_row(it)
+    if it.get("labels"):
+        out["labels"] = sorted(it["labels"])
+    if it.get("assignees"):
+        out["assignees"] = sorted(it["assignees"])
+    for k in ("body", "body_format"):
+        if it.get(k):
+            out[k] = it[k]
+    if it.get("comments"):
+        out["comments"] = [comment_out(c) for c in it["comments"]]
+    return out
+
+
+MR_ROW_KEYS = ("number", "title", "state", "author", "source", "target_ref", "head_sha", "created_at")
+MR_OPTIONAL = ("draft", "milestone", "merged_at", "merged_by", "closed_at", "closed_by", "superseded_by", "queued")
+
+
+def mr_row(r, m):
+    out = {k: m[k] for k in MR_ROW_KEYS}
+    for k in MR_OPTIONAL:
+        if m.get(k):
+            out[k] = m[k]
+    parent = stack_parent(r, m)
+    if parent is not None:
+        out["stacked_on"] = {"number": parent["number"], "title": parent["title"]}
+    return out
+
+
+def mr_show(r, m):
+    out = mr_row(r, m)
+    for k in ("body", "body_format"):
+        if m.get(k):
+            out[k] = m[k]
+    for k in ("labels", "review_requests"):
+        if m.get(k):
+            out[k] = sorted(m[k])
+    kids = stack_children(r, m)
+    if kids:
+        out["stacked"] = [{"number": k["number"], "title": k["title"]} for k in kids]
+    out["checks"] = [dict(c) for c in (m.get("checks") or [])]
+    combined = checks_combined(m)
+    if combined:
+        out["checks_combined"] = combined
+    if m.get("unresolved_threads"):
+        out["unresolved_threads"] = m["unresolved_threads"]
+    out["commits"] = [dict(c) for c in (m.get("commits") or [])]
+    if m.get("comments"):
+        out["comments"] = [comment_out(c) for c in m["comments"]]
+    out["reviews"] = [dict(rv) for rv in (m.get("reviews") or [])]
+    if m["state"] in ("open", "source_gone"):
+        out["gates"] = compute_gates(r, m)
+    return out
+
+
+BUILD_ROW_KEYS = ("number", "job", "status", "sha", "ref", "created_at")
+BUILD_OPTIONAL = ("finished_at", "subject", "failed_step", "failed_reason", "duration_s")
+
+
+def build_row(b, show=False):
+    out = {k: b[k] for k in BUILD_ROW_KEYS}
+    for k in BUILD_OPTIONAL + (("steps",) if show else ()):
+        if b.get(k):
+            out[k] = b[k]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# argv: registry, lookup, parsing
+
+# Every command path gitbay registers (gitbay-registry.json known_paths); the simulated subset has
+# handlers below, the rest answer exit 5 so a stray call is loud, not a misleading 404.
+KNOWN_PATHS = """account delete;account export;account import-bundle;admin email verify;admin invite;
+admin mail inbound check;admin mr prune;admin org limits;admin repo archive;admin repo delete;admin repo list;
+admin repo unarchive;admin repo visibility;admin runners;admin runners forget;admin runners remove;admin stats;
+admin symbols reindex;admin user create;admin user delete;admin user demote;admin user disable;admin user enable;
+admin user limits;admin user list;admin user promote;admin user show;audit;build cancel;build jobs;build list;
+build log;build show;build trigger;dashboard;email add;email list;email primary;email remove;email verify;explore;
+feed;help;issue assign;issue close;issue comment;issue create;issue edit;issue label;issue list;issue milestone;
+issue react;issue reopen;issue show;issue templates;keys add;keys label;keys list;keys remove;label list;
+label remove;label set;milestone close;milestone create;milestone list;milestone reopen;mr apply-suggestion;
+mr close;mr comment;mr create;mr diff;mr diff-comment;mr draft;mr edit;mr label;mr list;mr merge;mr milestone;
+mr range-diff;mr react;mr ready;mr resolve;mr retarget;mr review;mr review request;mr revisions;mr show;
+mr threads;mr unresolve;notifications device add;notifications device list;notifications device remove;
+notifications list;notifications read;notifications settings mail;notifications settings push;
+notifications settings reply;notifications settings show;notifications settings watch;org create;org delete;
+org label list;org label remove;org label set;org list;org members add;org members list;org members remove;
+org milestone close;org milestone create;org milestone list;org milestone reopen;org profile;org rename;
+org settings members-role;org show;org team add;org team create;org team delete;org team grant;org team list;
+org team remove;org team revoke;org team show;pgp add;pgp list;pgp remove;profile set;profile show;query list;
+query pin;query remove;query run;query save;query show;query unpin;register;release asset add;release asset get;
+release asset remove;release create;release delete;release edit;release list;release show;repo access grant;
+repo access list;repo access revoke;repo archive;repo blame;repo bookmark;repo bookmarks;repo cat;repo commit;
+repo commit-file;repo create;repo delete;repo deploy-key add;repo deploy-key list;repo deploy-key remove;
+repo deps disable;repo deps enable;repo deps status;repo diff;repo domain add;repo domain list;repo domain remove;
+repo domain verify;repo download;repo fork;repo grep;repo import;repo import-issues;repo list;repo log;
+repo mirror add;repo mirror list;repo mirror remove;repo mirror sync;repo mute;repo pin;repo readme;repo refs;
+repo rename;repo runner add;repo runner list;repo runner remove;repo search;repo secret list;repo secret remove;
+repo secret set;repo settings default-branch;repo settings description;repo settings git-daemon;
+repo settings protect;repo settings protect-tag;repo settings require-approvals;repo settings require-checks;
+repo settings require-codeowners;repo settings require-contexts;repo settings require-mr;
+repo settings require-resolved;repo settings require-signed;repo settings show;repo settings unprotect;
+repo settings unprotect-tag;repo settings visibility;repo settings website;repo show;repo symbols;repo topics;
+repo topics add;repo topics remove;repo transfer;repo tree;repo unarchive;repo unbookmark;repo unpin;repo unwatch;
+repo watch;runner done;runner log;runner next;search;snippet create;snippet delete;snippet edit;snippet file get;
+snippet file remove;snippet file set;snippet list;snippet show;status list;status set;token create;token list;
+token revoke;web diff set;web diff show;web login;web sessions list;web sessions revoke;web theme set;
+web theme show;webhook add;webhook deliveries;webhook list;webhook redeliver;webhook remove;whoami;wiki list;
+wiki show"""
+KNOWN = {tuple(p.split()) for p in KNOWN_PATHS.replace("\n", "").split(";")}
+
+# ReadOnly commands among the unsimulated ones (protocol doc §1.3); every other one is a write.
+READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
+    "help;keys list;repo tree;repo cat;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
+    "repo access list;repo settings show;mr diff;dashboard;feed;notifications list;notifications settings show;"
+    "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
+    "mr revisions;mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
+    "org label list;org milestone list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
+    "wiki show;issue templates;repo log;repo readme;repo symbols;repo runner list;repo secret list;repo domain list;"
+    "repo mirror list;repo deploy-key list;org team list;org team show;pgp list;audit;web diff show;web theme show;"
+    "web sessions list;notifications device list").split(";")}
+
+
+class Spec:
+    """One simulated command: how gitbay parses its argv and whether it changes state."""
+
+    def __init__(self, handler, usage, read_only, parser="raw", pos=(0, 0), check="exact", values=(), multi=(),
+                 bools=(), paging=None, numeric=True, reads_stdin=False):
+        self.handler = handler
+        self.usage = usage
+        self.read_only = read_only
+        self.parser = parser
+        self.pos = pos
+        self.check = check
+        self.values = values
+        self.multi = multi
+        self.bools = bools
+        self.paging = paging
+        self.numeric = numeric
+        self.reads_stdin = reads_stdin
+
+
+def lookup(argv):
+    """The longest registered path that prefixes argv, or None."""
+    for n in range(min(len(argv), 4), 0, -1):
+        if tuple(argv[:n]) in KNOWN:
+            return tuple(argv[:n])
+    return None
+
+
+def is_read_only(path):
+    spec = SPECS.get(path)
+    if spec is not None:
+        return spec.read_only
+    return path in READ_ONLY_UNSIMULATED
+
+
+def edit_distance(a, b):
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+        prev = cur
+    return prev[len(b)]
+
+
+def nearest_flag(a, known):
+    prefixed = [n for n in known if n.startswith(a)]
+    close = [n for n in known if edit_distance(a, n) <= 2]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if not prefixed and len(close) == 1:
+        return close[0]
+    return ""
+
+
+class Flags:
+    """Parsed argv: positionals plus flags by name (last value wins, repeatables in order)."""
+
+    def __init__(self):
+        self.pos = []
+        self.vals = {}
+        self.multi = {}
+        self.seen = set()
+
+    def has(self, name):
+        return name in self.seen
+
+    def value(self, name, default=None):
+        return self.vals.get(name, default)
+
+    def list(self, name):
+        return self.multi.get(name, [])
+
+
+def usage_error(msg, usage):
+    return CmdError(EXIT_USAGE, "%s\nusage: %s" % (msg, usage) if msg else "usage: %s" % usage)
+
+
+def parse_flags(args, spec, max_pos):
+    f = Flags()
+    kind = {n: "v" for n in spec.values}
+    kind.update({n: "m" for n in spec.multi})
+    kind.update({n: "b" for n in spec.bools})
+    only_pos = False
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if not only_pos and a == "--":
+            only_pos = True
+        elif not only_pos and a.startswith("--"):
+            k = kind.get(a)
+            if k == "b":
+                f.seen.add(a)
+            elif k in ("v", "m"):
+                if i + 1 >= len(args):
+                    raise usage_error("%s requires a value" % a, spec.usage)
+                f.seen.add(a)
+                if k == "v":
+                    f.vals[a] = args[i + 1]
+                else:
+                    f.multi.setdefault(a, []).append(args[i + 1])
+                i += 1
+            else:
+                near = nearest_flag(a, kind)
+                hint = "; did you mean %s?" % near if near else ""
+                raise usage_error("unknown flag %s%s" % (json.dumps(a), hint), spec.usage)
+        else:
+            if max_pos >= 0 and len(f.pos) >= max_pos:
+                raise usage_error("unexpected argument %s" % json.dumps(a), spec.usage)
+            f.pos.append(a)
+        i += 1
+    return f
+
+
+def b64(s):
+    return base64.urlsafe_b64encode(s.encode()).decode().rstrip("=")
+
+
+def encode_cursor(kind, key):
+    return b64("%s:%s" % (kind, key))
+
+
+def decode_cursor(kind, cursor, numeric):
+    if not re.match(r"^[A-Za-z0-9_-]*$", cursor) or len(cursor) % 4 == 1:
+        raise CmdError(EXIT_USAGE, "bad cursor")
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        raise CmdError(EXIT_USAGE, "bad cursor")
+    k, sep, key = raw.partition(":")
+    if not sep or k != kind or not key:
+        raise CmdError(EXIT_USAGE, "bad cursor")
+    if numeric:
+        try:
+            int(key)
+        except ValueError:
+            raise CmdError(EXIT_USAGE, "bad cursor")
+    return key
+
+
+class Page:
+    def __init__(self):
+        self.limit = 0
+        self.key = None
+        self.active = False
+
+
+def strip_paging(args, kind, numeric):
+    rest, p = [], Page()
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--limit", "--cursor"):
+            if i + 1 >= len(args):
+                raise CmdError(EXIT_USAGE, "%s requires a value" % a)
+            v = args[i + 1]
+            if a == "--limit":
+                if not re.match(r"^[+-]?\d+$", v) or not 1 <= int(v) <= MAX_PAGE:
+                    raise CmdError(EXIT_USAGE, "--limit must be 1 to %d" % MAX_PAGE)
+                p.limit = int(v)
+            else:
+                p.key = decode_cursor(kind, v, numeric)
+            p.active = True
+            i += 2
+            continue
+        rest.append(a)
+        i += 1
+    return rest, p
+
+
+def emit_page(p, items, next_cursor):
+    if not p.active:
+        return items
+    out = {"items": items}
+    if next_cursor:
+        out["next"] = next_cursor
+    return out
+
+
+def page_numbers(rows, p, kind, default_limit=0):
+    """Number-descending rows cut to a page strictly below the cursor key."""
+    if p.key is not None:
+        below = int(p.key)
+        rows = [x for x in rows if x["number"] < below]
+    limit = p.limit or default_limit
+    nxt = None
+    if limit and len(rows) > limit:
+        rows = rows[:limit]
+        nxt = encode_cursor(kind, rows[-1]["number"])
+    return rows, nxt
+
+
+def positive_int(s, what):
+    if not re.match(r"^\d+$", s or "") or int(s) < 1:
+        raise CmdError(EXIT_USAGE, "%s must be a positive number, not %s" % (what, json.dumps(s)))
+    return int(s)
+
+
+def valid_text(text):
+    n = len(text)
+    if n < 2 or n > 200:
+        raise CmdError(EXIT_USAGE, "search text must be 2 to 200 characters")
+
+
+def text_matches(words, *fields):
+    hay = "\n".join(f or "" for f in fields).lower()
+    return all(w.lower() in hay for w in words)
+
+
+# ---------------------------------------------------------------------------------------------
+# Query language (protocol §6)
+
+QUALIFIERS = "repo:, owner:, is:, label:, no:, milestone:, assignee: and author:"
+
+
+def query_tokens(s):
+    toks, quoted = [], []
+    cur, in_q, have, start_q = [], False, False, False
+    for ch in s:
+        if ch == '"':
+            if not have:
+                start_q = True
+            in_q, have = not in_q, True
+        elif not in_q and ch in " \t\r\n":
+            if have:
+                toks.append("".join(cur))
+                quoted.append(start_q)
+            cur, have, start_q = [], False, False
+        else:
+            cur.append(ch)
+            have = True
+    if in_q:
+        raise CmdError(EXIT_USAGE, "query term %s: unterminated quote" % json.dumps(s))
+    if have:
+        toks.append("".join(cur))
+        quoted.append(start_q)
+    return toks, quoted
+
+
+class ItemQuery:
+    def __init__(self):
+        self.scopes = []  # (owner, name_glob or None)
+        self.any_repo = False
+        self.kind = ""
+        self.state = ""
+        self.labels = []
+        self.no_label = False
+        self.milestone = ""
+        self.no_milestone = False
+        self.assignee = ""
+        self.author = ""
+        self.text = []
+
+    def selects(self):
+        return self.kind != "mr" and self.state != "merged", self.kind != "issue" and not self.assignee
+
+
+def parse_query(s):
+    q = ItemQuery()
+    toks, quoted = query_tokens(s)
+    if not toks:
+        raise CmdError(EXIT_USAGE, 'query term "": the query is empty')
+    for tok, was_quoted in zip(toks, quoted):
+        key, sep, val = tok.partition(":")
+        if was_quoted or not sep:
+            q.text.append(tok)
+            continue
+
+        def bad(msg, tok=tok):
+            return CmdError(EXIT_USAGE, "query term %s: %s" % (json.dumps(tok), msg))
+
+        if val == "":
+            raise bad("missing value")
+        if key == "repo":
+            if val == "*":
+                q.any_repo = True
+                continue
+            owner, slash, name = val.partition("/")
+            if not slash or not NAME_RE.match(owner) or not REPO_GLOB_RE.match(name):
+                raise bad("want repo:owner/name, repo:owner/glob or repo:*")
+            q.scopes.append((owner, name))
+        elif key == "owner":
+            if not NAME_RE.match(val):
+                raise bad("not an owner name")
+            q.scopes.append((val, None))
+        elif key == "is":
+            if val in ("issue", "mr"):
+                if q.kind and q.kind != val:
+                    raise bad("only one of is:issue and is:mr")
+                q.kind = val
+            elif val in ("open", "closed", "merged"):
+                if q.state and q.state != val:
+                    raise bad("only one of is:open, is:closed and is:merged")
+                q.state = val
+            else:
+                raise bad("is: takes open, closed, merged, issue or mr")
+            if q.state == "merged" and q.kind == "issue":
+                raise bad("an issue is never merged")
+            if q.kind == "mr" and q.assignee:
+                raise bad("merge requests have no assignees")
+        elif key == "label":
+            if val not in q.labels:
+                q.labels.append(val)
+            if q.no_label:
+                raise bad("label: and no:label never both match")
+        elif key == "milestone":
+            if (q.milestone and q.milestone != val) or q.no_milestone:
+                raise bad("only one milestone")
+            q.milestone = val
+        elif key == "no":
+            if val == "label":
+                if q.labels:
+                    raise bad("label: and no:label never both match")
+                q.no_label = True
+            elif val == "milestone":
+                if q.milestone:
+                    raise bad("only one milestone")
+                q.no_milestone = True
+            else:
+                raise bad("no: takes label or milestone")
+        elif key in ("assignee", "author"):
+            if key == "assignee" and q.kind == "mr":
+                raise bad("merge requests have no assignees")
+            if val != "@me" and not NAME_RE.match(val):
+                raise bad("not a username")
+            cur = getattr(q, key)
+            if cur and cur != val:
+                raise bad("only one " + key)
+            setattr(q, key, val)
+        else:
+            raise bad("unknown qualifier; the qualifiers are " + QUALIFIERS)
+    text = " ".join(q.text)
+    if text and not 2 <= len(text) <= 200:
+        raise CmdError(EXIT_USAGE, "query term %s: text must be 2 to 200 characters" % json.dumps(text))
+    return q
+
+
+def glob_match(pattern, name):
+    rx = "^" + ".*".join(re.escape(p) for p in pattern.split("*")) + "$"
+    return re.match(rx, name) is not None
+
+
+def query_scope(q, path):
+    if q.any_repo or not q.scopes:
+        return True
+    owner, name = path.split("/", 1)
+    for so, sn in q.scopes:
+        if so == owner and (sn is None or glob_match(sn, name)):
+            return True
+    return False
+
+
+def query_item_matches(q, it, kind, me):
+    if q.state and it["state"] != q.state:
+        return False
+    labels = it.get("labels") or []
+    if q.labels and not all(lab in labels for lab in q.labels):
+        return False
+    if q.no_label and labels:
+        return False
+    if q.milestone and it.get("milestone") != q.milestone:
+        return False
+    if q.no_milestone and it.get("milestone"):
+        return False
+    if q.author and it["author"] != (me if q.author == "@me" else q.author):
+        return False
+    if q.assignee:
+        who = me if q.assignee == "@me" else q.assignee
+        if kind != "issue" or who not in (it.get("assignees") or []):
+            return False
+    if q.text and not text_matches(" ".join(q.text).split(), it.get("title"), it.get("body")):
+        return False
+    return True
+
+
+def run_item_query(ctx, q, want_issues, want_mrs, p):
+    forge, me = ctx.forge, ctx.user
+    after = None
+    if p.key is not None:
+        parts = p.key.split("|")
+        if len(parts) != 3 or parts[1] not in ("0", "1") or not parts[0] or not re.match(r"^-?\d+$", parts[2]):
+            raise CmdError(EXIT_USAGE, "bad cursor")
+        after = (parts[0], int(parts[1]), int(parts[2]))
+    qi, qm = q.selects()
+    rows = []
+    for idx, r in enumerate(forge.repos):
+        if not query_scope(q, r["path"]):
+            continue
+        if want_issues and qi:
+            for it in r["issues"]:
+                if query_item_matches(q, it, "issue", me):
+                    rows.append(((it["created_at"], 0, (idx + 1) * 1000000 + it["number"]), "issue", r, it))
+        if want_mrs and qm:
+            for m in r["merge_requests"]:
+                if query_item_matches(q, m, "mr", me):
+                    rows.append(((m["created_at"], 1, (idx + 1) * 1000000 + m["number"]), "mr", r, m))
+    rows.sort(key=lambda x: x[0], reverse=True)
+    if after is not None:
+        rows = [x for x in rows if x[0] < after]
+    limit = p.limit or QUERY_DEFAULT_LIMIT
+    nxt = None
+    if len(rows) > limit:
+        rows = rows[:limit]
+        k = rows[-1][0]
+        nxt = encode_cursor("query", "%s|%d|%d" % k)
+    items = []
+    for _, kind, r, it in rows:
+        row = {"kind": kind, "repo": r["path"], "number": it["number"], "title": it["title"], "state": it["state"],
+               "author": it["author"], "created_at": it["created_at"],
+               "updated_at": it.get("updated_at") or it["created_at"]}
+        if it.get("draft"):
+            row["draft"] = True
+        if it.get("milestone"):
+            row["milestone"] = it["milestone"]
+        items.append(row)
+    out = {"items": items}
+    if nxt:
+        out["next"] = nxt
+    return out
+
+
+def list_by_query(ctx, args, noun):
+    spec = Spec(None, "%s list --q <query> | --query <name> [--limit <n>] [--cursor <c>]" % noun, True,
+                values=("--q", "--query", "--state", "--label", "--assignee", "--author", "--milestone",
+                        "--search"))
+    args, p = strip_paging(args, "query", False)
+    fl = parse_flags(args, spec, -1)
+    if fl.has("--query") and fl.has("--q"):
+        raise usage_error("--query and --q are two ways to give one query; pass one", spec.usage)
+    if fl.pos:
+        raise usage_error("a query spans repositories; name them in it (repo:%s) rather than as an argument"
+                          % fl.pos[0], spec.usage)
+    for f in ("--state", "--label", "--assignee", "--author", "--milestone", "--search"):
+        if fl.has(f):
+            raise usage_error(f + " does not combine with a query; put it in the query", spec.usage)
+    if fl.has("--query"):
+        raise CmdError(EXIT_NOT_FOUND, "no saved query %s; query list shows yours" % json.dumps(fl.value("--query")))
+    q = parse_query(fl.value("--q", ""))
+    qi, qm = q.selects()
+    if noun == "issue" and not qi:
+        raise usage_error("that query matches only merge requests; use mr list or query run", spec.usage)
+    if noun == "mr" and not qm:
+        raise usage_error("that query matches only issues; use issue list or query run", spec.usage)
+    return run_item_query(ctx, q, noun == "issue", noun == "mr", p)
+
+
+# ---------------------------------------------------------------------------------------------
+# Command handlers. Each takes (ctx, flags, page) and returns `data` or raises CmdError.
+
+
+class Ctx:
+    """One dispatch: who runs it, what stdin it got, and whether it changed the forge."""
+
+    def __init__(self, sim, user, stdin):
+        self.sim = sim
+        self.forge = sim.forge
+        self.user = user
+        self.stdin = stdin
+        self.applied = False
+
+    def now_ms(self):
+        return fmt_ms(self.sim.clock.now())
+
+    def now_s(self):
+        return fmt_s(self.sim.clock.now())
+
+    def writable_repo(self, path):
+        r = self.forge.repo(path)
+        if r.get("archived"):
+            raise CmdError(EXIT_DENIED, "%s is archived; it takes no changes" % path)
+        return r
+
+
+def h_whoami(ctx, fl, p):
+    return {"username": ctx.user, "admin": False, "key_scope": "full"}
+
+
+def h_repo_list(ctx, fl, p):
+    repos = sorted(ctx.forge.repos, key=lambda r: r["path"])
+    if p.key is not None:
+        repos = [r for r in repos if r["path"] > p.key]
+    nxt = None
+    if p.limit and len(repos) > p.limit:
+        repos = repos[:p.limit]
+        nxt = encode_cursor("repo", repos[-1]["path"])
+    rows = []
+    for r in repos:
+        row = {"path": r["path"], "visibility": r["visibility"]}
+        if r.get("description"):
+            row["description"] = r["description"]
+        if r.get("archived"):
+            row["archived"] = True
+        rows.append(row)
+    return emit_page(p, rows, nxt)
+
+
+REPO_SHOW_OPTIONAL = ("description", "website", "protected_branches", "archived", "topics", "domains", "fork_of",
+                      "watch", "bookmarked")
+
+
+def h_repo_show(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    out = {"path": r["path"], "visibility": r["visibility"], "default_branch": r["default_branch"]}
+    for k in REPO_SHOW_OPTIONAL:
+        if r.get(k):
+            out[k] = r[k]
+    return out
+
+
+def h_repo_refs(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    return {"branches": [{"name": n, "sha": s} for n, s in sorted(r["branches"].items())],
+            "tags": [{"name": n, "sha": s} for n, s in sorted((r.get("tags") or {}).items())]}
+
+
+def h_deps_status(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    deps = r.get("deps")
+    if not deps or not deps.get("enabled", True):
+        return {"enabled": False}
+    out = {"enabled": True, "behind": list(deps.get("behind") or [])}
+    for k in ("last_check", "last_error", "issue_number"):
+        if deps.get(k):
+            out[k] = deps[k]
+    return out
+
+
+def label_counts(r, name):
+    n_issues = sum(1 for it in r["issues"] if name in (it.get("labels") or []))
+    n_mrs = sum(1 for m in r["merge_requests"] if name in (m.get("labels") or []))
+    return n_issues, n_mrs
+
+
+def h_label_list(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    org = sorted((lab for lab in r["labels"] if lab.get("org")), key=lambda x: x["name"])
+    own = sorted((lab for lab in r["labels"] if not lab.get("org")), key=lambda x: x["name"])
+    rows = []
+    for lab in org + own:
+        i, m = label_counts(r, lab["name"])
+        row = {"name": lab["name"], "issues": i, "mrs": m}
+        if lab.get("color"):
+            row["color"] = lab["color"]
+        if lab.get("org"):
+            row["org"] = True
+        rows.append(row)
+    return rows
+
+
+def h_label_set(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    name = fl.pos[1]
+    if not 1 <= len(name) <= 50:
+        raise CmdError(EXIT_USAGE, "a label name is 1 to 50 characters")
+    color = None
+    if fl.has("--color"):
+        c = fl.value("--color")
+        if c == "":
+            color = ""
+        else:
+            m = re.match(r"^#?([0-9A-Fa-f]{6})$", c)
+            if not m:
+                raise CmdError(EXIT_USAGE, "--color takes six hex digits, like 1a7f37 or #1a7f37")
+            color = "#" + m.group(1).lower()
+    existing = next((lab for lab in r["labels"] if lab["name"] == name), None)
+    if existing is not None and existing.get("org"):
+        owner = r["path"].split("/")[0]
+        raise CmdError(EXIT_FAILURE, "%s is an org label of %s; change it with org label set %s %s"
+                       % (name, owner, owner, name))
+    if existing is None:
+        existing = {"name": name}
+        r["labels"].append(existing)
+    if color is not None:
+        if color:
+            existing["color"] = color
+        else:
+            existing.pop("color", None)
+    ctx.applied = True
+    out = {"name": name, "issues": 0, "mrs": 0}
+    if existing.get("color"):
+        out["color"] = existing["color"]
+    return out
+
+
+def h_milestone_list(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    state = fl.value("--state", "open")
+    if state not in ("open", "closed", "all"):
+        raise CmdError(EXIT_USAGE, "--state must be open, closed or all")
+    rows = []
+    for ms in r["milestones"]:
+        if state != "all" and ms.get("state", "open") != state:
+            continue
+        row = {"title": ms["title"], "state": ms.get("state", "open"),
+               "open": sum(1 for it in r["issues"] if it.get("milestone") == ms["title"] and it["state"] == "open"),
+               "closed": sum(1 for it in r["issues"] if it.get("milestone") == ms["title"] and it["state"] != "open")}
+        for k in ("description", "due", "org"):
+            if ms.get(k):
+                row[k] = ms[k]
+        rows.append(row)
+    return rows
+
+
+ISSUE_LIST_SPEC_VALUES = ("--state", "--label", "--assignee", "--author", "--milestone", "--search")
+
+
+def h_issue_list(ctx, args):
+    if "--q" in args or "--query" in args:
+        return list_by_query(ctx, args, "issue")
+    spec = SPECS[("issue", "list")]
+    args, p = strip_paging(args, "issue", True)
+    fl = parse_flags(args, spec, 1)
+    if len(fl.pos) != 1:
+        raise usage_error("", spec.usage)
+    r = ctx.forge.repo(fl.pos[0])
+    state = fl.value("--state", "open")
+    if state not in ("open", "closed", "all"):
+        raise usage_error("--state must be open, closed or all", spec.usage)
+    search = fl.value("--search")
+    if search is not None:
+        valid_text(search)
+    rows = []
+    for it in r["issues"]:
+        if state != "all" and it["state"] != state:
+            continue
+        if fl.has("--label") and fl.value("--label") not in (it.get("labels") or []):
+            continue
+        if fl.has("--assignee") and fl.value("--assignee") not in (it.get("assignees") or []):
+            continue
+        if fl.has("--author") and it["author"] != fl.value("--author"):
+            continue
+        if fl.has("--milestone"):
+            want = fl.value("--milestone")
+            if want == "none" and it.get("milestone"):
+                continue
+            if want != "none" and it.get("milestone") != want:
+                continue
+        if search is not None and not text_matches(search.split(), it["title"], it.get("body")):
+            continue
+        rows.append(it)
+    rows, nxt = page_numbers(rows, p, "issue")
+    return emit_page(p, [issue_row(it) for it in rows], nxt)
+
+
+def h_issue_show(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    return issue_show(ctx.forge.issue(r, positive_int(fl.pos[1], "issue number")))
+
+
+def apply_labels(ctx, r, item, fl, what):
+    adds, removes = fl.list("--add"), fl.list("--remove")
+    if not adds and not removes:
+        raise CmdError(EXIT_USAGE, "give --add <label> or --remove <label>")
+    labels = list(item.get("labels") or [])
+    for name in removes:
+        if name not in labels:
+            raise CmdError(EXIT_NOT_FOUND, "%s has no label %s" % (what, name))
+    for name in adds:
+        if not 1 <= len(name) <= 50:
+            raise CmdError(EXIT_USAGE, "a label name is 1 to 50 characters")
+    changed = False
+    for name in adds:
+        if not any(lab["name"] == name for lab in r["labels"]):
+            r["labels"].append({"name": name})
+        if name not in labels:
+            labels.append(name)
+            changed = True
+    for name in removes:
+        labels.remove(name)
+        changed = True
+    item["labels"] = sorted(labels)
+    if not item["labels"]:
+        item.pop("labels")
+    ctx.applied = changed
+    return {"number": item["number"], "labels": sorted(labels) or None}
+
+
+def h_issue_label(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    return apply_labels(ctx, r, it, fl, "issue #%d" % it["number"])
+
+
+FORMATS = {"md": "md", "markdown": "md", "org": "org", "org-mode": "org"}
+
+
+def comment_body(ctx, fl, usage):
+    if fl.has("--message") and fl.has("--file"):
+        raise usage_error("--message and --file are two ways to give one body; pass one", usage)
+    fmt = fl.value("--format", "md")
+    if fmt.lower() not in FORMATS:
+        raise usage_error("--format must be md or org", usage)
+    if fl.has("--file"):
+        if fl.value("--file") != "-":
+            raise usage_error("--file takes only - (the body on stdin)", usage)
+        body = ctx.stdin or ""
+    elif fl.has("--message"):
+        body = fl.value("--message")
+    else:
+        raise usage_error("give the comment with --message <text> or --file - (stdin)", usage)
+    if len(body.encode("utf-8")) > MAX_BODY_BYTES:
+        raise CmdError(EXIT_USAGE, "the body is over 64 KiB")
+    if not body.strip():
+        raise CmdError(EXIT_USAGE, "the comment is empty")
+    return body, FORMATS[fmt.lower()]
+
+
+def add_comment(ctx, item, body, fmt):
+    now = ctx.now_ms()
+    c = {"author": ctx.user, "body": body, "created_at": now, "kind": "comment"}
+    if fmt:
+        c["body_format"] = fmt
+    item.setdefault("comments", []).append(c)
+    item["updated_at"] = now
+    ctx.applied = True
+    return {"number": item["number"]}
+
+
+def h_issue_comment(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    body, fmt = comment_body(ctx, fl, SPECS[("issue", "comment")].usage)
+    return add_comment(ctx, it, body, fmt)
+
+
+def h_issue_close(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    if it["state"] == "closed":
+        raise CmdError(EXIT_USAGE, "issue #%d is already closed" % it["number"])
+    it["state"] = "closed"
+    it["updated_at"] = ctx.now_ms()
+    ctx.applied = True
+    return {"number": it["number"], "state": "closed"}
+
+
+def h_issue_reopen(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    if it["state"] == "open":
+        raise CmdError(EXIT_USAGE, "issue #%d is already open" % it["number"])
+    it["state"] = "open"
+    it["updated_at"] = ctx.now_ms()
+    ctx.applied = True
+    return {"number": it["number"], "state": "open"}
+
+
+def h_issue_assign(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    adds, removes = fl.list("--add"), fl.list("--remove")
+    if not adds and not removes:
+        raise CmdError(EXIT_USAGE, "give --add <user> or --remove <user>")
+    cur = list(it.get("assignees") or [])
+    for u in adds:
+        if u not in ctx.forge.users:
+            raise CmdError(EXIT_NOT_FOUND, "no user %s" % u)
+    for u in removes:
+        if u not in cur:
+            raise CmdError(EXIT_NOT_FOUND, "%s is not assigned to issue #%d" % (u, it["number"]))
+    for u in adds:
+        if u not in cur:
+            cur.append(u)
+            ctx.applied = True
+    for u in removes:
+        cur.remove(u)
+        ctx.applied = True
+    if cur:
+        it["assignees"] = sorted(cur)
+    else:
+        it.pop("assignees", None)
+    return {"number": it["number"], "assignees": sorted(cur) or None}
+
+
+def set_milestone(ctx, r, item, title):
+    if title == "none":
+        item.pop("milestone", None)
+        ctx.applied = True
+        return {"milestone": ""}
+    if not any(ms["title"] == title for ms in r["milestones"]):
+        raise CmdError(EXIT_NOT_FOUND, "no milestone %s in %s" % (json.dumps(title), r["path"]))
+    item["milestone"] = title
+    ctx.applied = True
+    return {"milestone": title}
+
+
+def h_issue_milestone(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    return set_milestone(ctx, r, it, fl.pos[2])
+
+
+def h_mr_list(ctx, args):
+    if "--q" in args or "--query" in args:
+        return list_by_query(ctx, args, "mr")
+    spec = SPECS[("mr", "list")]
+    args, p = strip_paging(args, "mr", True)
+    fl = parse_flags(args, spec, 1)
+    if len(fl.pos) != 1:
+        raise usage_error("", spec.usage)
+    r = ctx.forge.repo(fl.pos[0])
+    state = fl.value("--state", "open")
+    if state not in MR_STATES + ["all"]:
+        raise usage_error("--state must be open, merged, closed, source_gone or all", spec.usage)
+    search = fl.value("--search")
+    if search is not None:
+        valid_text(search)
+    rows = []
+    for m in r["merge_requests"]:
+        if state != "all" and m["state"] != state:
+            continue
+        if fl.has("--label") and fl.value("--label") not in (m.get("labels") or []):
+            continue
+        if fl.has("--author") and m["author"] != fl.value("--author"):
+            continue
+        if fl.has("--milestone"):
+            want = fl.value("--milestone")
+            if (want == "none" and m.get("milestone")) or (want != "none" and m.get("milestone") != want):
+                continue
+        if search is not None and not text_matches(search.split(), m["title"], m.get("body")):
+            continue
+        rows.append(m)
+    rows, nxt = page_numbers(rows, p, "mr")
+    return emit_page(p, [mr_row(r, m) for m in rows], nxt)
+
+
+def h_mr_show(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    return mr_show(r, ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number")))
+
+
+def h_mr_label(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    return apply_labels(ctx, r, m, fl, "merge request !%d" % m["number"])
+
+
+def h_mr_comment(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    body, fmt = comment_body(ctx, fl, SPECS[("mr", "comment")].usage)
+    return add_comment(ctx, m, body, fmt)
+
+
+def merge_now(ctx, r, a, strategy, by):
+    """Lands `a`: moves its target branch, records the merge, retargets its stacked children."""
+    now = ctx.now_ms()
+    kids = stack_children(r, a)
+    if strategy == "ff":
+        sha = a["head_sha"]
+    else:
+        sha = hashlib.sha1(("%s:%s:%s:%s" % (strategy, r["path"], a["number"], a["head_sha"])).encode()).hexdigest()
+    r["branches"][a["target_ref"]] = sha
+    a["state"] = "merged"
+    a["merged_at"] = now
+    a["merged_by"] = by
+    a["updated_at"] = now
+    a.pop("queued", None)
+    for k in kids:
+        old = k["target_ref"]
+        k["target_ref"] = a["target_ref"]
+        k.setdefault("comments", []).append({
+            "author": "system", "kind": "system", "created_at": now,
+            "body": "retargeted from %s to %s: !%d merged" % (old, a["target_ref"], a["number"])})
+    ctx.applied = True
+    return {"number": a["number"], "strategy": strategy, "sha": sha}
+
+
+def h_mr_ready(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    if m["state"] not in ("open", "source_gone"):
+        raise CmdError(EXIT_USAGE, "!%d is %s" % (m["number"], m["state"]))
+    if not m.get("draft"):
+        raise CmdError(EXIT_USAGE, "!%d is already ready" % m["number"])
+    m.pop("draft", None)
+    m["updated_at"] = ctx.now_ms()
+    ctx.applied = True
+    q = m.get("queued")
+    if q and m["state"] == "open" and not compute_gates(r, m).get("unmet"):
+        merge_now(ctx, r, m, q.get("strategy") or "ff", q.get("by") or ctx.user)
+    return {"number": m["number"], "draft": False}
+
+
+def h_mr_draft(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    if m["state"] not in ("open", "source_gone"):
+        raise CmdError(EXIT_USAGE, "!%d is %s" % (m["number"], m["state"]))
+    if m.get("draft"):
+        raise CmdError(EXIT_USAGE, "!%d is already a draft" % m["number"])
+    m["draft"] = True
+    m["updated_at"] = ctx.now_ms()
+    ctx.applied = True
+    return {"number": m["number"], "draft": True}
+
+
+def h_mr_close(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    by = None
+    if fl.has("--by"):
+        by = positive_int(fl.value("--by"), "--by")
+        if by == m["number"]:
+            raise CmdError(EXIT_USAGE, "!%d cannot supersede itself" % by)
+        ctx.forge.mr(r, by)
+    if m["state"] in ("merged", "closed"):
+        raise CmdError(EXIT_USAGE, "!%d is already %s" % (m["number"], m["state"]))
+    now = ctx.now_ms()
+    m["state"] = "closed"
+    m["closed_at"] = now
+    m["closed_by"] = ctx.user
+    m["updated_at"] = now
+    m.pop("queued", None)
+    if by:
+        m["superseded_by"] = by
+    ctx.applied = True
+    return {"number": m["number"], "state": "closed"}
+
+
+def h_mr_merge(ctx, fl, p):
+    usage = SPECS[("mr", "merge")].usage
+    r = ctx.writable_repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    if fl.has("--cancel") and (fl.has("--when-ready") or fl.has("--strategy")):
+        raise usage_error("--cancel takes no other flag", usage)
+    strategy = fl.value("--strategy")
+    if strategy is not None and strategy not in ("ff", "merge", "squash", "rebase"):
+        raise usage_error("--strategy must be ff, merge, squash or rebase", usage)
+    if fl.has("--cancel"):
+        if not m.get("queued"):
+            raise CmdError(EXIT_USAGE, "!%d has no queued merge" % m["number"])
+        m.pop("queued")
+        ctx.applied = True
+        return {"number": m["number"], "queued": False}
+    if m["state"] != "open":
+        raise CmdError(EXIT_FAILURE, "!%d is %s" % (m["number"], m["state"]))
+    kids = stack_children(r, m)
+    if strategy in ("squash", "rebase") and kids:
+        raise CmdError(EXIT_USAGE, "!%d has merge requests stacked on it (%s); a %s merge would strand them; "
+                       "use ff or merge" % (m["number"], ", ".join("!%d" % k["number"] for k in kids), strategy))
+    unmet = compute_gates(r, m).get("unmet")
+    if unmet:
+        if fl.has("--when-ready"):
+            reason = "; ".join(unmet)
+            q = {"by": ctx.user, "queued_at": ctx.now_ms(), "reason": reason}
+            if strategy:
+                q["strategy"] = strategy
+            m["queued"] = q
+            ctx.applied = True
+            return {"number": m["number"], "queued": True, "strategy": strategy or "", "reason": reason}
+        raise CmdError(EXIT_DENIED, "!%d cannot merge yet: %s" % (m["number"], "; ".join(unmet)))
+    return merge_now(ctx, r, m, strategy or "ff", ctx.user)
+
+
+def h_build_list(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    status = fl.value("--status")
+    if status is not None and status not in BUILD_STATUSES:
+        raise usage_error("--status must be one of %s" % ", ".join(BUILD_STATUSES), SPECS[("build", "list")].usage)
+    rows = [b for b in r["builds"]
+            if (not fl.has("--ref") or b["ref"] == fl.value("--ref"))
+            and (status is None or b["status"] == status)
+            and (not fl.has("--job") or b["job"] == fl.value("--job"))]
+    rows, nxt = page_numbers(rows, p, "build", BUILD_DEFAULT_LIMIT)
+    items = [build_row(b) for b in rows]
+    return emit_page(p, items, nxt)
+
+
+def h_build_show(ctx, fl, p):
+    r = ctx.forge.repo(fl.pos[0])
+    return build_row(ctx.forge.build(r, positive_int(fl.pos[1], "build number")), show=True)
+
+
+def h_build_cancel(ctx, fl, p):
+    r = ctx.writable_repo(fl.pos[0])
+    b = ctx.forge.build(r, positive_int(fl.pos[1], "build number"))
+    if b["status"] not in ("pending", "running"):
+        raise CmdError(EXIT_USAGE, "build %d is %s; only a queued or running build can be cancelled"
+                       % (b["number"], b["status"]))
+    was = b["status"]
+    b["status"] = "cancelled"
+    b["finished_at"] = ctx.now_s()
+    ctx.applied = True
+    passed = any(o is not b and o["sha"] == b["sha"] and o["job"] == b["job"] and o["status"] == "success"
+                 for o in r["builds"])
+    context = "ci/" + b["job"]
+    for m in r["merge_requests"]:
+        if m["head_sha"] != b["sha"] or m["state"] not in ("open", "source_gone"):
+            continue
+        checks = m.setdefault("checks", [])
+        entry = next((c for c in checks if c.get("context") == context), None)
+        if entry is None:
+            entry = {"context": context}
+            checks.append(entry)
+        entry["state"] = "success" if passed else "error"
+        entry["updated_at"] = ctx.now_ms()
+        m.pop("checks_combined", None)
+    return {"number": b["number"], "job": b["job"], "status": "cancelled", "was": was}
+
+
+REPO = "<owner/name>"
+SPECS = {
+    ("whoami",): Spec(h_whoami, "whoami", True),
+    ("repo", "list"): Spec(h_repo_list, "repo list [--limit <n>] [--cursor <c>]", True, paging="repo",
+                           numeric=False),
+    ("repo", "show"): Spec(h_repo_show, "repo show " + REPO, True, pos=(1, 1)),
+    ("repo", "refs"): Spec(h_repo_refs, "repo refs " + REPO, True, pos=(1, 1)),
+    ("repo", "deps", "status"): Spec(h_deps_status, "repo deps status " + REPO, True, pos=(1, 1)),
+    ("label", "list"): Spec(h_label_list, "label list " + REPO, True, pos=(1, 1)),
+    ("label", "set"): Spec(h_label_set, "label set %s <label> [--color <rrggbb>]" % REPO, False, "flags", (2, 2),
+                           values=("--color",)),
+    ("milestone", "list"): Spec(h_milestone_list, "milestone list %s [--state open|closed|all]" % REPO, True,
+                                "flags", (1, 1), values=("--state",)),
+    ("issue", "list"): Spec(h_issue_list, "issue list %s [--state open|closed|all] [--label <l>] "
+                            "[--assignee <user>] [--author <user>] [--milestone <title>|none] [--search <text>] "
+                            "[--limit <n>] [--cursor <c>]" % REPO, True, "custom", values=ISSUE_LIST_SPEC_VALUES),
+    ("issue", "show"): Spec(h_issue_show, "issue show %s <n>" % REPO, True, pos=(2, 2)),
+    ("issue", "label"): Spec(h_issue_label, "issue label %s <n> [--add <label>]... [--remove <label>]..." % REPO,
+                             False, "flags", (2, 2), "at_least", multi=("--add", "--remove")),
+    ("issue", "comment"): Spec(h_issue_comment, "issue comment %s <n> (--message <m> | --file -) [--format md|org]"
+                               % REPO, False, "flags", (2, 2), "at_least",
+                               values=("--message", "--file", "--format"), reads_stdin=True),
+    ("issue", "close"): Spec(h_issue_close, "issue close %s <n>" % REPO, False, pos=(2, 2)),
+    ("issue", "reopen"): Spec(h_issue_reopen, "issue reopen %s <n>" % REPO, False, pos=(2, 2)),
+    ("issue", "assign"): Spec(h_issue_assign, "issue assign %s <n> [--add <user>]... [--remove <user>]..." % REPO,
+                              False, "flags", (2, 2), "at_least", multi=("--add", "--remove")),
+    ("issue", "milestone"): Spec(h_issue_milestone, "issue milestone %s <n> <title|none>" % REPO, False,
+                                 pos=(3, 3)),
+    ("mr", "list"): Spec(h_mr_list, "mr list %s [--state open|merged|closed|source_gone|all] [--label <l>] "
+                         "[--author <user>] [--milestone <title>|none] [--search <text>] [--limit <n>] "
+                         "[--cursor <c>]" % REPO, True, "custom",
+                         values=("--state", "--label", "--author", "--milestone", "--search")),
+    ("mr", "show"): Spec(h_mr_show, "mr show %s <n>" % REPO, True, pos=(2, 2)),
+    ("mr", "label"): Spec(h_mr_label, "mr label %s <n> [--add <label>]... [--remove <label>]..." % REPO, False,
+                          "flags", (2, 2), "at_least", multi=("--add", "--remove")),
+    ("mr", "comment"): Spec(h_mr_comment, "mr comment %s <n> (--message <m> | --file -) [--format md|org]" % REPO,
+                            False, "flags", (2, 2), "at_least", values=("--message", "--file", "--format"),
+                            reads_stdin=True),
+    ("mr", "ready"): Spec(h_mr_ready, "mr ready %s <n>" % REPO, False, pos=(2, 2)),
+    ("mr", "draft"): Spec(h_mr_draft, "mr draft %s <n>" % REPO, False, pos=(2, 2)),
+    ("mr", "close"): Spec(h_mr_close, "mr close %s <n> [--by <m>]" % REPO, False, "flags", (2, 2),
+                          values=("--by",)),
+    ("mr", "merge"): Spec(h_mr_merge, "mr merge %s <n> [--strategy ff|merge|squash|rebase] [--when-ready | --cancel]"
+                          % REPO, False, "flags", (2, 2), "at_least", values=("--strategy",),
+                          bools=("--when-ready", "--cancel")),
+    ("build", "list"): Spec(h_build_list, "build list %s [--ref <branch>] [--status <state>] [--job <name>] "
+                            "[--limit <n>] [--cursor <c>]" % REPO, True, "flags", (1, 1),
+                            values=("--ref", "--status", "--job"), paging="build"),
+    ("build", "show"): Spec(h_build_show, "build show %s <n>" % REPO, True, pos=(2, 2)),
+    ("build", "cancel"): Spec(h_build_cancel, "build cancel %s <n>" % REPO, False, pos=(2, 2)),
+}
+
+
+def run_command(ctx, path, args):
+    """Parses args the way gitbay's parser for this command would and runs the handler."""
+    spec = SPECS.get(path)
+    if spec is None:
+        raise CmdError(EXIT_PROTOCOL, "simulator: %s is a gitbay command the simulator does not simulate"
+                       % " ".join(path))
+    args = [a for a in args if a != "--json"]
+    if spec.parser == "custom":
+        return spec.handler(ctx, args)
+    p = Page()
+    if spec.paging:
+        args, p = strip_paging(args, spec.paging, spec.numeric)
+    lo, hi = spec.pos
+    if spec.parser == "raw":
+        fl = Flags()
+        fl.pos = list(args)
+        if len(fl.pos) < lo or (spec.check == "exact" and len(fl.pos) > hi):
+            raise usage_error("", spec.usage)
+    else:
+        fl = parse_flags(args, spec, hi if spec.check == "exact" else -1)
+        if len(fl.pos) < lo:
+            raise usage_error("", spec.usage)
+    return spec.handler(ctx, fl, p)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rate limiting
+
+
+class Bucket:
+    """A token bucket on the monotonic clock; rate in tokens per real second."""
+
+    def __init__(self, rate, burst):
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.last = time.monotonic()
+
+    def refill(self):
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+
+    def wait(self):
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+
+class Limiter:
+    """gitbay's two limiters: the API's per-account read/write buckets and the account write limiter."""
+
+    def __init__(self, api_rate, write_rate, scale):
+        self.api_rate = 120.0 if api_rate == 0 else float(api_rate)
+        self.write_rate = 60.0 if write_rate == 0 else float(write_rate)
+        self.scale = scale
+        self.lock = threading.Lock()
+        self.api = {}
+        self.account = {}
+
+    def api_allow(self, user, is_write):
+        """Returns 0 when the request may go on, else the seconds to wait (already scaled)."""
+        if self.api_rate < 0:
+            return 0
+        with self.lock:
+            if user not in self.api:
+                wr = self.api_rate / 10
+                self.api[user] = (Bucket(self.api_rate / 60 * self.scale, self.api_rate),
+                                  Bucket(wr / 60 * self.scale, max(1.0, wr)))
+            reads, writes = self.api[user]
+            reads.refill()
+            writes.refill()
+            wait = max(reads.wait(), writes.wait() if is_write else 0.0)
+            if wait > 0:
+                return wait
+            reads.tokens -= 1
+            if is_write:
+                writes.tokens -= 1
+            return 0
+
+    def account_allow(self, user):
+        if self.write_rate < 0:
+            return 0
+        with self.lock:
+            b = self.account.get(user)
+            if b is None:
+                b = self.account[user] = Bucket(self.write_rate / 60 * self.scale, self.write_rate)
+            b.refill()
+            if b.tokens < 1:
+                return b.wait()
+            b.tokens -= 1
+            return 0
+
+
+def retry_seconds(wait):
+    return max(1, int(math.ceil(wait - 1e-9)))
+
+
+def too_many_writes(rate, wait):
+    return "too many writes: %d a minute per account; try again in %ds" % (rate, retry_seconds(wait))
+
+
+# ---------------------------------------------------------------------------------------------
+# Faults
+
+FAULT_KINDS = ("500", "503", "429", "reset", "reset-after", "slow", "malformed", "truncated", "401",
+               "too-many-writes")
+FAULT_KEYS = ("rate", "times", "command", "method", "retry_after", "delay", "honest")
+
+
+class Fault:
+    """One injected failure: KIND[,key=value...] (see docs/forge-state.md, "Simulator faults")."""
+
+    def __init__(self, spec):
+        parts = [x for x in spec.split(",")]
+        self.kind = parts[0].strip()
+        if self.kind not in FAULT_KINDS:
+            raise ValueError("unknown fault kind %r; kinds: %s" % (self.kind, ", ".join(FAULT_KINDS)))
+        opts = {}
+        for kv in parts[1:]:
+            k, sep, v = kv.partition("=")
+            k = k.strip()
+            if not sep or k not in FAULT_KEYS:
+                raise ValueError("bad fault option %r; keys: %s" % (kv, ", ".join(FAULT_KEYS)))
+            opts[k] = v.strip()
+        self.spec = spec
+        self.rate = float(opts.get("rate", 1))
+        self.times = int(opts["times"]) if "times" in opts else None
+        self.command = opts.get("command", "").split()
+        self.method = opts.get("method", "").upper() or None
+        if self.method not in (None, "GET", "POST"):
+            raise ValueError("method must be GET or POST")
+        self.retry_after = int(opts.get("retry_after", 1))
+        self.delay = float(opts.get("delay", 1))
+        self.honest = opts.get("honest", "0") in ("1", "true", "yes")
+        self.fired = 0
+
+    def matches(self, method, argv, is_write):
+        if self.method and self.method != method:
+            return False
+        if self.command and argv[:len(self.command)] != self.command:
+            return False
+        if self.kind == "too-many-writes" and not is_write:
+            return False
+        return True
+
+
+# ---------------------------------------------------------------------------------------------
+# The server
+
+
+def envelope(data=None, error=None, exit_code=None):
+    out = {"protocol_version": PROTOCOL_VERSION}
+    if error is not None:
+        out["error"] = error
+    else:
+        out["data"] = data
+    if exit_code is not None:
+        out["exit_code"] = exit_code
+    return out
+
+
+def to_json(obj):
+    return (json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+class Reply:
+    def __init__(self, status, obj=None, headers=None, raw=None):
+        self.status = status
+        self.body = raw if raw is not None else (to_json(obj) if obj is not None else b"")
+        self.headers = dict(headers or {})
+        self.after = None  # "reset", "malformed", "truncated", "truncated-honest"
+
+
+class Simulator:
+    """Everything the handler threads share: forge, clock, tokens, limiters, faults, journal, stats."""
+
+    def __init__(self, args, doc):
+        self.forge = Forge(doc)
+        self.clock = Clock(self.forge.now, args.time_scale, args.clock == "frozen")
+        self.main_token = args.token
+        self.tokens = {args.token: (self.forge.me, "full")}
+        for spec in args.user_token:
+            name, sep, tok = spec.partition("=")
+            if not sep or not name or not tok:
+                raise SystemExit("--user-token takes NAME=TOKEN")
+            self.tokens[tok] = (name, "full")
+        if args.read_only_token:
+            self.tokens[args.read_only_token] = (self.forge.me, "read")
+        self.limiter = Limiter(args.api_rate, args.write_rate, args.time_scale)
+        self.scale = args.time_scale
+        self.random = random.Random(args.seed)
+        self.faults = [Fault(s) for s in args.fault]
+        self.revoked = False
+        self.read_only = False
+        self.control_lock = threading.Lock()
+        self.journal = open(args.journal, "a", encoding="utf-8") if args.journal else None
+        self.journal_lock = threading.Lock()
+        self.seq = 0
+        self.stats_lock = threading.Lock()
+        self.stats = {"requests": 0, "reads": 0, "writes": 0, "rate_limited": 0, "too_many_writes": 0,
+                      "unauthorized": 0, "not_modified": 0, "faults": {}, "commands": {}, "methods": {},
+                      "statuses": {}}
+
+    # bookkeeping
+
+    def count(self, key, sub=None, n=1):
+        with self.stats_lock:
+            if sub is None:
+                self.stats[key] = self.stats.get(key, 0) + n
+            else:
+                self.stats[key][sub] = self.stats[key].get(sub, 0) + n
+
+    def journal_write(self, user, argv, stdin, exit_code, applied, fault=None):
+        if self.journal is None:
+            return
+        with self.journal_lock:
+            self.seq += 1
+            line = {"seq": self.seq, "at": fmt_ms(self.clock.now()), "user": user, "argv": argv,
+                    "exit_code": exit_code, "applied": applied}
+            if stdin:
+                line["stdin"] = stdin
+            if fault:
+                line["fault"] = fault
+            self.journal.write(json.dumps(line, sort_keys=True) + "\n")
+            self.journal.flush()
+
+    def pick_fault(self, method, argv, is_write):
+        """The faults that fire for this request: any `slow` ones, then at most one other."""
+        slow, chosen = 0.0, None
+        with self.control_lock:
+            for f in self.faults:
+                if not f.matches(method, argv, is_write):
+                    continue
+                if f.times is not None and f.fired >= f.times:
+                    continue
+                if f.rate < 1 and self.random.random() >= f.rate:
+                    continue
+                if f.kind == "slow":
+                    f.fired += 1
+                    slow += f.delay
+                    continue
+                if chosen is None:
+                    f.fired += 1
+                    chosen = f
+        if slow:
+            self.count("faults", "slow")
+        if chosen:
+            self.count("faults", chosen.kind)
+        return slow, chosen
+
+    # auth
+
+    def authenticate(self, header):
+        if header is None or not header.startswith("Bearer "):
+            return None, Reply(401, envelope(error="missing bearer token; mint one over SSH: token create --name <n>"),
+                               {"WWW-Authenticate": 'Bearer realm="gitbay api"'})
+        tok = header[len("Bearer "):].strip()
+        who = self.tokens.get(tok)
+        if who is None or self.revoked:
+            return None, Reply(401, envelope(error="invalid or expired token"))
+        return who, None
+
+    # dispatch
+
+    def dispatch(self, user, scope, argv, stdin, via_get):
+        """Runs argv as gitbay's dispatcher would; returns (exit_code, data or error text, applied)."""
+        path = lookup(argv)
+        if path is None:
+            return EXIT_USAGE, "unknown command %s; help lists them" % argv[0], False
+        read_only = is_read_only(path)
+        if not read_only and not via_get and (scope == "read" or self.read_only):
+            return EXIT_DENIED, ("this token is read-only; %s changes state. Mint a full-scope token: "
+                                 "token create --name <n> --scope full" % " ".join(path)), False
+        if not read_only:
+            wait = self.limiter.account_allow(user)
+            if wait:
+                self.count("too_many_writes")
+                return EXIT_DENIED, too_many_writes(self.limiter.write_rate, wait), False
+        spec = SPECS.get(path)
+        ctx = Ctx(self, user, stdin if spec is not None and spec.reads_stdin else "")
+        with self.forge.lock:
+            try:
+                data = run_command(ctx, path, argv[len(path):])
+                return EXIT_OK, data, ctx.applied
+            except CmdError as e:
+                return e.code, e.msg, ctx.applied
+
+    def handle(self, method, path, query, headers, body):
+        """One HTTP request in, one Reply out (the transport layer lives in Handler)."""
+        self.count("requests")
+        self.count("methods", method)
+        if path == "/_sim/control" and method == "POST":
+            return self.control(headers, body)
+        if path in ("/_sim/state", "/_sim/stats") and method == "GET":
+            return self.introspect(path, headers)
+        if not ((path == "/api/v1/cmd" and method == "POST") or (path == "/api/v1/read" and method == "GET")):
+            return Reply(404, raw=b"404 page not found\n", headers={"Content-Type": "text/html; charset=utf-8"})
+        who, refusal = self.authenticate(headers.get("Authorization"))
+        if refusal:
+            self.count("unauthorized")
+            return refusal
+        user, scope = who
+        stdin = ""
+        if method == "POST":
+            try:
+                req = json.loads(body.decode("utf-8")) if len(body) <= MAX_API_BODY else None
+                if not isinstance(req, dict):
+                    raise ValueError
+                argv = req.get("argv") or []
+                stdin = req.get("stdin") or ""
+                if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv) or \
+                        not isinstance(stdin, str):
+                    raise ValueError
+            except (ValueError, UnicodeDecodeError):
+                return Reply(400, envelope(error='body must be JSON: {"argv": [...], "stdin": "..."}'))
+            while argv and (argv[0].startswith("--term=") or argv[0].startswith("--path=")):
+                argv = argv[1:]
+            if not argv:
+                return Reply(400, envelope(error="argv is required"))
+            if argv[0] in ("git-upload-pack", "git-receive-pack", "git-upload-archive"):
+                return Reply(400, envelope(error="git transport does not run over the JSON API; use git with an "
+                                                 "SSH remote"))
+            cmd = lookup(argv)
+            is_write = cmd is None or not is_read_only(cmd)
+        else:
+            argv = query.get("argv", [])
+            if not argv:
+                return Reply(404, envelope(error="unknown command "))
+            cmd = lookup(argv)
+            if cmd is None:
+                return Reply(404, envelope(error="unknown command %s" % argv[0]))
+            if not is_read_only(cmd):
+                return Reply(400, envelope(error="%s changes state; POST it to /api/v1/cmd" % " ".join(cmd)))
+            is_write = False
+        label = " ".join(cmd) if cmd else "(unknown)"
+        self.count("commands", label)
+
+        slow, fault = self.pick_fault(method, argv, is_write)
+        if slow:
+            time.sleep(slow)
+        if fault is not None:
+            reply = self.fault_reply(fault, user, argv, stdin, is_write)
+            if reply is not None:
+                return reply
+
+        wait = self.limiter.api_allow(user, is_write)
+        if wait:
+            self.count("rate_limited")
+            n = retry_seconds(wait)
+            return Reply(429, envelope(error="rate limited; retry in %ds" % n), {"Retry-After": str(n)})
+        self.count("writes" if is_write else "reads")
+
+        code, payload, applied = self.dispatch(user, scope, argv, stdin, method == "GET")
+        if is_write:
+            self.journal_write(user, argv, stdin, code, applied, fault.kind if fault else None)
+        obj = envelope(data=payload, exit_code=0) if code == EXIT_OK else envelope(error=payload, exit_code=code)
+        reply = Reply(status_for_exit(code), obj)
+        if method == "GET":
+            etag = '"%s"' % hashlib.sha256(("u%s\0" % user).encode() + reply.body).hexdigest()[:32]
+            reply.headers["ETag"] = etag
+            reply.headers["Cache-Control"] = "private, no-cache"
+            if etag_matches(headers.get("If-None-Match"), etag):
+                self.count("not_modified")
+                reply = Reply(304, headers={"ETag": etag, "Cache-Control": "private, no-cache"})
+        if fault is not None:
+            reply.after = {"reset-after": "reset", "malformed": "malformed",
+                           "truncated": "truncated-honest" if fault.honest else "truncated"}[fault.kind]
+        return reply
+
+    def fault_reply(self, fault, user, argv, stdin, is_write):
+        """The reply of a fault that stops the request before it runs, or None for after-the-fact ones."""
+        k = fault.kind
+        if k in ("reset-after", "malformed", "truncated"):
+            return None
+        reply = None
+        if k == "500":
+            reply = Reply(500, envelope(error="internal error"))
+        elif k == "503":
+            reply = Reply(503, envelope(error="the server is busy; try again later", exit_code=EXIT_FAILURE),
+                          {"Retry-After": str(fault.retry_after)})
+        elif k == "429":
+            self.count("rate_limited")
+            reply = Reply(429, envelope(error="rate limited; retry in %ds" % fault.retry_after),
+                          {"Retry-After": str(fault.retry_after)})
+        elif k == "401":
+            reply = Reply(401, envelope(error="invalid or expired token"))
+        elif k == "too-many-writes":
+            self.count("too_many_writes")
+            reply = Reply(403, envelope(error="too many writes: %d a minute per account; try again in %ds"
+                                        % (self.limiter.write_rate, fault.retry_after), exit_code=EXIT_DENIED))
+        elif k == "reset":
+            reply = Reply(0)
+            reply.after = "reset"
+        if is_write:
+            body = json.loads(reply.body) if reply.body else {}
+            self.journal_write(user, argv, stdin, body.get("exit_code"), False, k)
+        return reply
+
+    # test control
+
+    def main_token_only(self, headers):
+        h = headers.get("Authorization") or ""
+        if not h.startswith("Bearer ") or h[len("Bearer "):].strip() != self.main_token:
+            return Reply(401, envelope(error="the simulator's control endpoints take the main token"))
+        return None
+
+    def control(self, headers, body):
+        refusal = self.main_token_only(headers)
+        if refusal:
+            return refusal
+        try:
+            req = json.loads(body.decode("utf-8"))
+            if not isinstance(req, dict):
+                raise ValueError("body must be a JSON object")
+            with self.control_lock:
+                if "faults" in req:
+                    self.faults = [Fault(s) for s in req["faults"]]
+                if "revoke" in req:
+                    self.revoked = bool(req["revoke"])
+                if "read_only" in req:
+                    self.read_only = bool(req["read_only"])
+            if "advance_seconds" in req:
+                self.clock.advance(float(req["advance_seconds"]))
+            if "state" in req:
+                with self.forge.lock:
+                    self.forge.load(req["state"])
+        except (ValueError, TypeError, StateError) as e:
+            return Reply(400, {"error": str(e)})
+        return Reply(200, {"ok": True, "now": fmt_ms(self.clock.now()),
+                           "faults": [f.spec for f in self.faults], "revoked": self.revoked,
+                           "read_only": self.read_only})
+
+    def introspect(self, path, headers):
+        refusal = self.main_token_only(headers)
+        if refusal:
+            return refusal
+        if path == "/_sim/state":
+            with self.forge.lock:
+                return Reply(200, self.forge.dump(self.clock.now()))
+        with self.stats_lock:
+            return Reply(200, json.loads(json.dumps(self.stats)))
+
+
+def etag_matches(header, etag):
+    if not header:
+        return False
+    for part in header.split(","):
+        p = part.strip()
+        if p == "*":
+            return True
+        if p.startswith("W/"):
+            p = p[2:]
+        if p == etag:
+            return True
+    return False
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "gitbay-sim"
+    sys_version = ""
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def do_GET(self):
+        self.serve("GET")
+
+    def do_POST(self):
+        self.serve("POST")
+
+    def serve(self, method):
+        sim = self.server.sim
+        parts = urlsplit(self.path)
+        query = parse_qs(parts.query, keep_blank_values=True)
+        body = b""
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            body = self.rfile.read(length)
+        headers = {"Authorization": self.headers.get("Authorization"),
+                   "If-None-Match": self.headers.get("If-None-Match")}
+        try:
+            reply = sim.handle(method, parts.path, query, headers, body)
+        except Exception as e:  # a simulator bug must still answer, loudly
+            reply = Reply(500, envelope(error="simulator crashed: %r" % e, exit_code=EXIT_PROTOCOL))
+        sim.count("statuses", str(reply.status or "reset"))
+        if reply.after == "reset":
+            self.reset()
+            return
+        payload = reply.body
+        if reply.after == "malformed":
+            payload = b"<html><body>502 Bad Gateway</body></html>\n"
+        elif reply.after in ("truncated", "truncated-honest"):
+            full = payload
+            payload = full[:max(1, len(full) // 2)]
+            if reply.after == "truncated":
+                self.send_response(reply.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(full)))
+                self.end_headers()
+                self.wfile.write(payload)
+                self.wfile.flush()
+                self.reset()
+                return
+        self.send_response(reply.status)
+        for k, v in reply.headers.items():
+            self.send_header(k, v)
+        if reply.status != 304 and payload:
+            if "Content-Type" not in reply.headers:
+                self.send_header("Content-Type", "application/json")
+            accept = self.headers.get("Accept-Encoding") or ""
+            if any(t.split(";")[0].strip().lower() == "gzip" for t in accept.split(",")):
+                payload = gzip.compress(payload)
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Vary", "Accept-Encoding")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Length", str(len(payload) if reply.status != 304 else 0))
+        self.end_headers()
+        if reply.status != 304:
+            self.wfile.write(payload)
+
+    def reset(self):
+        """Drops the connection with a TCP reset and no (complete) response."""
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+        except OSError:
+            pass
+        self.close_connection = True
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description="gitbay simulator: the JSON API over loopback HTTP")
+    ap.add_argument("--state", required=True, help="forge-state file (docs/forge-state.md)")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--token", default=DEFAULT_TOKEN, help="full-scope token of the state's `me`")
+    ap.add_argument("--user-token", action="append", default=[], metavar="NAME=TOKEN")
+    ap.add_argument("--read-only-token", default=None, help="read-scope token of `me`")
+    ap.add_argument("--journal", default=None, help="append one JSON line per write processed")
+    ap.add_argument("--api-rate", type=float, default=120, help="requests a minute per account (0=120, <0 off)")
+    ap.add_argument("--write-rate", type=float, default=60, help="account writes a minute (0=60, <0 off)")
+    ap.add_argument("--time-scale", type=float, default=1.0, help="clock and bucket refill speed-up")
+    ap.add_argument("--clock", choices=["running", "frozen"], default="running")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--fault", action="append", default=[], metavar="SPEC")
+    args = ap.parse_args(argv)
+    if args.time_scale <= 0:
+        ap.error("--time-scale must be positive")
+    for spec in args.fault:
+        try:
+            Fault(spec)
+        except ValueError as e:
+            ap.error("--fault %s: %s" % (spec, e))
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        with open(args.state, encoding="utf-8") as f:
+            doc = json.load(f)
+        sim = Simulator(args, doc)
+    except (OSError, ValueError, StateError) as e:
+        print("gitbay_sim: %s: %s" % (args.state, e), file=sys.stderr)
+        return 2
+    server = Server((args.host, args.port), Handler)
+    server.sim = sim
+    host, port = server.server_address[:2]
+    print("http://%s:%d" % (host, port), flush=True)
+
+    def stop(signum, frame):
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.serve_forever(poll_interval=0.05)
+    finally:
+        server.server_close()
+        if sim.journal:
+            sim.journal.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,668 @@
+"""End-to-end tests of the gitbay simulator over real HTTP on loopback.
+
+Each test class starts gitbay_sim.py as a subprocess on port 0 and talks to it with urllib, so
+what is checked is the wire: statuses, headers, envelopes and the documented gitbay behaviour.
+"""
+
+import base64
+import gzip
+import http.client
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIM = os.path.join(HERE, "gitbay_sim.py")
+FIXTURE = os.path.join(HERE, "fixtures", "small-forge.json")
+sys.path.insert(0, HERE)
+import generate_forge  # noqa: E402
+
+TOKEN = "gb_" + "a" * 64
+ALICE = "gb_" + "b" * 64
+READ_ONLY = "gb_" + "c" * 64
+REPO = "krz/gitbay"
+
+
+class Sim:
+    """A running simulator subprocess and a tiny HTTP client for it."""
+
+    def __init__(self, state_path, *extra):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.journal = os.path.join(self.tmp.name, "journal.jsonl")
+        self.proc = subprocess.Popen(
+            [sys.executable, SIM, "--state", state_path, "--port", "0", "--token", TOKEN,
+             "--user-token", "alice=" + ALICE, "--read-only-token", READ_ONLY, "--journal", self.journal,
+             "--seed", "7", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline().strip()
+        if not line.startswith("http://"):
+            self.proc.kill()
+            raise RuntimeError("simulator did not start: %r %s" % (line, self.proc.stderr.read()))
+        self.base = line
+        self.host, self.port = urllib.parse.urlsplit(line).hostname, urllib.parse.urlsplit(line).port
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        self.tmp.cleanup()
+
+    def raw(self, method, path, body=None, headers=None, token=TOKEN, auth=None):
+        """Returns (status, headers, body bytes); raises on a dropped connection."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        h = dict(headers or {})
+        if auth is not None:
+            h["Authorization"] = auth
+        elif token is not None:
+            h["Authorization"] = "Bearer " + token
+        data = None
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            h["Content-Type"] = "application/json"
+        try:
+            conn.request(method, path, body=data, headers=h)
+            resp = conn.getresponse()
+            return resp.status, resp.headers, resp.read()
+        finally:
+            conn.close()
+
+    def get(self, *argv, token=TOKEN, headers=None):
+        q = urllib.parse.urlencode([("argv", a) for a in argv], quote_via=urllib.parse.quote)
+        status, hdrs, body = self.raw("GET", "/api/v1/read?" + q, headers=headers, token=token)
+        return status, hdrs, (json.loads(body) if body else None)
+
+    def post(self, *argv, stdin=None, token=TOKEN):
+        req = {"argv": list(argv)}
+        if stdin is not None:
+            req["stdin"] = stdin
+        status, hdrs, body = self.raw("POST", "/api/v1/cmd", body=req, token=token)
+        return status, hdrs, json.loads(body)
+
+    def data(self, *argv):
+        status, _, env = self.get(*argv)
+        assert status == 200 and env["exit_code"] == 0, env
+        return env["data"]
+
+    def control(self, **kw):
+        status, _, body = self.raw("POST", "/_sim/control", body=kw)
+        assert status == 200, body
+        return json.loads(body)
+
+    def journal_lines(self):
+        with open(self.journal, encoding="utf-8") as f:
+            return [json.loads(x) for x in f if x.strip()]
+
+
+class FixtureSim(unittest.TestCase):
+    """Tests against the hand-written fixture; each test gets a fresh simulator (they write)."""
+
+    extra = ("--clock", "frozen")
+
+    def setUp(self):
+        self.sim = Sim(FIXTURE, *self.extra)
+
+    def tearDown(self):
+        self.sim.stop()
+
+
+class AuthAndTransportTests(FixtureSim):
+    def test_missing_and_lowercase_bearer_are_401_without_exit_code(self):
+        for auth in ("", "bearer " + TOKEN, "Token " + TOKEN):
+            status, hdrs, body = self.sim.raw("GET", "/api/v1/read?argv=whoami", auth=auth)
+            env = json.loads(body)
+            self.assertEqual(status, 401)
+            self.assertNotIn("exit_code", env)
+            self.assertTrue(env["error"].startswith("missing bearer token"))
+            self.assertEqual(hdrs["WWW-Authenticate"], 'Bearer realm="gitbay api"')
+        status, hdrs, body = self.sim.raw("GET", "/api/v1/read?argv=whoami", token="gb_wrong")
+        self.assertEqual(status, 401)
+        self.assertEqual(json.loads(body)["error"], "invalid or expired token")
+        self.assertNotIn("WWW-Authenticate", hdrs)
+
+    def test_envelope_is_key_sorted_and_carries_exit_code(self):
+        status, _, body = self.sim.raw("POST", "/api/v1/cmd", body={"argv": ["whoami"]})
+        self.assertEqual(status, 200)
+        text = body.decode()
+        self.assertTrue(text.startswith('{"data":{"admin":false,"key_scope":"full","username":"triage-bot"}'), text)
+        self.assertEqual(json.loads(text)["exit_code"], 0)
+
+    def test_get_of_a_write_is_400_without_exit_code(self):
+        status, _, env = self.sim.get("issue", "close", REPO, "212")
+        self.assertEqual(status, 400)
+        self.assertEqual(env["error"], "issue close changes state; POST it to /api/v1/cmd")
+        self.assertNotIn("exit_code", env)
+
+    def test_unknown_command_is_404_on_get_and_exit_2_on_post(self):
+        status, _, env = self.sim.get("frobnicate")
+        self.assertEqual((status, "exit_code" in env), (404, False))
+        status, _, env = self.sim.post("frobnicate")
+        self.assertEqual((status, env["exit_code"]), (400, 2))
+
+    def test_bad_bodies(self):
+        status, _, body = self.sim.raw("POST", "/api/v1/cmd", body=b"not json")
+        self.assertEqual(status, 400)
+        self.assertTrue(json.loads(body)["error"].startswith("body must be JSON"))
+        status, _, body = self.sim.raw("POST", "/api/v1/cmd", body={"argv": []})
+        self.assertEqual((status, json.loads(body)["error"]), (400, "argv is required"))
+
+    def test_etag_and_if_none_match(self):
+        status, hdrs, _ = self.sim.get("issue", "show", REPO, "214")
+        etag = hdrs["ETag"]
+        self.assertRegex(etag, r'^"[0-9a-f]{32}"$')
+        status, hdrs2, body = self.sim.raw("GET", "/api/v1/read?argv=issue&argv=show&argv=krz/gitbay&argv=214",
+                                           headers={"If-None-Match": 'W/"x", W/' + etag})
+        self.assertEqual((status, body), (304, b""))
+        self.assertEqual(hdrs2["ETag"], etag)
+
+    def test_gzip_when_asked(self):
+        status, hdrs, body = self.sim.raw("GET", "/api/v1/read?argv=label&argv=list&argv=krz/gitbay",
+                                          headers={"Accept-Encoding": "gzip"})
+        self.assertEqual(hdrs["Content-Encoding"], "gzip")
+        self.assertEqual(json.loads(gzip.decompress(body))["exit_code"], 0)
+
+    def test_argv_validation(self):
+        cases = [
+            (("issue", "label", REPO, "212", "--add=x"), 2, 'unknown flag "--add=x"'),
+            (("issue", "label", REPO, "212", "--ad", "x"), 2, "did you mean --add?"),
+            (("issue", "list", REPO, "--limit", "0"), 2, "--limit must be 1 to 200"),
+            (("issue", "list", REPO, "--limit", "201"), 2, "--limit must be 1 to 200"),
+            (("issue", "list", REPO, "--cursor", "bXI6MTU4"), 2, "bad cursor"),
+            (("issue", "list", REPO, "--cursor", "!!"), 2, "bad cursor"),
+            (("issue", "show", REPO), 2, "usage: issue show"),
+            (("issue", "show", REPO, "212", "extra"), 2, "usage: issue show"),
+            (("issue", "show", REPO, "999"), 3, "not found"),
+            (("repo", "show", "krz/nope"), 3, "not found"),
+            (("issue", "list", REPO, "--state", "stale"), 2, "--state"),
+            (("build", "list", REPO, "--status", "queued"), 2, "--status"),
+        ]
+        for argv, code, text in cases:
+            status, _, env = self.sim.post(*argv)
+            self.assertEqual(env.get("exit_code"), code, (argv, env))
+            self.assertEqual(status, {2: 400, 3: 404}[code])
+            self.assertIn(text, env["error"], argv)
+
+    def test_value_flags_take_the_next_word_and_double_dash_ends_flags(self):
+        status, _, env = self.sim.post("issue", "comment", REPO, "214", "--message", "--add")
+        self.assertEqual(env["exit_code"], 0, env)
+        shown = self.sim.data("issue", "show", REPO, "214")
+        self.assertEqual(shown["comments"][-1]["body"], "--add")
+        status, _, env = self.sim.post("issue", "label", "--add", "x", "--", REPO, "214")
+        self.assertEqual(env["exit_code"], 0, env)
+
+
+class ListShapeTests(FixtureSim):
+    def test_issue_rows_lack_labels_assignees_and_updated_at(self):
+        rows = self.sim.data("issue", "list", REPO)
+        self.assertIsInstance(rows, list)
+        self.assertEqual([r["number"] for r in rows], [214, 213, 212, 16])
+        for r in rows:
+            for k in ("labels", "assignees", "updated_at", "body", "comments"):
+                self.assertNotIn(k, r)
+        self.assertEqual(rows[1]["milestone"], "v1.38.0")
+
+    def test_issue_list_filters(self):
+        numbers = lambda *a: [r["number"] for r in self.sim.data("issue", "list", REPO, *a)]  # noqa: E731
+        self.assertEqual(numbers("--label", "bug"), [214, 212])
+        self.assertEqual(numbers("--state", "closed"), [211])
+        self.assertEqual(numbers("--state", "all", "--milestone", "none"), [214, 212, 16])
+        self.assertEqual(numbers("--assignee", "cmc"), [213])
+        self.assertEqual(numbers("--author", "gitbay"), [16])
+        self.assertEqual(numbers("--search", "heartbeat"), [212])
+
+    def test_issue_show_has_labels_comments_and_kind_but_no_updated_at(self):
+        it = self.sim.data("issue", "show", REPO, "212")
+        self.assertEqual(it["labels"], ["bug", "stale"])
+        self.assertEqual([c["kind"] for c in it["comments"]], ["comment", "system"])
+        self.assertNotIn("updated_at", it)
+
+    def test_mr_rows_lack_labels_and_carry_stacked_on(self):
+        rows = self.sim.data("mr", "list", REPO)
+        self.assertEqual([r["number"] for r in rows], [160, 159, 158])
+        for r in rows:
+            self.assertNotIn("labels", r)
+            self.assertNotIn("review_requests", r)
+        self.assertEqual(rows[0]["stacked_on"], {"number": 159, "title": "ci: reap abandoned builds"})
+        shown = self.sim.data("mr", "show", REPO, "159")
+        self.assertEqual(shown["stacked"], [{"number": 160, "title": "runners: attach keys per repository"}])
+        self.assertEqual(shown["review_requests"], ["alice"])
+        self.assertEqual(shown["gates"]["approvals"], ["alice"])
+        self.assertNotIn("unmet", shown["gates"])
+        self.assertIn("!160 is a draft", self.sim.data("mr", "show", REPO, "160")["gates"]["unmet"][0])
+
+    def test_build_list_bare_and_paged(self):
+        rows = self.sim.data("build", "list", REPO)
+        self.assertEqual([b["number"] for b in rows], [4215, 4214, 4213, 4212, 4211, 4210, 4209])
+        self.assertNotIn("finished_at", rows[0])
+        page = self.sim.data("build", "list", REPO, "--ref", "feat-x", "--job", "test", "--limit", "1")
+        self.assertEqual([b["number"] for b in page["items"]], [4214])
+        self.assertEqual(base64.urlsafe_b64decode(page["next"] + "==").decode(), "build:4214")
+        rest = self.sim.data("build", "list", REPO, "--ref", "feat-x", "--job", "test", "--cursor", page["next"])
+        self.assertEqual([b["number"] for b in rest["items"]], [4213])
+        self.assertNotIn("next", rest)
+
+    def test_refs_deps_labels_milestones(self):
+        refs = self.sim.data("repo", "refs", REPO)
+        self.assertIn({"name": "main", "sha": "1" * 40}, refs["branches"])
+        self.assertEqual(refs["tags"][0]["name"], "v1.37.0")
+        deps = self.sim.data("repo", "deps", "status", REPO)
+        self.assertEqual((deps["enabled"], deps["issue_number"]), (True, 16))
+        labels = self.sim.data("label", "list", REPO)
+        self.assertEqual(labels[0], {"name": "security", "color": "#cf222e", "org": True, "issues": 0, "mrs": 0})
+        self.assertEqual(next(x for x in labels if x["name"] == "bug")["issues"], 2)
+        self.assertEqual([m["title"] for m in self.sim.data("milestone", "list", REPO)], ["v1.38.0"])
+        self.assertEqual(self.sim.data("repo", "list"), [{"path": REPO, "visibility": "public",
+                                                          "description": "a small forge"}])
+
+
+class QueryLanguageTests(FixtureSim):
+    def q(self, noun, text, *more):
+        status, _, env = self.sim.get(noun, "list", "--q", text, *more)
+        return status, env
+
+    def numbers(self, noun, text):
+        status, env = self.q(noun, text)
+        self.assertEqual(status, 200, env)
+        return [r["number"] for r in env["data"]["items"]]
+
+    def test_filters(self):
+        self.assertEqual(self.numbers("issue", "repo:krz/gitbay is:open label:bug"), [214, 212])
+        self.assertEqual(self.numbers("issue", "repo:krz/git* label:bug label:stale"), [212])
+        self.assertEqual(self.numbers("issue", "owner:krz is:open no:label"), [213, 16])
+        self.assertEqual(self.numbers("issue", "repo:* is:closed"), [211])
+        self.assertEqual(self.numbers("issue", "repo:alice/* is:open"), [])
+        self.assertEqual(self.numbers("issue", 'milestone:"v1.38.0"'), [213])
+        self.assertEqual(self.numbers("issue", "no:milestone is:open author:cmc"), [214, 212])
+        self.assertEqual(self.numbers("issue", "assignee:cmc"), [213])
+        self.assertEqual(self.numbers("issue", "heartbeat"), [212])
+        self.assertEqual(self.numbers("mr", "is:open author:cmc"), [160, 159])
+        self.assertEqual(self.numbers("mr", "is:merged"), [150])
+        self.assertEqual(self.numbers("mr", "author:@me"), [])
+
+    def test_rows_are_query_items_newest_created_first(self):
+        _, env = self.q("mr", "repo:krz/gitbay is:open")
+        rows = env["data"]["items"]
+        self.assertNotIn("next", env["data"])
+        self.assertEqual(rows[0]["kind"], "mr")
+        self.assertEqual(rows[0]["repo"], REPO)
+        self.assertTrue(rows[0]["draft"])
+        self.assertIn("updated_at", rows[0])
+        created = [r["created_at"] for r in rows]
+        self.assertEqual(created, sorted(created, reverse=True))
+
+    def test_query_paging(self):
+        _, env = self.q("issue", "repo:krz/gitbay", "--limit", "2")
+        first = env["data"]
+        self.assertEqual([r["number"] for r in first["items"]], [214, 213])
+        key = base64.urlsafe_b64decode(first["next"] + "==").decode()
+        self.assertTrue(key.startswith("query:2026-09-27T21:40:05.004Z|0|"), key)
+        _, env = self.q("issue", "repo:krz/gitbay", "--limit", "2", "--cursor", first["next"])
+        self.assertEqual([r["number"] for r in env["data"]["items"]], [212, 211])
+        status, env = self.q("issue", "repo:krz/gitbay", "--cursor", "aXNzdWU6MjEy")
+        self.assertEqual((status, env["exit_code"], env["error"]), (400, 2, "bad cursor"))
+
+    def test_contradictions_and_misuse_are_exit_2(self):
+        bad = [("issue", "is:merged is:issue"), ("issue", "assignee:cmc is:mr"), ("mr", "is:mr assignee:cmc"),
+               ("issue", "label:bug no:label"), ("issue", "milestone:a milestone:b"),
+               ("issue", "milestone:a no:milestone"), ("issue", "color:red"), ("issue", ""), ("issue", "  "),
+               ("issue", 'label:"needs review'), ("issue", "x"), ("issue", "is:open is:closed"),
+               ("issue", "is:mr"), ("issue", "is:merged"), ("mr", "is:issue"), ("mr", "assignee:cmc"),
+               ("issue", "no:assignee"), ("issue", "is:draft")]
+        for noun, text in bad:
+            status, env = self.q(noun, text)
+            self.assertEqual((status, env.get("exit_code")), (400, 2), (noun, text, env))
+        status, env = self.q("issue", "color:red")
+        self.assertIn("repo:, owner:, is:, label:, no:, milestone:, assignee: and author:", env["error"])
+        status, _, env = self.sim.get("issue", "list", REPO, "--q", "is:open")
+        self.assertEqual(env["exit_code"], 2)
+        status, _, env = self.sim.get("issue", "list", "--q", "is:open", "--state", "open")
+        self.assertEqual(env["exit_code"], 2)
+        status, _, env = self.sim.get("issue", "list", "--q", "is:open", "--limit", "201")
+        self.assertEqual(env["exit_code"], 2)
+
+    def test_quoted_label_values(self):
+        self.sim.post("issue", "label", REPO, "213", "--add", "needs review")
+        self.assertEqual(self.numbers("issue", 'label:"needs review"'), [213])
+        self.assertEqual(self.numbers("issue", '"heartbeat"'), [212])
+
+
+class WriteTests(FixtureSim):
+    def updated_at(self, n):
+        _, _, env = self.sim.get("issue", "list", "--q", "repo:krz/gitbay", "--limit", "200")
+        return next(r["updated_at"] for r in env["data"]["items"] if r["number"] == n)
+
+    def test_comment_bumps_updated_at_but_label_and_assign_do_not(self):
+        before = self.updated_at(213)
+        status, _, env = self.sim.post("issue", "label", REPO, "213", "--add", "stale")
+        self.assertEqual(env["data"], {"number": 213, "labels": ["stale"]})
+        self.sim.post("issue", "assign", REPO, "213", "--add", "alice")
+        self.assertEqual(self.updated_at(213), before)
+        status, _, env = self.sim.post("issue", "comment", REPO, "213", "--file", "-", stdin="still here\n")
+        self.assertEqual(env["data"], {"number": 213})
+        self.assertEqual(self.updated_at(213), "2026-11-29T12:00:00.000Z")
+        shown = self.sim.data("issue", "show", REPO, "213")
+        self.assertEqual(shown["comments"][-1]["body"], "still here\n")
+        self.assertEqual(shown["comments"][-1]["author"], "triage-bot")
+
+    def test_label_remove_and_null_labels(self):
+        _, _, env = self.sim.post("issue", "label", REPO, "214", "--remove", "bug")
+        self.assertEqual(env["data"], {"number": 214, "labels": None})
+        _, _, env = self.sim.post("issue", "label", REPO, "214", "--remove", "bug")
+        self.assertEqual(env["exit_code"], 3)
+        _, _, env = self.sim.post("issue", "label", REPO, "214")
+        self.assertEqual(env["exit_code"], 2)
+
+    def test_comment_refusals(self):
+        for argv, stdin in [(("--message", "   "), None), (("--file", "-"), "\n"), (("--file", "body.txt"), "x"),
+                            (("--message", "a", "--file", "-"), "b"), ((), None),
+                            (("--file", "-"), "x" * (64 * 1024 + 1))]:
+            _, _, env = self.sim.post("issue", "comment", REPO, "214", *argv, stdin=stdin)
+            self.assertEqual(env["exit_code"], 2, (argv, env))
+
+    def test_close_reopen(self):
+        _, _, env = self.sim.post("issue", "close", REPO, "214")
+        self.assertEqual(env["data"], {"number": 214, "state": "closed"})
+        _, _, env = self.sim.post("issue", "close", REPO, "214")
+        self.assertEqual((env["exit_code"], "already closed" in env["error"]), (2, True))
+        _, _, env = self.sim.post("issue", "reopen", REPO, "214")
+        self.assertEqual(env["data"], {"number": 214, "state": "open"})
+
+    def test_milestone_and_assign(self):
+        _, _, env = self.sim.post("issue", "milestone", REPO, "214", "v1.38.0")
+        self.assertEqual(env["data"], {"milestone": "v1.38.0"})
+        _, _, env = self.sim.post("issue", "milestone", REPO, "214", "none")
+        self.assertEqual(env["data"], {"milestone": ""})
+        _, _, env = self.sim.post("issue", "milestone", REPO, "214", "v9")
+        self.assertEqual(env["exit_code"], 3)
+        _, _, env = self.sim.post("issue", "assign", REPO, "214", "--add", "nobody")
+        self.assertEqual(env["exit_code"], 3)
+
+    def test_stack_retarget_on_merge_keeps_draft_and_reviews(self):
+        _, _, env = self.sim.post("mr", "merge", REPO, "159", "--strategy", "squash")
+        self.assertEqual(env["exit_code"], 2, env)
+        _, _, env = self.sim.post("mr", "merge", REPO, "159")
+        self.assertEqual(env["data"]["strategy"], "ff")
+        parent = self.sim.data("mr", "show", REPO, "159")
+        self.assertEqual((parent["state"], parent["merged_by"]), ("merged", "triage-bot"))
+        self.assertNotIn("gates", parent)
+        child = self.sim.data("mr", "show", REPO, "160")
+        self.assertEqual(child["target_ref"], "main")
+        self.assertNotIn("stacked_on", child)
+        self.assertTrue(child["draft"])
+        self.assertEqual(len(child["reviews"]), 1)
+        self.assertEqual(child["comments"][-1], {"author": "system", "kind": "system",
+                                                 "body": "retargeted from stack-1-reaper to main: !159 merged",
+                                                 "created_at": "2026-11-29T12:00:00.000Z"})
+        refs = {b["name"]: b["sha"] for b in self.sim.data("repo", "refs", REPO)["branches"]}
+        self.assertEqual(refs["main"], "4b1d0c9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c")
+        _, _, env = self.sim.post("mr", "ready", REPO, "160")
+        self.assertEqual(env["data"], {"number": 160, "draft": False})
+        _, _, env = self.sim.post("mr", "ready", REPO, "160")
+        self.assertEqual((env["exit_code"], env["error"]), (2, "!160 is already ready"))
+
+    def test_ready_on_non_draft_and_queued_merge_on_ready(self):
+        _, _, env = self.sim.post("mr", "ready", REPO, "159")
+        self.assertEqual(env["exit_code"], 2)
+        self.assertIn("already ready", env["error"])
+        _, _, env = self.sim.post("mr", "merge", REPO, "160", "--when-ready")
+        self.assertTrue(env["data"]["queued"], env)
+        self.assertIn("queued", self.sim.data("mr", "list", REPO)[0])
+        self.sim.post("mr", "ready", REPO, "160")
+        self.assertEqual(self.sim.data("mr", "show", REPO, "160")["state"], "merged")
+
+    def test_mr_close_and_draft(self):
+        _, _, env = self.sim.post("mr", "draft", REPO, "160")
+        self.assertEqual(env["exit_code"], 2)
+        _, _, env = self.sim.post("mr", "close", REPO, "158", "--by", "158")
+        self.assertEqual(env["exit_code"], 2)
+        _, _, env = self.sim.post("mr", "close", REPO, "158", "--by", "159")
+        self.assertEqual(env["data"], {"number": 158, "state": "closed"})
+        self.assertEqual(self.sim.data("mr", "show", REPO, "158")["superseded_by"], 159)
+
+    def test_build_cancel(self):
+        _, _, env = self.sim.post("build", "cancel", REPO, "4211")
+        self.assertEqual(env, {"protocol_version": 1, "exit_code": 2,
+                               "error": "build 4211 is failure; only a queued or running build can be cancelled"})
+        _, _, env = self.sim.post("build", "cancel", REPO, "4213")
+        self.assertEqual(env["data"], {"number": 4213, "job": "test", "status": "cancelled", "was": "running"})
+        b = self.sim.data("build", "show", REPO, "4213")
+        self.assertEqual((b["status"], b["finished_at"]), ("cancelled", "2026-11-29T12:00:00Z"))
+        _, _, env = self.sim.post("build", "cancel", REPO, "99")
+        self.assertEqual(env["exit_code"], 3)
+
+    def test_label_set(self):
+        _, _, env = self.sim.post("label", "set", REPO, "triage", "--color", "ABCDEF")
+        self.assertEqual(env["data"], {"name": "triage", "color": "#abcdef", "issues": 0, "mrs": 0})
+        _, _, env = self.sim.post("label", "set", REPO, "security")
+        self.assertEqual(env["exit_code"], 1)
+        _, _, env = self.sim.post("label", "set", REPO, "x", "--color", "red")
+        self.assertEqual(env["exit_code"], 2)
+
+    def test_read_only_token_and_user_tokens(self):
+        status, _, env = self.sim.post("issue", "close", REPO, "214", token=READ_ONLY)
+        self.assertEqual((status, env["exit_code"]), (403, 4))
+        self.assertTrue(env["error"].startswith("this token is read-only"))
+        status, _, env = self.sim.get("whoami", token=READ_ONLY)
+        self.assertEqual(env["data"]["username"], "triage-bot")
+        _, _, env = self.sim.post("issue", "comment", REPO, "214", "--message", "hi", token=ALICE)
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["comments"][-1]["author"], "alice")
+
+    def test_journal_records_every_write_once(self):
+        self.sim.post("issue", "label", REPO, "213", "--add", "stale")
+        self.sim.post("issue", "close", REPO, "211")
+        self.sim.get("issue", "show", REPO, "213")
+        lines = self.sim.journal_lines()
+        self.assertEqual([x["seq"] for x in lines], [1, 2])
+        self.assertEqual(lines[0]["argv"], ["issue", "label", REPO, "213", "--add", "stale"])
+        self.assertEqual((lines[0]["applied"], lines[0]["exit_code"], lines[0]["user"]), (True, 0, "triage-bot"))
+        self.assertEqual((lines[1]["applied"], lines[1]["exit_code"]), (False, 2))
+
+
+class ControlTests(FixtureSim):
+    def test_revoke_read_only_advance_state_and_stats(self):
+        self.sim.control(advance_seconds=3600)
+        self.sim.post("issue", "comment", REPO, "213", "--message", "later")
+        state = json.loads(self.sim.raw("GET", "/_sim/state")[2])
+        self.assertEqual(state["format"], "gitbay-forge-state/1")
+        issue = next(i for i in state["repos"][0]["issues"] if i["number"] == 213)
+        self.assertEqual(issue["updated_at"], "2026-11-29T13:00:00.000Z")
+        self.sim.control(read_only=True)
+        _, _, env = self.sim.post("issue", "close", REPO, "213")
+        self.assertEqual(env["exit_code"], 4)
+        self.sim.control(read_only=False, revoke=True)
+        status, _, _ = self.sim.get("whoami")
+        self.assertEqual(status, 401)
+        self.sim.control(revoke=False)
+        self.assertEqual(self.sim.get("whoami")[0], 200)
+        stats = json.loads(self.sim.raw("GET", "/_sim/stats")[2])
+        self.assertEqual(stats["commands"]["issue comment"], 1)
+        self.assertGreaterEqual(stats["methods"]["GET"], 2)
+        self.assertEqual(self.sim.raw("GET", "/_sim/stats", token=ALICE)[0], 401)
+
+
+class FaultTests(FixtureSim):
+    def set_faults(self, *specs):
+        self.sim.control(faults=list(specs))
+
+    def test_status_faults(self):
+        self.set_faults("500,times=1")
+        self.assertEqual(self.sim.get("whoami")[0], 500)
+        self.assertEqual(self.sim.get("whoami")[0], 200)
+        self.set_faults("503,retry_after=7,times=1")
+        status, hdrs, env = self.sim.get("whoami")
+        self.assertEqual((status, hdrs["Retry-After"]), (503, "7"))
+        self.set_faults("429,times=1")
+        status, hdrs, env = self.sim.get("whoami")
+        self.assertEqual((status, hdrs["Retry-After"], "exit_code" in env), (429, "1", False))
+        self.set_faults("401,times=1")
+        self.assertEqual(self.sim.get("whoami")[0], 401)
+        self.set_faults("too-many-writes,times=1")
+        self.assertEqual(self.sim.get("whoami")[0], 200)
+        status, hdrs, env = self.sim.post("issue", "close", REPO, "214")
+        self.assertEqual((status, env["exit_code"]), (403, 4))
+        self.assertTrue(env["error"].startswith("too many writes"))
+        self.assertNotIn("Retry-After", hdrs)
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["state"], "open")
+
+    def test_command_and_method_matching(self):
+        self.set_faults("500,command=issue label,method=POST")
+        self.assertEqual(self.sim.post("issue", "close", REPO, "214")[0], 200)
+        self.assertEqual(self.sim.post("issue", "label", REPO, "213", "--add", "x")[0], 500)
+        self.assertEqual(self.sim.get("issue", "show", REPO, "213")[0], 200)
+
+    def test_rate_uses_the_seed(self):
+        self.set_faults("500,rate=0.5")
+        statuses = [self.sim.get("whoami")[0] for _ in range(20)]
+        self.assertIn(500, statuses)
+        self.assertIn(200, statuses)
+
+    def test_reset_drops_without_applying(self):
+        self.set_faults("reset,times=1")
+        with self.assertRaises((ConnectionError, http.client.HTTPException)):
+            self.sim.post("issue", "close", REPO, "214")
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["state"], "open")
+        self.assertEqual(self.sim.journal_lines()[-1]["applied"], False)
+
+    def test_reset_after_applies_then_drops(self):
+        self.set_faults("reset-after,times=1")
+        with self.assertRaises((ConnectionError, http.client.HTTPException)):
+            self.sim.post("issue", "close", REPO, "214")
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["state"], "closed")
+        last = self.sim.journal_lines()[-1]
+        self.assertEqual((last["applied"], last["fault"], last["exit_code"]), (True, "reset-after", 0))
+
+    def test_slow(self):
+        self.set_faults("slow,delay=0.3,times=1")
+        t = time.monotonic()
+        self.assertEqual(self.sim.get("whoami")[0], 200)
+        self.assertGreaterEqual(time.monotonic() - t, 0.3)
+
+    def test_malformed_and_truncated(self):
+        self.set_faults("malformed,times=1")
+        status, _, body = self.sim.raw("GET", "/api/v1/read?argv=whoami")
+        self.assertEqual(status, 200)
+        with self.assertRaises(ValueError):
+            json.loads(body)
+        self.set_faults("truncated,times=1")
+        with self.assertRaises((http.client.IncompleteRead, ConnectionError)):
+            self.sim.raw("GET", "/api/v1/read?argv=whoami")
+        self.set_faults("truncated,honest=1,times=1")
+        status, _, body = self.sim.raw("GET", "/api/v1/read?argv=whoami")
+        self.assertEqual(status, 200)
+        with self.assertRaises(ValueError):
+            json.loads(body)
+        self.assertEqual(self.sim.get("whoami")[0], 200)
+
+
+class RateLimitTests(unittest.TestCase):
+    def test_api_rate_429_with_retry_after(self):
+        sim = Sim(FIXTURE, "--api-rate", "3")
+        try:
+            statuses = [sim.get("whoami")[0] for _ in range(3)]
+            self.assertEqual(statuses, [200, 200, 200])
+            status, hdrs, env = sim.get("whoami")
+            self.assertEqual(status, 429)
+            self.assertEqual(hdrs["Retry-After"], "20")
+            self.assertEqual(env, {"protocol_version": 1, "error": "rate limited; retry in 20s"})
+            self.assertEqual(sim.raw("GET", "/api/v1/read?argv=whoami", token="bad")[0], 401)
+        finally:
+            sim.stop()
+
+    def test_time_scale_shortens_the_wait(self):
+        sim = Sim(FIXTURE, "--api-rate", "3", "--time-scale", "40")
+        try:
+            for _ in range(3):
+                sim.get("whoami")
+            status, hdrs, _ = sim.get("whoami")
+            self.assertEqual((status, hdrs["Retry-After"]), (429, "1"))
+            time.sleep(0.6)
+            self.assertEqual(sim.get("whoami")[0], 200)
+        finally:
+            sim.stop()
+
+    def test_account_write_limiter_is_exit_4_without_retry_after(self):
+        sim = Sim(FIXTURE, "--write-rate", "2")
+        try:
+            for _ in range(2):
+                self.assertEqual(sim.post("issue", "label", REPO, "213", "--add", "x")[2]["exit_code"], 0)
+            status, hdrs, env = sim.post("issue", "label", REPO, "213", "--add", "x")
+            self.assertEqual((status, env["exit_code"]), (403, 4))
+            self.assertRegex(env["error"], r"^too many writes: 2 a minute per account; try again in \d+s$")
+            self.assertNotIn("Retry-After", hdrs)
+            self.assertEqual(sim.get("whoami")[0], 200)
+        finally:
+            sim.stop()
+
+
+class PagingTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        path = os.path.join(cls.tmp.name, "forge.json")
+        doc = generate_forge.generate(1, 1000, 20, 120, 3, "2026-11-29T12:00:00.000Z", "triage-bot")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        cls.sim = Sim(path, "--api-rate", "-1")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.sim.stop()
+        cls.tmp.cleanup()
+
+    def test_1000_issues_in_5_pages_with_descending_cursors(self):
+        seen, cursor, pages, keys = [], None, 0, []
+        while True:
+            argv = ["issue", "list", REPO, "--state", "all", "--limit", "200"]
+            if cursor:
+                argv += ["--cursor", cursor]
+            page = self.sim.data(*argv)
+            pages += 1
+            seen += [r["number"] for r in page["items"]]
+            cursor = page.get("next")
+            if not cursor:
+                break
+            keys.append(int(base64.urlsafe_b64decode(cursor + "==").decode().split(":")[1]))
+        self.assertEqual(pages, 5)
+        self.assertEqual(len(seen), 1000)
+        self.assertEqual(seen, sorted(set(seen), reverse=True))
+        self.assertEqual(keys, sorted(keys, reverse=True))
+        self.assertEqual(len(set(keys)), 4)
+
+    def test_query_pages_cover_every_open_issue_once(self):
+        seen, cursor = [], None
+        while True:
+            argv = ["issue", "list", "--q", "repo:krz/gitbay is:open", "--limit", "150"]
+            if cursor:
+                argv += ["--cursor", cursor]
+            page = self.sim.data(*argv)
+            seen += [r["number"] for r in page["items"]]
+            cursor = page.get("next")
+            if not cursor:
+                break
+        expected = [r["number"] for r in self.sim.data("issue", "list", REPO)]
+        self.assertEqual(sorted(seen), sorted(expected))
+        self.assertEqual(len(seen), len(set(seen)))
+
+    def test_generated_state_is_valid_and_deterministic(self):
+        a = generate_forge.generate(2, 30, 12, 40, 9, "2026-11-29T12:00:00.000Z", "triage-bot")
+        b = generate_forge.generate(2, 30, 12, 40, 9, "2026-11-29T12:00:00.000Z", "triage-bot")
+        self.assertEqual(json.dumps(a, sort_keys=True), json.dumps(b, sort_keys=True))
+        builds = self.sim.data("build", "list", REPO, "--limit", "200")["items"]
+        self.assertEqual(len(builds), 120)
+        mrs = self.sim.data("mr", "list", REPO, "--state", "all")
+        self.assertEqual(len(mrs), 20)
+
+
+if __name__ == "__main__":
+    unittest.main()
