@@ -27,6 +27,9 @@ let package = Package(
             ]
         ),
 
+        // The table-driven command-line parser: declarations, parsing, help, errors, completion scripts.
+        .target(name: "ArgumentParsing"),
+
         .executableTarget(name: "gitbay-bot", dependencies: ["GitbayClient"]),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
@@ -37,6 +40,7 @@ let package = Package(
         ),
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     ]
 )
 
