@@ -106,11 +106,11 @@ struct ZshCompletionScript: Sendable {
         if let inverted = option.invertedName {
             names.append("--\(inverted)")
         }
-        let repeating = option.kind == .repeatableValue ? "'*'" : "'(\(names.joined(separator: " ")))'"
+        let exclusion = option.kind == .repeatableValue ? "*" : "(\(names.joined(separator: " ")))"
         if names.count == 1 {
-            return [repeating + "'\(names[0])\(help)\(value)'"]
+            return ["'\(exclusion)\(names[0])\(help)\(value)'"]
         }
-        return [repeating + "{\(names.joined(separator: ","))}'\(help)\(value)'"]
+        return ["'\(exclusion)'{\(names.joined(separator: ","))}'\(help)\(value)'"]
     }
 
     /// Escapes text for a single-quoted `_arguments` spec: brackets, backslashes, quotes and any `extra`.
