@@ -30,6 +30,9 @@ let package = Package(
         // Rules: the condition language, the plugin protocol, planning and evaluation.
         .target(name: "RuleEngine", dependencies: ["GitbayKit"]),
 
+        // The table-driven command-line parser: declarations, parsing, help, errors, completion scripts.
+        .target(name: "ArgumentParsing"),
+
         .executableTarget(name: "gitbay-bot", dependencies: ["GitbayClient"]),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
@@ -41,6 +44,7 @@ let package = Package(
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
     ]
 )
 
