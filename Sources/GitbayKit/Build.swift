@@ -23,7 +23,7 @@ public struct Build: Codable, Sendable, Hashable {
     public var subject: String?
     /// The 1-based step that failed.
     public var failedStep: Int?
-    /// Why it failed, e.g. `exit 1`.
+    /// Why it failed, such as `exit 1`.
     public var failedReason: String?
     /// Run time in seconds, once started and finished.
     public var durationSeconds: Int?

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Rules read it to avoid cancelling a build whose context an open MR still needs.
 public struct Check: Codable, Sendable, Hashable {
-    /// The status context, e.g. `ci/test`.
+    /// The status context, such as `ci/test`.
     public var context: String
     public var state: CheckState
     public var url: String?

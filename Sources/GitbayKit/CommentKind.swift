@@ -4,7 +4,7 @@
 /// ``Comment/isSystem`` accounts for. Open-ended so a newer kind is kept.
 public struct CommentKind: OpenEnumeration {
     public static let comment = CommentKind(rawValue: "comment")
-    /// Written by the server, e.g. the retarget note of a stacked merge request.
+    /// Written by the server, such as the retarget note of a stacked merge request.
     public static let system = CommentKind(rawValue: "system")
 
     public static var knownValues: [CommentKind] { [.comment, .system] }

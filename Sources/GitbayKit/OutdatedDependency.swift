@@ -2,7 +2,7 @@
 ///
 /// Part of ``DependencyStatus``; the checker keeps its own tracking issue up to date with these.
 public struct OutdatedDependency: Codable, Sendable, Hashable {
-    /// The package ecosystem, e.g. `go` or `npm`.
+    /// The package ecosystem, such as `go` or `npm`.
     public var ecosystem: String
     public var name: String
     public var current: String
