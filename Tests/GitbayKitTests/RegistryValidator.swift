@@ -67,6 +67,8 @@ struct RegistryValidator: Sendable {
             }
             if entry.refusedFlags?.contains(word) == true {
                 problems.append("'\(word)' is refused in the \(entry.form ?? "") form")
+                index += 1
+                continue
             }
             guard let flag = entry.flags.first(where: { $0.name == word }) else {
                 problems.append("'\(word)' is not a flag of '\(entry.path)'")
