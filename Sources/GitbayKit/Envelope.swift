@@ -53,3 +53,19 @@ public enum GitbayExitCode: Int, Sendable, Hashable, Codable {
     /// A server or protocol error (HTTP 500).
     case `protocol` = 5
 }
+
+extension Envelope: Encodable where Payload: Encodable {
+    /// Writes the envelope back (for simulators and recorded replies), omitting absent fields.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(protocolVersion, forKey: .protocolVersion)
+        try container.encodeIfPresent(data, forKey: .data)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(exitCode, forKey: .exitCode)
+        try container.encodeIfPresent(stderr, forKey: .stderr)
+        try container.encodeIfPresent(output, forKey: .output)
+    }
+}
+
+extension Envelope: Equatable where Payload: Equatable {}
+extension Envelope: Hashable where Payload: Hashable {}

@@ -29,3 +29,12 @@ public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
 
 extension Page: Equatable where Item: Equatable {}
 extension Page: Hashable where Item: Hashable {}
+
+extension Page: Encodable where Item: Encodable {
+    /// Writes the paged shape back, leaving `next` out on the last page as gitbay does.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encodeIfPresent(next, forKey: .next)
+    }
+}

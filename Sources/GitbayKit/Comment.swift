@@ -1,0 +1,60 @@
+import Foundation
+
+/// A comment on an issue or a merge request, as `issue show` and `mr show` list them.
+///
+/// The stacked-MR rule looks for the server's `retargeted from A to B: !N merged` system comment, so
+/// telling system comments apart matters: newer servers send `kind`, older ones only the author
+/// `system`, and ``isSystem`` accepts either.
+public struct Comment: Codable, Sendable, Hashable {
+    /// The author's username, or the literal `system` for server-written comments.
+    public var author: String
+    public var body: String
+    public var bodyFormat: BodyFormat?
+    public var createdAt: Date
+    /// `comment` or `system`; `nil` from servers that predate the field.
+    public var kind: CommentKind?
+
+    public init(
+        author: String, body: String, bodyFormat: BodyFormat? = nil, createdAt: Date, kind: CommentKind? = nil
+    ) {
+        self.author = author
+        self.body = body
+        self.bodyFormat = bodyFormat
+        self.createdAt = createdAt
+        self.kind = kind
+    }
+
+    /// Whether the server wrote this comment: `kind` when sent, otherwise the author `system`.
+    public var isSystem: Bool {
+        if let kind {
+            return kind == .system
+        }
+        return author == "system"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case author
+        case body
+        case bodyFormat = "body_format"
+        case createdAt = "created_at"
+        case kind
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        author = try container.decode(String.self, forKey: .author)
+        body = try container.decode(String.self, forKey: .body)
+        bodyFormat = try container.decodeIfPresent(BodyFormat.self, forKey: .bodyFormat)
+        createdAt = try container.decodeTimestamp(forKey: .createdAt)
+        kind = try container.decodeIfPresent(CommentKind.self, forKey: .kind)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(author, forKey: .author)
+        try container.encode(body, forKey: .body)
+        try container.encodeIfPresent(bodyFormat, forKey: .bodyFormat)
+        try container.encodeTimestamp(createdAt, precision: .milliseconds, forKey: .createdAt)
+        try container.encodeIfPresent(kind, forKey: .kind)
+    }
+}
