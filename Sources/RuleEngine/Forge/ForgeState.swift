@@ -1,0 +1,20 @@
+import Foundation
+
+/// Everything a run knows of the forge at one instant: the input of evaluation.
+///
+/// It comes either from a live server through the read planner, or whole from a forge-state file
+/// (offline mode), and evaluation is a pure function of it, the rules, `now` and `me`.
+public struct ForgeState: Sendable, Hashable {
+    /// The instant rules measure ages and idle times against.
+    public var now: Date
+    /// The bot's own account, which `@me` names.
+    public var me: String
+    /// The repositories, in path order.
+    public var repositories: [RepositoryState]
+
+    public init(now: Date, me: String, repositories: [RepositoryState]) {
+        self.now = now
+        self.me = me
+        self.repositories = repositories.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,53 @@
+import GitbayKit
+
+/// One item a rule may act on.
+public enum Item: Sendable, Hashable {
+    case issue(IssueRecord)
+    case mergeRequest(MergeRequestRecord)
+    case build(Build)
+
+    public var kind: ItemKind {
+        switch self {
+        case .issue: return .issues
+        case .mergeRequest: return .mergeRequests
+        case .build: return .builds
+        }
+    }
+
+    /// The item's number: issue and merge-request numbers, or the build number.
+    public var number: Int {
+        switch self {
+        case .issue(let record): return record.issue.number
+        case .mergeRequest(let record): return record.mergeRequest.number
+        case .build(let build): return build.number
+        }
+    }
+
+    /// A title for people: the issue or merge-request title, or the build's job and subject.
+    public var title: String {
+        switch self {
+        case .issue(let record): return record.issue.title
+        case .mergeRequest(let record): return record.mergeRequest.title
+        case .build(let build): return build.subject.map { "\(build.job): \($0)" } ?? build.job
+        }
+    }
+
+    /// What the bot has read of it; a build row is complete in itself.
+    public var known: Set<ReadNeed> {
+        switch self {
+        case .issue(let record): return record.known
+        case .mergeRequest(let record): return record.known
+        case .build: return Set(ReadNeed.allCases)
+        }
+    }
+
+    /// How people and gitbay's web write a reference to it: `krz/gitbay#12`, `krz/gitbay!12`,
+    /// `krz/gitbay/builds/4213`.
+    public func reference(in repository: RepositoryPath) -> String {
+        switch self {
+        case .issue: return "\(repository)#\(number)"
+        case .mergeRequest: return "\(repository)!\(number)"
+        case .build: return "\(repository)/builds/\(number)"
+        }
+    }
+}

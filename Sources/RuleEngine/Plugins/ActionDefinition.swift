@@ -1,0 +1,40 @@
+import GitbayKit
+
+/// An action a plugin offers to rules: the command it renders, how to see it is already done, and
+/// when it must never run whatever the rule says.
+public struct ActionDefinition: Sendable {
+    public var name: String
+    public var argument: ActionArgumentKind
+    /// One line for `docs/fields.md`, `check` and editors.
+    public var doc: String
+    /// What must be read before ``isDone`` and ``refusal`` can answer (labels for `add-label`,
+    /// comments for `comment`).
+    public var needs: Set<ReadNeed>
+    /// The exact command; throws when a value is one gitbay would refuse (a comment over 64 KiB).
+    public var command: @Sendable (ActionRequest, ItemContext) throws -> ControlCommand
+    /// Whether the item is already as the action would leave it, so the action is skipped:
+    /// never add a present label, never post a comment twice, never ready a ready MR.
+    public var isDone: @Sendable (ActionRequest, ItemContext) -> Bool
+    /// A reason the action must not run on this item at all, whatever the rule says (never cancel
+    /// the build of an open merge request's head); `nil` when it may.
+    public var refusal: @Sendable (ItemContext) -> String?
+    /// A caution to show in the plan (`mr ready` may start a queued merge); `nil` when none.
+    public var warning: @Sendable (ItemContext) -> String?
+
+    public init(
+        _ name: String, argument: ActionArgumentKind = .none, needs: Set<ReadNeed> = [], doc: String,
+        command: @escaping @Sendable (ActionRequest, ItemContext) throws -> ControlCommand,
+        isDone: @escaping @Sendable (ActionRequest, ItemContext) -> Bool,
+        refusal: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
+        warning: @escaping @Sendable (ItemContext) -> String? = { _ in nil }
+    ) {
+        self.name = name
+        self.argument = argument
+        self.doc = doc
+        self.needs = needs
+        self.command = command
+        self.isDone = isDone
+        self.refusal = refusal
+        self.warning = warning
+    }
+}

@@ -1,0 +1,12 @@
+/// A plugin contributes, per item kind, the fields rules may test and the actions rules may take.
+///
+/// The engine, `check` and the docs know fields and actions only through the ``PluginRegistry``
+/// built from the plugins, so adding a plugin adds vocabulary without touching the engine.
+public protocol BotPlugin: Sendable {
+    /// The plugin's name, for docs and conflict messages.
+    var name: String { get }
+    /// The fields this plugin offers for `kind` (none for kinds it does not serve).
+    func fields(for kind: ItemKind) -> [FieldDefinition]
+    /// The actions this plugin offers for `kind`.
+    func actions(for kind: ItemKind) -> [ActionDefinition]
+}

@@ -1,0 +1,26 @@
+/// A field a plugin offers to rules: its name, type, one-line doc, what it needs read, and how its
+/// value is derived from forge state.
+public struct FieldDefinition: Sendable {
+    public var name: String
+    public var type: FieldType
+    /// One line for `docs/fields.md`, `check` and editors.
+    public var doc: String
+    /// What must be read, beyond the list row, before the value can be derived.
+    public var needs: Set<ReadNeed>
+    /// Derives the value; called only once ``needs`` are known.
+    public var value: @Sendable (ItemContext) -> FieldValue
+
+    public init(
+        _ name: String, _ type: FieldType, needs: Set<ReadNeed> = [], doc: String,
+        value: @escaping @Sendable (ItemContext) -> FieldValue
+    ) {
+        self.name = name
+        self.type = type
+        self.doc = doc
+        self.needs = needs
+        self.value = value
+    }
+
+    /// The part the condition checker sees.
+    public var spec: FieldSpec { FieldSpec(name: name, type: type) }
+}

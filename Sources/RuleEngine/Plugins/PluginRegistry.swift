@@ -1,0 +1,58 @@
+/// Every field and action the installed plugins offer, looked up by item kind and name.
+public struct PluginRegistry: Sendable {
+    private var fieldsByKind: [ItemKind: [String: FieldDefinition]] = [:]
+    private var actionsByKind: [ItemKind: [String: ActionDefinition]] = [:]
+    /// Names offered twice for one kind ("issues: field 'labels' from A and B"); the first wins.
+    public private(set) var conflicts: [String] = []
+    public let pluginNames: [String]
+
+    public init(plugins: [any BotPlugin]) {
+        pluginNames = plugins.map(\.name)
+        var owners: [String: String] = [:]
+        for plugin in plugins {
+            for kind in ItemKind.allCases {
+                for field in plugin.fields(for: kind) {
+                    let key = "\(kind.rawValue): field '\(field.name)'"
+                    if let owner = owners[key] {
+                        conflicts.append("\(key) from \(owner) and \(plugin.name)")
+                    } else {
+                        owners[key] = plugin.name
+                        fieldsByKind[kind, default: [:]][field.name] = field
+                    }
+                }
+                for action in plugin.actions(for: kind) {
+                    let key = "\(kind.rawValue): action '\(action.name)'"
+                    if let owner = owners[key] {
+                        conflicts.append("\(key) from \(owner) and \(plugin.name)")
+                    } else {
+                        owners[key] = plugin.name
+                        actionsByKind[kind, default: [:]][action.name] = action
+                    }
+                }
+            }
+        }
+    }
+
+    public func field(_ name: String, for kind: ItemKind) -> FieldDefinition? {
+        fieldsByKind[kind]?[name]
+    }
+
+    /// The fields of a kind, by name.
+    public func fields(for kind: ItemKind) -> [FieldDefinition] {
+        (fieldsByKind[kind] ?? [:]).values.sorted { $0.name < $1.name }
+    }
+
+    /// What the condition checker needs: every field's name and type.
+    public func fieldSpecs(for kind: ItemKind) -> [String: FieldSpec] {
+        (fieldsByKind[kind] ?? [:]).mapValues(\.spec)
+    }
+
+    public func action(_ name: String, for kind: ItemKind) -> ActionDefinition? {
+        actionsByKind[kind]?[name]
+    }
+
+    /// The actions of a kind, by name.
+    public func actions(for kind: ItemKind) -> [ActionDefinition] {
+        (actionsByKind[kind] ?? [:]).values.sorted { $0.name < $1.name }
+    }
+}
