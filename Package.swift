@@ -27,6 +27,15 @@ let package = Package(
             ]
         ),
 
+        // libyaml from the system (no nesting limit in 0.2.5: the YAML module enforces its own).
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // The YAML layer of the rule files: events -> Node with source locations -> strict Decoder.
+        .target(name: "YAML", dependencies: ["CLibYAML"]),
+
         .executableTarget(name: "gitbay-bot", dependencies: ["GitbayClient"]),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
@@ -37,6 +46,7 @@ let package = Package(
         ),
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     ]
 )
 
