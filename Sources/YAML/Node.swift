@@ -9,6 +9,9 @@ public struct Node: Sendable, Hashable {
     /// The resolved explicit tag (`!!str` arrives as `tag:yaml.org,2002:str`), or nil when none was written.
     public var tag: String?
     /// Where the node starts: the first character of a scalar, the `[`/`{` or first entry of a collection.
+    ///
+    /// A node reached through an alias (or merged in with `<<`) keeps the location of the anchored
+    /// node, which is where its content was written.
     public var location: SourceLocation
     /// The scalar's source text, when it fits on one line, to locate characters inside it.
     var span: ScalarSpan?

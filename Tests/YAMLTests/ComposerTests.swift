@@ -259,6 +259,32 @@ struct ComposerTests {
         #expect(clock.now - start < .seconds(3))
     }
 
+    @Test("depth limits above the supported maximum are lowered to it")
+    func depthCap() {
+        var limits = YAMLLimits(maxDepth: 50_000, maxExpandedNodes: 10)
+        #expect(limits.maxDepth == YAMLLimits.maxSupportedDepth)
+        limits.maxDepth = 20_000
+        #expect(limits.maxDepth == 1_000)
+        let text = String(repeating: "[", count: 2_000)
+        #expect(
+            failure { () throws(YAMLError) in
+                _ = try compose(text, limits: YAMLLimits(maxDepth: 9_999, maxExpandedNodes: 5_000))
+            }
+                == "t.yml:1:1001: error: nesting deeper than 1000 levels"
+        )
+    }
+
+    @Test("CR LF line breaks count as one, like libyaml counts them")
+    func crlf() throws {
+        let node = try compose("a: 1\r\nb: x(y\r\n")
+        guard case .mapping(let pairs) = node.content else {
+            Issue.record("expected a mapping")
+            return
+        }
+        #expect(pairs[1].value.location == at(2, 4))
+        #expect(pairs[1].value.location(ofScalarOffset: 1) == at(2, 5))
+    }
+
     @Test("nesting at the depth limit composes")
     func nestingAtLimit() throws {
         let text = String(repeating: "[", count: 256) + "x" + String(repeating: "]", count: 256)
