@@ -302,6 +302,21 @@ struct DecoderTests {
         )
     }
 
+    /// An item kind, decoded through its raw value.
+    enum Kind: String, Decodable {
+        case issues
+        case builds
+    }
+
+    @Test("a bad raw value is located at the value")
+    func rawValueEnum() throws {
+        #expect(try decode([Kind].self, "[issues, builds]") == [.issues, .builds])
+        let error = try #require(
+            failure { () throws(YAMLError) in _ = try decode([String: Kind].self, "kind:   isues\n") })
+        #expect(error.hasPrefix("t.yml:1:9: error: "))
+        #expect(error.contains("isues"))
+    }
+
     @Test("a foreign error thrown by a nested init(from:) is located at that node")
     func foreignError() {
         #expect(
