@@ -33,6 +33,15 @@ let package = Package(
         // The table-driven command-line parser: declarations, parsing, help, errors, completion scripts.
         .target(name: "ArgumentParsing"),
 
+        // libyaml from the system (no nesting limit in 0.2.5: the YAML module enforces its own).
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // The YAML layer of the rule files: events -> Node with source locations -> strict Decoder.
+        .target(name: "YAML", dependencies: ["CLibYAML"]),
+
         .executableTarget(name: "gitbay-bot", dependencies: ["GitbayClient"]),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
@@ -45,6 +54,7 @@ let package = Package(
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     ]
 )
 
