@@ -28,10 +28,13 @@ let package = Package(
         ),
 
         // Rules: the condition language, the plugin protocol, planning and evaluation.
-        .target(name: "RuleEngine", dependencies: ["GitbayKit"]),
+        .target(name: "RuleEngine", dependencies: ["GitbayKit", "YAML", "Suggestions"]),
 
         // The table-driven command-line parser: declarations, parsing, help, errors, completion scripts.
-        .target(name: "ArgumentParsing"),
+        .target(name: "ArgumentParsing", dependencies: ["Suggestions"]),
+
+        // "Did you mean": one edit-distance matcher for YAML keys, condition fields and options.
+        .target(name: "Suggestions"),
 
         // libyaml from the system (no nesting limit in 0.2.5: the YAML module enforces its own).
         .systemLibrary(
@@ -40,7 +43,7 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         // The YAML layer of the rule files: events -> Node with source locations -> strict Decoder.
-        .target(name: "YAML", dependencies: ["CLibYAML"]),
+        .target(name: "YAML", dependencies: ["CLibYAML", "Suggestions"]),
 
         .executableTarget(name: "gitbay-bot", dependencies: ["GitbayClient"]),
 

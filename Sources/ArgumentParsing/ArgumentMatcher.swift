@@ -1,3 +1,5 @@
+import Suggestions
+
 /// The second pass over the tokens: options and positionals matched against the resolved command.
 ///
 /// It collects values exactly as given; ``invocation()`` then fills in defaults and checks what is required.
@@ -79,11 +81,7 @@ struct ArgumentMatcher: Sendable {
 
     /// The closest visible long option within edit distance 3, spelled with dashes.
     private func suggestion(for name: String) -> String? {
-        let typed = "--\(name)"
-        let candidates = stack.suggestibleLongNames.map { "--\($0)" }
-            .map { (spelling: $0, distance: $0.editDistance(to: typed)) }
-            .filter { $0.distance <= 3 }
-        return candidates.min { $0.distance < $1.distance }?.spelling
+        Suggestion.closest(to: "--\(name)", among: stack.suggestibleLongNames.map { "--\($0)" })
     }
 
     /// Assigns positionals, checks required arguments, fills in defaults and builds the invocation.

@@ -33,22 +33,4 @@ extension String {
         }
         return lines.joined(separator: "\n")
     }
-
-    /// The Levenshtein distance to `other`, used to suggest the option the user probably meant.
-    func editDistance(to other: String) -> Int {
-        let source = Array(self)
-        let target = Array(other)
-        guard !source.isEmpty else { return target.count }
-        guard !target.isEmpty else { return source.count }
-        var previous = Array(0...target.count)
-        for (row, sourceCharacter) in source.enumerated() {
-            var current = [row + 1] + Array(repeating: 0, count: target.count)
-            for (column, targetCharacter) in target.enumerated() {
-                let substitution = previous[column] + (sourceCharacter == targetCharacter ? 0 : 1)
-                current[column + 1] = Swift.min(previous[column + 1] + 1, current[column] + 1, substitution)
-            }
-            previous = current
-        }
-        return previous[target.count]
-    }
 }

@@ -1,3 +1,5 @@
+import Suggestions
+
 /// State shared by every decoder and container of one ``YAMLDecoder/decode(_:from:)-(_,Node)`` call.
 ///
 /// It is a class because Codable hands out containers by value, yet the unknown-key check needs
@@ -44,7 +46,7 @@ final class DecodingContext {
             for pair in pairs {
                 guard let key = pair.key.scalar, !visit.asked.contains(key), !key.hasPrefix("x-") else { continue }
                 var message = "unknown key '\(key)'"
-                if let suggestion = EditDistance.suggestion(for: key, among: visit.asked) {
+                if let suggestion = Suggestion.closest(to: key, among: visit.asked) {
                     message += "; did you mean '\(suggestion)'?"
                 }
                 diagnostics.append(.error(message, at: pair.key.location))

@@ -1,3 +1,5 @@
+import Suggestions
+
 /// The keyed container over a mapping node; it records every key the decoded type asks about.
 struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The decoder of the mapping itself.
@@ -87,7 +89,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let known = decoder.context.asked(at: codingPath).union(Self.declaredKeys())
         let unknown = pairs.keys.filter { !known.contains($0) }
         var notes: [Diagnostic] = []
-        if let typo = EditDistance.suggestion(for: name, among: unknown), let pair = pairs[typo] {
+        if let typo = Suggestion.closest(to: name, among: unknown), let pair = pairs[typo] {
             notes.append(.note("'\(typo)' is not a known key; did you mean '\(name)'?", at: pair.key.location))
         }
         throw YAMLError("missing required key '\(name)'", at: decoder.node.location, notes: notes)

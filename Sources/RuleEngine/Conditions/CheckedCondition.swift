@@ -1,3 +1,5 @@
+import Suggestions
+
 /// A condition that passed the checker: its field is known and its test fits the field's type.
 public struct CheckedCondition: Sendable, Hashable {
     public var expression: ConditionExpression

@@ -1,3 +1,4 @@
+import Suggestions
 import Foundation
 
 /// Turns a parsed comparison into a ``Predicate`` for one field, or says what does not fit.
