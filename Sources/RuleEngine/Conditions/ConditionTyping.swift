@@ -1,5 +1,5 @@
-import Suggestions
 import Foundation
+import Suggestions
 
 /// Turns a parsed comparison into a ``Predicate`` for one field, or says what does not fit.
 struct ConditionTyping {
