@@ -38,7 +38,9 @@ public enum BuildProtection: Sendable, Hashable {
     public static func find(for build: Build, in repository: RepositoryState) -> BuildProtection? {
         guard let defaultBranch = repository.defaultBranch else { return .unread("the default branch") }
         guard let refs = repository.refs else { return .unread("repo refs") }
-        guard repository.known.contains(.openMergeRequests) else { return .unread("the open merge requests") }
+        guard !repository.known.isDisjoint(with: [.openMergeRequests, .allMergeRequests]) else {
+            return .unread("the open merge requests")
+        }
         if build.ref == defaultBranch { return .defaultBranch(defaultBranch) }
         if refs.tags.contains(where: { $0.name == build.ref }) { return .tag(build.ref) }
         let openHead = repository.mergeRequests.first {

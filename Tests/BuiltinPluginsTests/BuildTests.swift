@@ -175,3 +175,11 @@ import Testing
                 == "build 4213 is protected: repo refs has not been read, so the build cannot be shown safe to cancel")
     }
 }
+
+extension BuildTests {
+    @Test func allMergeRequestsReadAlsoAnswersForTheOpenOnes() {
+        var repository = Fixtures.buildRepository(builds: builds, openMergeRequestsRead: false)
+        repository.known.insert(.allMergeRequests)
+        #expect(evaluate(builds[1], repository) == .superseded(by: 4214))
+    }
+}

@@ -81,7 +81,7 @@ import Testing
         #expect(try action("ready").isDone(Fixtures.request(), Fixtures.context(Fixtures.mergeRequest(draft: false))))
     }
 
-    @Test func readyOnceperLandingRespectsARedraft() throws {
+    @Test func readyOncePerLandingRespectsARedraft() throws {
         let readied = Fixtures.mergeRequest(
             draft: true,
             comments: [
