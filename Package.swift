@@ -30,6 +30,12 @@ let package = Package(
         // Rules: the condition language, the plugin protocol, planning and evaluation.
         .target(name: "RuleEngine", dependencies: ["GitbayKit", "YAML", "Suggestions"]),
 
+        // The built-in bot plugins: ordinary libraries (not SwiftPM package plugins) under Plugins/.
+        .target(name: "IssuesPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Issues"),
+        .target(
+            name: "MergeRequestsPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/MergeRequests"),
+        .target(name: "BuildsPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Builds"),
+
         // The table-driven command-line parser: declarations, parsing, help, errors, completion scripts.
         .target(name: "ArgumentParsing", dependencies: ["Suggestions"]),
 
@@ -56,6 +62,10 @@ let package = Package(
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),
+        .testTarget(
+            name: "BuiltinPluginsTests",
+            dependencies: ["IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "RuleEngine", "GitbayKit"]
+        ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
     ]

@@ -1,0 +1,11 @@
+import GitbayKit
+import RuleEngine
+
+extension ItemContext {
+    /// The build this context is about; `nil` for another kind of item, which a build field answers
+    /// as absent rather than guessing.
+    var build: Build? {
+        if case .build(let build) = item { return build }
+        return nil
+    }
+}

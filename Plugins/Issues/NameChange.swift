@@ -1,0 +1,21 @@
+/// Which of the labels or users an action names still need changing, so that an action renders
+/// only real changes and is done when none are left.
+///
+/// gitbay refuses to remove a label or assignee the item lacks (exit 3), so a command that names
+/// only what is still to change is also one the server accepts.
+enum NameChange {
+    /// The wanted names not yet present, in the order the rule gave them, without repeats.
+    static func missing(_ wanted: [String], from present: [String]) -> [String] {
+        unique(wanted).filter { !present.contains($0) }
+    }
+
+    /// The wanted names still present, in the order the rule gave them, without repeats.
+    static func remaining(_ wanted: [String], in present: [String]) -> [String] {
+        unique(wanted).filter { present.contains($0) }
+    }
+
+    private static func unique(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
+    }
+}

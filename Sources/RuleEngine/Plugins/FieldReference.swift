@@ -1,0 +1,55 @@
+import Foundation
+
+/// The field and action reference (`docs/fields.md`), generated from a plugin registry.
+///
+/// Generating it from the same definitions the engine evaluates means the reference cannot drift
+/// from the code: a test compares the committed file with this output.
+public enum FieldReference {
+    /// The Markdown text: per item kind, a table of fields and a table of actions.
+    public static func markdown(_ registry: PluginRegistry) -> String {
+        var lines = [
+            "# Fields and actions",
+            "",
+            "Generated from the plugins \(registry.pluginNames.joined(separator: ", ")) by "
+                + "`FieldReference.markdown`; do not edit by hand. To regenerate, run "
+                + "`GITBAY_REGENERATE_DOCS=1 swift test --filter FieldReferenceTests`.",
+            "",
+            "\"Reads\" names what the bot fetches beyond the list row before it can answer: "
+                + legend.map { "`\($0.0)` (\($0.1))" }.joined(separator: ", ") + ".",
+        ]
+        for kind in ItemKind.allCases {
+            let fields = registry.fields(for: kind)
+            let actions = registry.actions(for: kind)
+            guard !fields.isEmpty || !actions.isEmpty else { continue }
+            lines += ["", "## `\(kind.rawValue)`", "", "### Fields", ""]
+            lines += ["| field | type | reads | what it is |", "| --- | --- | --- | --- |"]
+            lines += fields.map { row("`\($0.name)`", $0.type.name, reads($0.needs), $0.doc) }
+            lines += ["", "### Actions", ""]
+            lines += ["| action | argument | reads | what it does |", "| --- | --- | --- | --- |"]
+            lines += actions.map { row("`\($0.name)`", $0.argument.rawValue, reads($0.needs), $0.doc) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What each need costs, so that a reader can see which conditions make a run more expensive.
+    private static let legend: [(String, String)] = ReadNeed.allCases.map { need in
+        switch need {
+        case .labels: return (need.rawValue, "`label:` queries or `show`")
+        case .activity: return (need.rawValue, "`list --q` rows, for `updated_at`")
+        case .detail: return (need.rawValue, "one `show` per item")
+        case .refs: return (need.rawValue, "`repo refs`")
+        case .dependencies: return (need.rawValue, "`repo deps status`")
+        case .openMergeRequests: return (need.rawValue, "`mr list --state open`")
+        case .allMergeRequests: return (need.rawValue, "`mr list --state all`")
+        }
+    }
+
+    private static func reads(_ needs: Set<ReadNeed>) -> String {
+        needs.isEmpty ? "row" : needs.sorted().map { "`\($0.rawValue)`" }.joined(separator: ", ")
+    }
+
+    /// One table row, with `|` escaped so a doc line cannot break the table.
+    private static func row(_ cells: String...) -> String {
+        "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+    }
+}
