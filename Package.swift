@@ -51,7 +51,15 @@ let package = Package(
         // The YAML layer of the rule files: events -> Node with source locations -> strict Decoder.
         .target(name: "YAML", dependencies: ["CLibYAML", "Suggestions"]),
 
-        .executableTarget(name: "gitbay-bot", dependencies: ["GitbayClient"]),
+        // The command line: the command table, the commands, renderers and exit codes.
+        .target(
+            name: "BotCLI",
+            dependencies: [
+                "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "IssuesPlugin",
+                "MergeRequestsPlugin", "BuildsPlugin",
+            ]
+        ),
+        .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
         .target(
@@ -68,6 +76,7 @@ let package = Package(
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing"]),
     ]
 )
 

@@ -1,21 +1,13 @@
-import GitbayClient
+import BotCLI
+import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The executable's entry point; the command table arrives with the command-line module.
+/// The executable's entry point: one call into the command line, then exit with its code.
 @main
 enum GitbayBot {
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments == ["--version"] {
-            print(BotVersion.current)
-            exit(0)
-        }
-        print("gitbay-bot \(BotVersion.current): the command line is not built yet.")
-        exit(arguments.isEmpty || arguments == ["--help"] ? 0 : 64)
+    static func main() async {
+        let code = await BotCLI.run(
+            Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+            console: StandardConsole())
+        exit(code)
     }
 }

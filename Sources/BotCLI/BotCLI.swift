@@ -1,0 +1,32 @@
+import ArgumentParsing
+import RuleEngine
+
+/// The command line, as a function: argv in, text on a console and an exit code out.
+///
+/// The executable calls it once; tests call it in-process with a console that records.
+public enum BotCLI {
+    /// Runs the bot with `arguments` (argv without the program name).
+    public static func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
+        let width = environment["COLUMNS"].flatMap { Int($0) }.map { max($0, 40) } ?? 80
+        let outcome = CommandParser.parse(
+            arguments, root: BotCommandTable.root, width: width, shell: environment["SHELL"])
+        switch outcome {
+        case .exit(let exit):
+            let message = MessageInfo(exit)
+            console.write(message.text, to: message.stream)
+            return message.exitCode
+        case .run(let invocation):
+            switch invocation.commandPath.dropFirst().first {
+            case "check":
+                return CheckCommand(invocation: invocation, console: console).run().rawValue
+            case "schema":
+                console.write(RuleSchema.json(registry: BuiltinPlugins.registry), to: .output)
+                return BotExitCode.ok.rawValue
+            default:
+                let message = MessageInfo(.usageError(invocation.usageError("Missing required subcommand.")))
+                console.write(message.text, to: message.stream)
+                return message.exitCode
+            }
+        }
+    }
+}

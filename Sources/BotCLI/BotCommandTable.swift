@@ -1,0 +1,51 @@
+import ArgumentParsing
+import GitbayClient
+
+/// The bot's commands as data: help, usage, errors and completion scripts are generated from it.
+public enum BotCommandTable {
+    static let format = OptionSpec.value(
+        "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json"],
+        defaultValue: "text")
+
+    static let check = CommandSpec(
+        name: "check",
+        abstract: "Check rule files and report every mistake at its line and column.",
+        discussion: """
+            Reads each rule file (a folder means its *.yml and *.yaml files), checks the YAML, the rule \
+            format, every condition against the fields its item kind offers and every action against the \
+            actions it offers, without contacting any server. Exits 0 when the rules are valid and 78 \
+            when any error was found.
+            """,
+        options: [
+            format,
+            .value(
+                "scope", valueName: "query",
+                help: "Check as if this scope replaced every rule's own (repo: and owner: terms)."),
+        ],
+        positionals: [
+            PositionalSpec("path", help: "Rule files or folders (default: rules/).", optional: true, repeating: true)
+        ]
+    )
+
+    static let schema = CommandSpec(
+        name: "schema",
+        abstract: "Print a JSON Schema of the rule format, for editors.",
+        discussion: """
+            The schema lists every item kind, field and action the installed plugins offer, so an \
+            editor with a YAML language server completes and validates rules as they are typed.
+            """
+    )
+
+    /// The root command.
+    public static let root = CommandSpec(
+        name: "gitbay-bot",
+        abstract: "Rule-driven automation for the gitbay forge.",
+        discussion: """
+            Exit codes: 0 done or nothing to do; 1 failure; 2 actions pending (plan --detailed-exitcode); \
+            3 incomplete (a guard, a limit, or some actions failed); 64 usage; 75 rate-limited or busy; \
+            78 invalid rules; 130 interrupted.
+            """,
+        version: BotVersion.current,
+        subcommands: [check, schema]
+    )
+}

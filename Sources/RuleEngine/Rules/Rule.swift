@@ -1,0 +1,30 @@
+import YAML
+
+/// One checked rule: which items it looks at, when it fires, and what it does.
+public struct Rule: Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    public var kind: ItemKind
+    /// The most actions this rule may take in one run; `nil` for no limit of its own.
+    public var limit: Int?
+    /// Which repositories it looks at.
+    public var scope: RuleScope
+    public var condition: ConditionTree
+    public var actions: [RuleAction]
+    /// Where the rule starts (its `name:`), for diagnostics and plans.
+    public var location: SourceLocation
+
+    public init(
+        name: String, description: String?, kind: ItemKind, limit: Int?, scope: RuleScope, condition: ConditionTree,
+        actions: [RuleAction], location: SourceLocation
+    ) {
+        self.name = name
+        self.description = description
+        self.kind = kind
+        self.limit = limit
+        self.scope = scope
+        self.condition = condition
+        self.actions = actions
+        self.location = location
+    }
+}

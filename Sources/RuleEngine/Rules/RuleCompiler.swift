@@ -1,0 +1,286 @@
+import Suggestions
+import YAML
+
+/// Turns decoded rule files into checked ``Rule`` values, collecting every mistake it finds.
+///
+/// It knows fields and actions only through the ``PluginRegistry``, and reports each error at the
+/// line and column of the text it is about, inside a condition string where it can.
+struct RuleCompiler {
+    /// The most UTF-8 bytes gitbay takes on stdin for a comment (`maxBodyBytes` in `issue.go`).
+    static let maximumCommentBytes = 64 << 10
+    /// Room kept for the hidden marker the bot appends to every comment.
+    static let markerAllowance = 256
+
+    let registry: PluginRegistry
+    /// A scope from the command line, which replaces every file's and rule's own.
+    let scopeOverride: RuleScope?
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(registry: PluginRegistry, scopeOverride: RuleScope?) {
+        self.registry = registry
+        self.scopeOverride = scopeOverride
+    }
+
+    mutating func compile(_ source: RuleFileSource, file: String) -> [Rule] {
+        let fileScope = source.scope.flatMap { scope(from: $0) }
+        var rules: [Rule] = []
+        for rule in source.rules {
+            if let compiled = compile(rule, fileScope: fileScope, file: file) {
+                rules.append(compiled)
+            }
+        }
+        return rules
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation, notes: [Diagnostic] = []) {
+        diagnostics.append(.error(message, at: location, notes: notes))
+    }
+
+    private mutating func scope(from text: Located<String>) -> RuleScope? {
+        do {
+            return try RuleScope(parsing: text.value)
+        } catch {
+            self.error(error.message, at: text.location(ofScalarOffset: error.span.start))
+            return nil
+        }
+    }
+
+    private mutating func compile(_ source: RuleFileSource.RuleSource, fileScope: RuleScope?, file: String) -> Rule? {
+        let errorsBefore = diagnostics.count
+        let name = source.name.value
+        if !Self.isRuleName(name) {
+            error(
+                "rule name '\(name)' must start with a lowercase letter or digit and use only a-z, 0-9, '.', '_' "
+                    + "and '-' (it goes into the marker the bot leaves on items)", at: source.name.location)
+        }
+        guard let kind = ItemKind(rawValue: source.on.value) else {
+            var message = "unknown item kind '\(source.on.value)'"
+            let kinds = ItemKind.allCases.map(\.rawValue)
+            if let suggestion = Suggestion.closest(to: source.on.value, among: kinds) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            error(message + " (kinds: \(kinds.joined(separator: ", ")))", at: source.on.location)
+            return nil
+        }
+        if let limit = source.limit, limit.value < 1 {
+            error("limit must be at least 1 (leave it out for no limit of the rule's own)", at: limit.location)
+        }
+        let ruleScope = source.scope.flatMap { scope(from: $0) }
+        let effectiveScope = scopeOverride ?? ruleScope ?? fileScope
+        if effectiveScope == nil, source.scope == nil {
+            error(
+                "rule '\(name)' has no scope: add 'scope: owner:NAME' to the file or the rule, or pass --scope",
+                at: source.name.location)
+        }
+        let condition = source.when.map { tree($0, kind: kind) } ?? .all([])
+        let actions = self.actions(source.do, kind: kind)
+        guard diagnostics.count == errorsBefore, let condition, let effectiveScope else { return nil }
+        return Rule(
+            name: name, description: source.description, kind: kind, limit: source.limit?.value,
+            scope: effectiveScope, condition: condition, actions: actions, location: source.name.location)
+    }
+
+    private static func isRuleName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, Self.nameStart(first) else { return false }
+        return name.unicodeScalars.allSatisfy { Self.nameStart($0) || "._-".unicodeScalars.contains($0) }
+            && name.unicodeScalars.count <= 64
+    }
+
+    private static func nameStart(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
+
+    // MARK: Conditions
+
+    private mutating func tree(_ node: Node, kind: ItemKind) -> ConditionTree? {
+        switch node.content {
+        case .scalar(let text, _):
+            guard !node.isNull else {
+                error("empty condition", at: node.location)
+                return nil
+            }
+            return test(text, node: node, kind: kind)
+        case .sequence(let items):
+            let trees = items.map { tree($0, kind: kind) }
+            return trees.contains { $0 == nil } ? nil : .all(trees.compactMap { $0 })
+        case .mapping(let pairs):
+            guard pairs.count == 1, let key = pairs[0].key.scalar else {
+                error(
+                    "a condition block has exactly one key: all:, any: or not:", at: node.location)
+                return nil
+            }
+            let value = pairs[0].value
+            guard let inner = tree(value, kind: kind) else { return nil }
+            switch key {
+            case "all":
+                return inner
+            case "any":
+                if case .all(let trees) = inner, case .sequence = value.content { return .any(trees) }
+                return .any([inner])
+            case "not":
+                return .not(inner)
+            default:
+                var message = "unknown condition block '\(key)'"
+                if let suggestion = Suggestion.closest(to: key, among: ["all", "any", "not"]) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                error(message + " (blocks: all, any, not)", at: pairs[0].key.location)
+                return nil
+            }
+        }
+    }
+
+    private mutating func test(_ text: String, node: Node, kind: ItemKind) -> ConditionTree? {
+        do {
+            let expression = try ConditionExpression.parse(text)
+            let checked = try CheckedCondition.check(expression, fields: registry.fieldSpecs(for: kind))
+            return .test(checked, node.location)
+        } catch {
+            var message = error.message
+            if message.hasPrefix("unknown field"), registry.fieldSpecs(for: kind).isEmpty == false {
+                message += " (\(kind.rawValue) fields are listed in docs/fields.md)"
+            }
+            self.error(message, at: node.location(ofScalarOffset: error.span.start))
+            return nil
+        }
+    }
+
+    // MARK: Actions
+
+    private mutating func actions(_ node: Node, kind: ItemKind) -> [RuleAction] {
+        guard case .sequence(let entries) = node.content, !entries.isEmpty else {
+            error("'do' is a list of one or more actions, such as '- close'", at: node.location)
+            return []
+        }
+        return entries.compactMap { action($0, kind: kind) }
+    }
+
+    private mutating func action(_ node: Node, kind: ItemKind) -> RuleAction? {
+        let nameNode: Node
+        let argumentNode: Node?
+        switch node.content {
+        case .scalar:
+            nameNode = node
+            argumentNode = nil
+        case .mapping(let pairs) where pairs.count == 1:
+            nameNode = pairs[0].key
+            argumentNode = pairs[0].value
+        default:
+            error("an action is a name ('- close') or one 'name: value' pair ('- add-label: stale')", at: node.location)
+            return nil
+        }
+        guard let name = nameNode.scalar, !nameNode.isNull else {
+            error("an action needs a name", at: nameNode.location)
+            return nil
+        }
+        guard let definition = registry.action(name, for: kind) else {
+            let known = registry.actions(for: kind).map(\.name)
+            var message = "unknown action '\(name)' for \(kind.rawValue)"
+            if let suggestion = Suggestion.closest(to: name, among: known) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            error(message + " (actions: \(known.joined(separator: ", ")))", at: nameNode.location)
+            return nil
+        }
+        guard let argument = argument(argumentNode, for: definition, kind: kind, at: nameNode.location) else {
+            return nil
+        }
+        return RuleAction(name: name, argument: argument, location: nameNode.location)
+    }
+
+    private mutating func argument(
+        _ node: Node?, for definition: ActionDefinition, kind: ItemKind, at location: SourceLocation
+    ) -> RuleAction.Argument? {
+        let name = definition.name
+        switch definition.argument {
+        case .none:
+            if let node, !node.isNull {
+                error("'\(name)' takes no value; write '- \(name)'", at: node.location)
+                return nil
+            }
+            return RuleAction.Argument.none
+        case .labels, .users:
+            guard let node, !node.isNull else {
+                error(
+                    "'\(name)' needs a value, such as '- \(name): \(definition.argument == .labels ? "stale" : "@me")'",
+                    at: location)
+                return nil
+            }
+            let values: [Node]
+            switch node.content {
+            case .scalar: values = [node]
+            case .sequence(let items): values = items
+            case .mapping:
+                error("'\(name)' takes a name or a list of names", at: node.location)
+                return nil
+            }
+            var names: [String] = []
+            for value in values {
+                guard let text = value.scalar, !value.isNull, !text.isEmpty else {
+                    error("expected a name", at: value.location)
+                    return nil
+                }
+                if definition.argument == .labels {
+                    guard text.count <= 50 else {
+                        error("a label name is at most 50 characters; this one has \(text.count)", at: value.location)
+                        return nil
+                    }
+                    if text == "@me" {
+                        error("@me names a user, not a label", at: value.location)
+                        return nil
+                    }
+                }
+                names.append(text)
+            }
+            guard !names.isEmpty else {
+                error("'\(name)' needs at least one name", at: node.location)
+                return nil
+            }
+            return .names(names)
+        case .text:
+            guard let node, let text = node.scalar, !node.isNull else {
+                error(
+                    "'\(name)' needs text, such as '- \(name): Closing this as stale.'", at: node?.location ?? location)
+                return nil
+            }
+            return template(text, node: node, kind: kind)
+        case .milestone:
+            guard let node, !node.isNull, let title = node.scalar, !title.isEmpty else {
+                error("'\(name)' needs a milestone title, or none to clear it", at: node?.location ?? location)
+                return nil
+            }
+            return .milestone(title == "none" ? nil : title)
+        }
+    }
+
+    private mutating func template(_ text: String, node: Node, kind: ItemKind) -> RuleAction.Argument? {
+        guard !text.allSatisfy(\.isWhitespace) else {
+            error("an empty comment; gitbay refuses blank bodies", at: node.location)
+            return nil
+        }
+        guard text.utf8.count <= Self.maximumCommentBytes - Self.markerAllowance else {
+            error(
+                "this text is \(text.utf8.count) bytes; gitbay takes at most \(Self.maximumCommentBytes) "
+                    + "(and the bot keeps \(Self.markerAllowance) for its marker)", at: node.location)
+            return nil
+        }
+        let template: Template
+        do {
+            template = try Template(parsing: text)
+        } catch {
+            self.error(error.message, at: node.location(ofScalarOffset: error.span.start))
+            return nil
+        }
+        let fields = registry.fieldSpecs(for: kind)
+        var valid = true
+        for case .field(let field, let span) in template.parts where fields[field] == nil {
+            var message = "the template names unknown field '\(field)'"
+            if let suggestion = Suggestion.closest(to: field, among: fields.keys) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            error(message, at: node.location(ofScalarOffset: span.start))
+            valid = false
+        }
+        return valid ? .template(template) : nil
+    }
+}

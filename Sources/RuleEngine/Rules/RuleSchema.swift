@@ -1,0 +1,136 @@
+import Foundation
+
+/// A JSON Schema (draft 2020-12) of the rule file format, generated from the plugins' vocabulary.
+///
+/// Editors with a YAML language server use it to complete item kinds, action names and the field
+/// a condition starts with, and to flag unknown keys as they are typed; `check` remains the judge
+/// of the condition language itself.
+public enum RuleSchema {
+    public static func json(registry: PluginRegistry) -> String {
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: document(registry: registry),
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    static func document(registry: PluginRegistry) -> [String: Any] {
+        let scope: [String: Any] = [
+            "type": "string",
+            "description":
+                "Which repositories: gitbay query terms repo:OWNER/NAME (with * as wildcard) and owner:NAME.",
+            "pattern": #"^\s*((repo:\S+|owner:\S+)\s*)+$"#,
+        ]
+        let kinds = ItemKind.allCases.map(\.rawValue)
+        let rule: [String: Any] = [
+            "type": "object",
+            "required": ["name", "on", "do"],
+            "additionalProperties": false,
+            "patternProperties": ["^x-": [:] as [String: Any]],
+            "properties": [
+                "name": [
+                    "type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$",
+                    "description": "Unique rule name; the bot's markers on items carry it.",
+                ] as [String: Any],
+                "description": ["type": "string"],
+                "on": ["enum": kinds, "description": "The kind of items the rule looks at."] as [String: Any],
+                "limit": [
+                    "type": "integer", "minimum": 1, "description": "The most actions this rule may take in one run.",
+                ] as [String: Any],
+                "scope": scope,
+                "when": [
+                    "type": "array", "description": "Conditions, all of which must hold.",
+                    "items": ["$ref": "#/$defs/condition"],
+                ] as [String: Any],
+                "do": ["type": "array", "minItems": 1, "description": "Actions, in order."] as [String: Any],
+            ] as [String: Any],
+            "allOf": ItemKind.allCases.map { kind in
+                [
+                    "if": ["properties": ["on": ["const": kind.rawValue]]],
+                    "then": [
+                        "properties": [
+                            "when": ["items": ["$ref": "#/$defs/\(kind.rawValue)-condition"]],
+                            "do": ["items": action(kind, registry: registry)],
+                        ]
+                    ],
+                ] as [String: Any]
+            },
+        ]
+        var definitions: [String: Any] = [
+            "condition": [
+                "oneOf": [
+                    ["type": "string"],
+                    block(reference: "#/$defs/condition"),
+                ]
+            ],
+            "rule": rule,
+        ]
+        for kind in ItemKind.allCases {
+            let fields = registry.fields(for: kind).map { NSRegularExpression.escapedPattern(for: $0.name) }
+            definitions["\(kind.rawValue)-condition"] = [
+                "oneOf": [
+                    [
+                        "type": "string",
+                        "pattern": "^\\s*(not\\s+)?(\(fields.joined(separator: "|")))(\\s|$)",
+                        "description": "A condition on one of the \(kind.rawValue) fields: "
+                            + registry.fields(for: kind).map(\.name).joined(separator: ", "),
+                    ] as [String: Any],
+                    block(reference: "#/$defs/\(kind.rawValue)-condition"),
+                ]
+            ]
+        }
+        return [
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://gitbay.org/schemas/gitbay-bot-rules.json",
+            "title": "gitbay-bot rule file",
+            "type": "object",
+            "required": ["rules"],
+            "additionalProperties": false,
+            "patternProperties": ["^x-": [:] as [String: Any]],
+            "properties": [
+                "scope": scope,
+                "rules": ["type": "array", "items": ["$ref": "#/$defs/rule"]] as [String: Any],
+            ] as [String: Any],
+            "$defs": definitions,
+        ]
+    }
+
+    /// An `all:`, `any:` or `not:` block whose conditions follow `reference`.
+    private static func block(reference: String) -> [String: Any] {
+        [
+            "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": false,
+            "properties": [
+                "all": ["type": "array", "items": ["$ref": reference]],
+                "any": ["type": "array", "items": ["$ref": reference]],
+                "not": ["oneOf": [["$ref": reference], ["type": "array", "items": ["$ref": reference]]]],
+            ],
+        ]
+    }
+
+    /// What one `do:` entry may be for a kind: a bare action name, or `name: value`.
+    private static func action(_ kind: ItemKind, registry: PluginRegistry) -> [String: Any] {
+        let actions = registry.actions(for: kind)
+        let bare = actions.filter { $0.argument == .none }.map(\.name)
+        var properties: [String: Any] = [:]
+        for action in actions where action.argument != .none {
+            let names: [String: Any] = [
+                "oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"], "minItems": 1]]
+            ]
+            switch action.argument {
+            case .labels, .users: properties[action.name] = names.merging(["description": action.doc]) { $1 }
+            case .text, .milestone: properties[action.name] = ["type": "string", "description": action.doc]
+            case .none: break
+            }
+        }
+        return [
+            "oneOf": [
+                ["enum": bare],
+                [
+                    "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": false,
+                    "properties": properties,
+                ] as [String: Any],
+            ]
+        ]
+    }
+}
