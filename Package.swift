@@ -61,6 +61,9 @@ let package = Package(
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
 
+        // Benchmarks: `swift run -c release gitbay-bench <subcommand>`.
+        .executableTarget(name: "gitbay-bench", dependencies: ["GitbayClient"], path: "Benchmarks/gitbay-bench"),
+
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
         .target(
             name: "GitbayTestSupport",

@@ -1,0 +1,121 @@
+import Foundation
+import GitbayClient
+
+/// `gitbay-bench transport`: wall time and process CPU of each transport against a local server.
+///
+/// It answers the question behind ``PlatformTransport``: what waiting on a slow forge costs
+/// in CPU (the FoundationNetworking spin) and how fast a burst of small reads goes.
+enum TransportBenchmark {
+    static let summary = "compare the HTTP transports: slow replies (CPU while waiting) and a burst of small GETs"
+
+    /// One measured scenario.
+    struct Row: Sendable {
+        var transport: String
+        var scenario: String
+        var requests: Int
+        var wall: Double
+        var cpu: Double
+    }
+
+    static let slowDelay = 1.5
+    static let sequentialSlow = 3
+    static let concurrentSlow = 5
+    static let burst = 300
+    static let idleSeconds = 2
+
+    static func run(_ arguments: [String]) async throws {
+        var transports: [(String, @Sendable () -> any HTTPTransport)] = []
+        #if os(Linux)
+        transports.append(("curl", { CurlTransport() }))
+        #endif
+        transports.append(("urlsession", { URLSessionTransport() }))
+        if let only = arguments.first {
+            transports = transports.filter { $0.0 == only }
+            guard !transports.isEmpty else {
+                print("usage: gitbay-bench transport [curl|urlsession]")
+                return
+            }
+        }
+        let server = try BenchServer()
+        defer { server.stop() }
+        var rows: [Row] = []
+        for (name, make) in transports {
+            rows += try await measure(name, transport: make(), server: server)
+        }
+        printTable(rows)
+    }
+
+    private static func measure(
+        _ name: String, transport: any HTTPTransport, server: BenchServer
+    ) async throws
+        -> [Row]
+    {
+        let slow = request(server.url("/slow?delay=\(slowDelay)"))
+        let small = request(server.url("/small"))
+        _ = try await transport.send(small)
+        var rows: [Row] = []
+        rows.append(
+            try await timed(name, "slow \(slowDelay)s, sequential", count: sequentialSlow) {
+                for _ in 0..<sequentialSlow { try await expectOK(transport.send(slow)) }
+            })
+        rows.append(
+            try await timed(name, "slow \(slowDelay)s, concurrent", count: concurrentSlow) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<concurrentSlow {
+                        group.addTask { try await expectOK(transport.send(slow)) }
+                    }
+                    try await group.waitForAll()
+                }
+            })
+        rows.append(
+            try await timed(name, "small GET burst, sequential", count: burst) {
+                for _ in 0..<burst { try await expectOK(transport.send(small)) }
+            })
+        rows.append(
+            try await timed(name, "idle \(idleSeconds)s after use", count: 0) {
+                try await Task.sleep(for: .seconds(idleSeconds))
+            })
+        return rows
+    }
+
+    private static func request(_ url: URL) -> HTTPRequest {
+        HTTPRequest(
+            method: .get, url: url, headers: [HTTPHeader("User-Agent", HTTPRequest.defaultUserAgent)],
+            timeout: .seconds(30))
+    }
+
+    private static func expectOK(_ response: HTTPResponse) throws {
+        guard response.status == 200 else { throw UnexpectedStatus(status: response.status) }
+    }
+
+    private static func timed(
+        _ transport: String, _ scenario: String, count: Int, _ body: () async throws -> Void
+    ) async throws -> Row {
+        let clock = ContinuousClock()
+        let cpuBefore = ProcessCPU.now()
+        let start = clock.now
+        try await body()
+        let elapsed = start.duration(to: clock.now)
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Row(
+            transport: transport, scenario: scenario, requests: count, wall: wall,
+            cpu: ProcessCPU.now().seconds - cpuBefore.seconds)
+    }
+
+    private static func printTable(_ rows: [Row]) {
+        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        func number(_ value: Double) -> String { String(format: "%8.2f", value) }
+        print(pad("transport", 11) + pad("scenario", 31) + "requests    wall s     CPU s     req/s")
+        for row in rows {
+            let rate = row.requests > 0 ? number(Double(row.requests) / row.wall) : "       -"
+            print(
+                pad(row.transport, 11) + pad(row.scenario, 31) + String(format: "%8d", row.requests) + "  "
+                    + number(row.wall) + "  " + number(row.cpu) + "  " + rate)
+        }
+    }
+
+    /// A benchmark request that did not get the 200 it expects.
+    struct UnexpectedStatus: Error {
+        var status: Int
+    }
+}

@@ -1,0 +1,146 @@
+#if canImport(CCurl)
+import CCurl
+import Foundation
+import Synchronization
+
+/// One thread running a curl multi handle: the engine under ``CurlTransport``.
+///
+/// `curl_easy_perform` blocks its thread for the whole transfer, which would starve the Swift
+/// cooperative pool (two threads on a two-core runner). Instead, callers hand a request to this
+/// loop and suspend on a continuation; the loop thread adds an easy handle to its multi handle,
+/// sleeps in `curl_multi_poll` (no CPU while waiting) and resumes the continuation when libcurl
+/// reports the transfer done. The multi handle owns the connection and DNS caches, so sequential
+/// requests to the forge reuse one keep-alive connection.
+///
+/// Only the loop thread touches the multi handle and the transfers; other threads talk to it
+/// through the `inbox` and `curl_multi_wakeup`, which libcurl documents as thread-safe.
+final class CurlMultiLoop: Sendable {
+    /// A request waiting for the loop thread to start it.
+    private struct Submission: Sendable {
+        var request: HTTPRequest
+        var cancellation: CancellationFlag
+        var continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>
+    }
+
+    /// What other threads leave for the loop thread.
+    private struct Inbox {
+        var submissions: [Submission] = []
+        var stopping = false
+    }
+
+    /// Set by a cancelled task; the loop thread aborts the transfer once it sees it.
+    final class CancellationFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+
+        var isSet: Bool { value.load(ordering: .acquiring) }
+
+        func set() { value.store(true, ordering: .releasing) }
+    }
+
+    /// How long the loop sleeps when nothing is in flight; a wakeup cuts it short.
+    private static let idlePollMilliseconds: Int32 = 60_000
+    /// The longest sleep while transfers run, so cancellation flags are checked at least this often.
+    private static let busyPollMilliseconds: Int32 = 1000
+
+    /// Runs `curl_global_init` once per process, before the first handle exists.
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    /// The multi handle; used only on the loop thread, except for the thread-safe `curl_multi_wakeup`.
+    private nonisolated(unsafe) let multi: UnsafeMutableRawPointer
+    private let connectTimeout: Duration
+    private let inbox = Mutex(Inbox())
+
+    init(connectTimeout: Duration) {
+        Self.globalInit
+        multi = curl_multi_init()
+        self.connectTimeout = connectTimeout
+        let thread = Thread { [self] in run() }
+        thread.name = "gitbay-curl"
+        thread.start()
+    }
+
+    /// Performs one HTTP exchange without following redirects.
+    func perform(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        let cancellation = CancellationFlag()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                inbox.withLock {
+                    $0.submissions.append(
+                        Submission(request: request, cancellation: cancellation, continuation: continuation))
+                }
+                curl_multi_wakeup(multi)
+            }
+        } onCancel: {
+            cancellation.set()
+            curl_multi_wakeup(multi)
+        }
+        return try result.get()
+    }
+
+    /// Asks the loop thread to exit; called when the transport goes away, so nothing is in flight.
+    func stop() {
+        inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(multi)
+    }
+
+    /// The loop thread's body: start submissions, drive transfers, finish them, sleep, repeat.
+    private func run() {
+        var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        while true {
+            let (submissions, stopping) = inbox.withLock { inbox in
+                defer { inbox.submissions.removeAll() }
+                return (inbox.submissions, inbox.stopping)
+            }
+            for submission in submissions {
+                start(submission, into: &transfers)
+            }
+            for (easy, transfer) in transfers where transfer.cancellation.isSet {
+                curl_multi_remove_handle(multi, easy)
+                transfers[easy] = nil
+                transfer.finish(.failure(.cancelled))
+            }
+            if stopping && transfers.isEmpty { break }
+
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let transfer = transfers.removeValue(forKey: easy)
+                else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, easy)
+                transfer.finish(code)
+            }
+            let timeout = transfers.isEmpty ? Self.idlePollMilliseconds : Self.busyPollMilliseconds
+            curl_multi_poll(multi, nil, 0, timeout, nil)
+        }
+        curl_multi_cleanup(multi)
+    }
+
+    /// Creates the easy handle for a submission and adds it to the multi handle.
+    private func start(_ submission: Submission, into transfers: inout [UnsafeMutableRawPointer: CurlTransfer]) {
+        guard !submission.cancellation.isSet else {
+            submission.continuation.resume(returning: .failure(.cancelled))
+            return
+        }
+        let transfer: CurlTransfer
+        do {
+            transfer = try CurlTransfer(
+                request: submission.request, connectTimeout: connectTimeout,
+                cancellation: submission.cancellation, continuation: submission.continuation)
+        } catch {
+            submission.continuation.resume(returning: .failure(error))
+            return
+        }
+        let added = curl_multi_add_handle(multi, transfer.easy)
+        guard added == CURLM_OK else {
+            transfer.finish(.failure(.other(String(cString: curl_multi_strerror(added)))))
+            return
+        }
+        transfers[transfer.easy] = transfer
+    }
+}
+#endif

@@ -1,0 +1,262 @@
+import Foundation
+import GitbayClient
+import Testing
+
+/// The behaviour both real transports must share, checked against a local Python server.
+@Suite(.testHTTPServer) struct TransportTests {
+    /// What the server's `/echo` endpoint saw.
+    struct Echo: Decodable {
+        var method: String
+        var path: String
+        var headers: [String: String]
+        var body: String
+        var clientPort: Int
+
+        enum CodingKeys: String, CodingKey {
+            case method, path, headers, body
+            case clientPort = "client_port"
+        }
+    }
+
+    /// One request the server logged.
+    struct LogEntry: Decodable {
+        var host: String
+        var path: String
+        var authorization: String?
+    }
+
+    static func get(_ url: URL, headers: [HTTPHeader] = [], timeout: Duration = .seconds(10)) -> HTTPRequest {
+        HTTPRequest(method: .get, url: url, headers: headers, timeout: timeout)
+    }
+
+    static func echo(_ response: HTTPResponse) throws -> Echo {
+        try JSONDecoder().decode(Echo.self, from: response.body)
+    }
+
+    static func log(of server: TestHTTPServer, using transport: any HTTPTransport) async throws -> [LogEntry] {
+        let response = try await transport.send(get(server.url("/log")))
+        return try JSONDecoder().decode([LogEntry].self, from: response.body)
+    }
+
+    /// Sends `request` and returns the transport error it failed with, or nil if it succeeded.
+    static func failure(of request: HTTPRequest, using transport: any HTTPTransport) async -> TransportError? {
+        do {
+            _ = try await transport.send(request)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func getRoundTripSendsHeadersAndDefaultUserAgent(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let request = Self.get(
+                server.url("/echo?q=1"),
+                headers: [HTTPHeader("X-Test", "abc"), HTTPHeader("Authorization", "Bearer t")])
+            let response = try await kind.make().send(request)
+            let echo = try Self.echo(response)
+            #expect(response.status == 200)
+            #expect(echo.method == "GET")
+            #expect(echo.path == "/echo?q=1")
+            #expect(echo.headers["x-test"] == "abc")
+            #expect(echo.headers["authorization"] == "Bearer t")
+            #expect(echo.headers["user-agent"] == HTTPRequest.defaultUserAgent)
+            #expect(HTTPRequest.defaultUserAgent == "gitbay-bot/\(BotVersion.current)")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func postRoundTripSendsBodyAndKeepsGivenUserAgent(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let body = Data(#"{"argv":["issue","list"],"stdin":"é"}"#.utf8)
+            let request = HTTPRequest(
+                method: .post, url: server.url("/echo?status=201"),
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("user-agent", "custom/1")],
+                body: body, timeout: .seconds(10))
+            let response = try await kind.make().send(request)
+            let echo = try Self.echo(response)
+            #expect(response.status == 201)
+            #expect(echo.method == "POST")
+            #expect(Data(echo.body.utf8) == body)
+            #expect(echo.headers["content-type"] == "application/json")
+            #expect(echo.headers["user-agent"] == "custom/1")
+            #expect(response.header("content-type") == "application/json")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases, [404, 500])
+    func errorStatusesAreResponsesNotErrors(kind: TransportKind, status: Int) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let response = try await kind.make().send(Self.get(server.url("/status/\(status)")))
+            #expect(response.status == status)
+            #expect(String(decoding: response.body, as: UTF8.self) == "status \(status)")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func responseHeadersMatchCaseInsensitively(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let response = try await kind.make().send(Self.get(server.url("/headers")))
+            #expect(response.header("x-custom-header") == "Mixed")
+            #expect(response.header("X-CUSTOM-HEADER") == "Mixed")
+            #expect(response.header("etag") == "\"abc\"")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func gzipBodyArrivesDecoded(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let response = try await kind.make().send(Self.get(server.url("/gzip")))
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == String(repeating: "hello gzip ", count: 200))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases, ["/stall", "/drip"])
+    func deadlineCoversTheWholeRequest(kind: TransportKind, path: String) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let error = await Self.failure(of: Self.get(server.url(path), timeout: .seconds(1)), using: kind.make())
+            #expect(error == .timedOut)
+            #expect(start.duration(to: clock.now) < .seconds(3))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func refusedConnectionIsCannotConnect(kind: TransportKind) async throws {
+        let error = await Self.failure(
+            of: Self.get(URL(string: "http://127.0.0.1:1/")!, timeout: .seconds(5)), using: kind.make())
+        guard case .cannotConnect = error else {
+            Issue.record("expected cannotConnect, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func resetConnectionIsConnectionLost(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let error = await Self.failure(of: Self.get(server.url("/reset")), using: kind.make())
+            guard case .connectionLost = error else {
+                Issue.record("expected connectionLost, got \(String(describing: error))")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func sameOriginRedirectIsFollowedWithToken(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let request = Self.get(
+                server.url("/redirect?code=301&to=/echo%3Fhop%3D1"), headers: [HTTPHeader("Authorization", "Bearer t")])
+            let response = try await kind.make().send(request)
+            let echo = try Self.echo(response)
+            #expect(response.status == 200)
+            #expect(echo.path == "/echo?hop=1")
+            #expect(echo.headers["authorization"] == "Bearer t")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases, [(303, "GET", ""), (302, "GET", ""), (307, "POST", "payload")])
+    func redirectRewritesMethodPerStatus(
+        kind: TransportKind, expected: (code: Int, method: String, body: String)
+    )
+        async throws
+    {
+        let (code, method, body) = expected
+        do {
+            let server = try TestHTTPServer.shared()
+            let request = HTTPRequest(
+                method: .post, url: server.url("/redirect?code=\(code)&to=/echo"),
+                headers: [HTTPHeader("Content-Type", "text/plain")], body: Data("payload".utf8), timeout: .seconds(10))
+            let echo = try Self.echo(try await kind.make().send(request))
+            #expect(echo.method == method)
+            #expect(echo.body == body)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func crossHostRedirectIsRefusedAndTokenNeverLeaves(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let transport = kind.make()
+            let marker = "leak-\(UUID().uuidString)"
+            let target = server.url("/\(marker)", host: "localhost").absoluteString
+            let request = Self.get(
+                server.url("/redirect?code=302&to=\(target)"), headers: [HTTPHeader("Authorization", "Bearer secret")])
+            let error = await Self.failure(of: request, using: transport)
+            #expect(error == .redirectRefused("localhost"))
+            let log = try await Self.log(of: server, using: transport)
+            #expect(log.contains { $0.path.hasPrefix("/redirect") && $0.path.contains(marker) })
+            #expect(!log.contains { $0.path.hasPrefix("/\(marker)") || $0.host.hasPrefix("localhost") })
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func redirectLoopStopsAfterFiveHops(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let loop = "/loop?m=\(UUID().uuidString)"
+            let transport = kind.make()
+            let error = await Self.failure(of: Self.get(server.url(loop)), using: transport)
+            #expect(error == .other("more than 5 redirects"))
+            let log = try await Self.log(of: server, using: transport)
+            #expect(log.filter { $0.path == loop }.count == 6)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheTaskCancelsTheTransfer(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let transport = kind.make()
+            let request = Self.get(server.url("/stall"), timeout: .seconds(30))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let task = Task { await Self.failure(of: request, using: transport) }
+            try await Task.sleep(for: .milliseconds(300))
+            task.cancel()
+            let error = await task.value
+            #expect(error == .cancelled)
+            #expect(start.duration(to: clock.now) < .seconds(10))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func twentyConcurrentRequestsAllSucceed(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let transport = kind.make()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        let response = try await transport.send(Self.get(server.url("/echo?n=\(index)")))
+                        return response.status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 20))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func sequentialRequestsReuseTheConnection(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let transport = kind.make()
+            let first = try Self.echo(try await transport.send(Self.get(server.url("/echo"))))
+            let second = try Self.echo(try await transport.send(Self.get(server.url("/echo"))))
+            #expect(first.clientPort == second.clientPort)
+        }
+    }
+}
