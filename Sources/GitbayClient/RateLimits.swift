@@ -12,10 +12,18 @@ public struct RateLimits: Sendable, Hashable {
     /// Divides real time for every bucket, as the simulator's `--time-scale` does for benchmarks.
     public var timeScale: Double
 
-    public init(requestsPerMinute: Double = 120, accountWritesPerMinute: Double? = 60, timeScale: Double = 1) {
+    /// How much later than it is sent a request may reach the server's limiter (connecting, TLS,
+    /// queueing); pacing keeps that much in hand so the server's bucket is never behind ours.
+    public var latencyAllowance: Duration
+
+    public init(
+        requestsPerMinute: Double = 120, accountWritesPerMinute: Double? = 60, timeScale: Double = 1,
+        latencyAllowance: Duration = .milliseconds(250)
+    ) {
         self.requestsPerMinute = requestsPerMinute
         self.accountWritesPerMinute = accountWritesPerMinute
         self.timeScale = timeScale
+        self.latencyAllowance = latencyAllowance
     }
 
     /// gitbay's defaults.

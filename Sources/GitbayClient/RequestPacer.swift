@@ -17,12 +17,15 @@ final class RequestPacer: Sendable {
 
     init(limits: RateLimits, now: Duration) {
         let scale = max(limits.timeScale, 0.000_001)
+        let allowance = limits.latencyAllowance
         let requests = TokenBucket(
-            capacity: limits.requestsPerMinute, perMinute: limits.requestsPerMinute * scale, now: now)
+            capacity: limits.requestsPerMinute, perMinute: limits.requestsPerMinute * scale, now: now,
+            latencyAllowance: allowance)
         let writes = TokenBucket(
-            capacity: limits.writesPerMinute, perMinute: limits.writesPerMinute * scale, now: now)
+            capacity: limits.writesPerMinute, perMinute: limits.writesPerMinute * scale, now: now,
+            latencyAllowance: allowance)
         let accountWrites = limits.accountWritesPerMinute.map {
-            TokenBucket(capacity: $0, perMinute: $0 * scale, now: now)
+            TokenBucket(capacity: $0, perMinute: $0 * scale, now: now, latencyAllowance: allowance)
         }
         buckets = Mutex(Buckets(requests: requests, writes: writes, accountWrites: accountWrites))
     }

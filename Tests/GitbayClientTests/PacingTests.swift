@@ -16,44 +16,54 @@ private func makeClient(_ clock: ManualClock, limits: RateLimits) throws -> (Git
 @Suite struct PacingTests {
     @Test func readsBurstToTheLimitThenFollowTheRefillRate() async throws {
         let clock = ManualClock()
-        let (client, _) = try makeClient(clock, limits: .gitbayDefault)
+        let (client, _) = try makeClient(clock, limits: RateLimits(latencyAllowance: .zero))
         for _ in 0..<130 {
             _ = try await client.send(SearchCommand(text: "is:open"))
         }
-        // 120 a minute: the burst of 120 goes at once, then one every half second.
-        #expect(clock.sleeps.count == 10)
-        #expect(clock.sleeps.allSatisfy { abs(($0 - .milliseconds(500)) / .milliseconds(1)) < 1 })
-        #expect(client.metrics.pacingWait >= .milliseconds(4_990))
+        // 120 a minute: the burst goes at once (its last request keeping a 2 % sliver of a token in
+        // hand, 10 ms), then one every half second.
+        #expect(clock.sleeps.count == 11)
+        #expect(clock.sleeps.dropFirst().allSatisfy { abs(($0 - .milliseconds(500)) / .milliseconds(1)) < 1 })
+        #expect(abs((client.metrics.pacingWait - .milliseconds(5_010)) / .milliseconds(1)) < 1)
     }
 
     @Test func writesArePacedToATenthOfTheRate() async throws {
         let clock = ManualClock()
-        let (client, _) = try makeClient(clock, limits: .gitbayDefault)
+        let (client, _) = try makeClient(clock, limits: RateLimits(latencyAllowance: .zero))
         for _ in 0..<14 {
             _ = try await client.send(CommentCommand(body: "x"))
         }
-        // 12 a minute with a burst of 12: the 13th and 14th wait five seconds each.
-        #expect(clock.sleeps.count == 2)
-        #expect(abs((clock.now - .seconds(10)) / .milliseconds(1)) < 1)
+        // 12 a minute with a burst of 12: the 12th keeps its sliver (0.1 s), the 13th and 14th wait
+        // five seconds each.
+        #expect(clock.sleeps.count == 3)
+        #expect(abs((clock.now - .milliseconds(10_100)) / .milliseconds(1)) < 1)
     }
 
     @Test func theTimeScaleSpeedsEveryBucketUp() async throws {
         let clock = ManualClock()
-        let (client, _) = try makeClient(clock, limits: RateLimits(timeScale: 10))
+        let (client, _) = try makeClient(clock, limits: RateLimits(timeScale: 10, latencyAllowance: .zero))
         for _ in 0..<14 {
             _ = try await client.send(CommentCommand(body: "x"))
         }
-        #expect(abs((clock.now - .seconds(1)) / .milliseconds(1)) < 1)
+        #expect(abs((clock.now - .milliseconds(1_010)) / .milliseconds(1)) < 1)
     }
 
     @Test func aBucketRefillsWhileIdle() {
         var bucket = TokenBucket(capacity: 2, perMinute: 60, now: .zero)
         #expect(bucket.reserve(now: .zero) == .zero)
-        #expect(bucket.reserve(now: .zero) == .zero)
-        #expect(bucket.reserve(now: .zero) == .seconds(1))
+        #expect(bucket.reserve(now: .zero) == .milliseconds(20))
+        #expect(bucket.reserve(now: .zero) == .milliseconds(1_020))
         #expect(bucket.reserve(now: .seconds(10)) == .zero)
         bucket.hold(for: .seconds(30), now: .seconds(10))
         #expect(bucket.reserve(now: .seconds(10)) == .seconds(30))
+    }
+
+    @Test func aBucketLeavingFullStartsRefillingOnlyAfterTheLatencyAllowance() {
+        var bucket = TokenBucket(capacity: 2, perMinute: 60, now: .zero, latencyAllowance: .milliseconds(300))
+        #expect(bucket.reserve(now: .zero) == .zero)
+        // The second token is the last; refill resumes at 0.3 s, so the sliver takes 0.32 s.
+        #expect(bucket.reserve(now: .zero) == .milliseconds(320))
+        #expect(bucket.reserve(now: .milliseconds(320)) == .milliseconds(1_000))
     }
 
     @Test func backoffDoublesUpToTheCapWithJitterInTheUpperHalf() {

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayClient
 
 /// A running gitbay simulator (`Tests/Simulator/gitbay_sim.py`) on 127.0.0.1 at a port it chose.
 ///
@@ -86,6 +87,34 @@ public final class SimulatorProcess: @unchecked Sendable {
         }
     }
 
+    /// The simulator's counters (`GET /_sim/stats`): requests, reads, writes, `rate_limited`...
+    public func stats() async throws -> [String: Any] {
+        try await simulatorRequest(.get, "/_sim/stats", body: nil)
+    }
+
+    /// Changes the simulator's behaviour mid-test (`POST /_sim/control`), such as `{"revoke":true}`.
+    public func control(_ json: String) async throws {
+        _ = try await simulatorRequest(.post, "/_sim/control", body: Data(json.utf8))
+    }
+
+    private func simulatorRequest(
+        _ method: HTTPRequest.Method, _ path: String, body: Data?
+    ) async throws
+        -> [String: Any]
+    {
+        let request = HTTPRequest(
+            method: method, url: baseURL.appendingPathComponent(path),
+            headers: [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Content-Type", "application/json")],
+            body: body, timeout: .seconds(10))
+        let response = try await PlatformTransport.make().send(request)
+        guard response.status == 200,
+            let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        else {
+            throw SimulatorError.badControlAnswer(path: path, status: response.status)
+        }
+        return object
+    }
+
     /// Stops the simulator and removes its files.
     public func stop() {
         if process.isRunning {
@@ -114,6 +143,7 @@ public final class SimulatorProcess: @unchecked Sendable {
 public enum SimulatorError: Error, CustomStringConvertible {
     case didNotStart(arguments: [String])
     case badJournalLine(String)
+    case badControlAnswer(path: String, status: Int)
 
     public var description: String {
         switch self {
@@ -121,6 +151,8 @@ public enum SimulatorError: Error, CustomStringConvertible {
             return "the gitbay simulator did not print its URL (options: \(arguments))"
         case .badJournalLine(let line):
             return "the simulator's journal has a line that is not a JSON object: \(line)"
+        case .badControlAnswer(let path, let status):
+            return "the simulator answered \(path) with HTTP \(status)"
         }
     }
 }

@@ -1997,6 +1997,9 @@ def etag_matches(header, etag):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; without TCP_NODELAY a kept-alive connection waits
+    # for the client's delayed ACK (40 ms) on every reply. Go's server, like gitbay, sets it too.
+    disable_nagle_algorithm = True
     server_version = "gitbay-sim"
     sys_version = ""
 
@@ -2117,6 +2120,8 @@ def main(argv=None):
     def stop(signum, frame):
         threading.Thread(target=server.shutdown, daemon=True).start()
 
+    # A parent may start us with these signals blocked or ignored (test runners do); take them back.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
