@@ -62,7 +62,9 @@ let package = Package(
         .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
 
         // Benchmarks: `swift run -c release gitbay-bench <subcommand>`.
-        .executableTarget(name: "gitbay-bench", dependencies: ["GitbayClient"], path: "Benchmarks/gitbay-bench"),
+        .executableTarget(
+            name: "gitbay-bench", dependencies: ["GitbayClient", "GitbayKit", "GitbayTestSupport"],
+            path: "Benchmarks/gitbay-bench"),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
         .target(

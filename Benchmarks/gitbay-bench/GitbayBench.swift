@@ -13,7 +13,8 @@ enum GitbayBench {
     }
 
     static let subcommands: [String: Subcommand] = [
-        "transport": Subcommand(summary: TransportBenchmark.summary, run: TransportBenchmark.run)
+        "transport": Subcommand(summary: TransportBenchmark.summary, run: TransportBenchmark.run),
+        "client": Subcommand(summary: ClientBenchmark.summary, run: ClientBenchmark.run),
     ]
 
     static func main() async {
