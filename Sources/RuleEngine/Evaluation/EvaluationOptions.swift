@@ -1,0 +1,19 @@
+/// The guards against mass actions, applied while a plan is made.
+public struct EvaluationOptions: Sendable, Hashable {
+    /// The most commands one run may send (`--max-actions`).
+    public var maxActions: Int
+    /// The tripwire: a rule that would act on more than this share of the items it looked at...
+    public var tripwireShare: Double
+    /// ...and on more than this many items is held back entirely, unless ``force`` is set. The
+    /// floor keeps a handful of items in a small repository from ever tripping it.
+    public var tripwireFloor: Int
+    /// Lets a rule past the tripwire (`--force`); limits and the action cap still hold.
+    public var force: Bool
+
+    public init(maxActions: Int = 50, tripwireShare: Double = 0.25, tripwireFloor: Int = 10, force: Bool = false) {
+        self.maxActions = maxActions
+        self.tripwireShare = tripwireShare
+        self.tripwireFloor = tripwireFloor
+        self.force = force
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import GitbayKit
+import YAML
+
+/// Decides what the rules do to the forge: a pure function of rules, state, `now` and `me` to a
+/// ``Plan``, in a deterministic order.
+///
+/// Rules run in the order given; within a rule, repositories in path order and items oldest
+/// (lowest number) first, so a run cut short by a limit resumes where it stopped next time.
+public struct Evaluator: Sendable {
+    public let registry: PluginRegistry
+    public let options: EvaluationOptions
+
+    public init(registry: PluginRegistry, options: EvaluationOptions = EvaluationOptions()) {
+        self.registry = registry
+        self.options = options
+    }
+
+    /// The hidden marker the bot leaves in its comments for `rule` on `item`.
+    public static func marker(rule: String, item reference: String) -> String {
+        "<!-- gitbay-bot:rule=\(rule) item=\(reference) -->"
+    }
+
+    public func plan(rules: [Rule], state: ForgeState, source: String) -> Plan {
+        var summaries: [Plan.RuleSummary] = []
+        var entries: [PlanEntry] = []
+        var guards: [String] = []
+        for rule in rules {
+            var (summary, ruleEntries) = evaluate(rule, state: state)
+            holdBeyondGuards(rule, summary: &summary, entries: &ruleEntries, guards: &guards)
+            summaries.append(summary)
+            entries += ruleEntries
+        }
+        capActions(&entries, guards: &guards)
+        for index in summaries.indices {
+            let ruleEntries = entries.filter { $0.rule == summaries[index].name }
+            summaries[index].acting = ruleEntries.filter(\.hasPendingActions).count
+            summaries[index].held = ruleEntries.filter { $0.actions.contains { $0.status == .held } }.count
+        }
+        return Plan(
+            evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
+    }
+
+    /// Every item of the rule's kind in its scope, with the entry for each one that matches.
+    func evaluate(_ rule: Rule, state: ForgeState) -> (Plan.RuleSummary, [PlanEntry]) {
+        var summary = Plan.RuleSummary(
+            name: rule.name, kind: rule.kind, description: rule.description, location: rule.location.description)
+        var entries: [PlanEntry] = []
+        for repository in state.repositories where rule.scope.contains(repository.path) {
+            for item in Self.items(of: rule.kind, in: repository) {
+                summary.considered += 1
+                let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
+                var results: [ConditionResult] = []
+                guard rule.condition.evaluate(context, registry: registry, results: &results) == true else { continue }
+                summary.matched += 1
+                let reference = item.reference(in: repository.path)
+                entries.append(
+                    PlanEntry(
+                        rule: rule.name,
+                        item: PlannedItem(
+                            repository: repository.path.description, kind: rule.kind, number: item.number,
+                            title: item.title, reference: reference),
+                        reasons: results,
+                        actions: rule.actions.map {
+                            plannedAction($0, rule: rule, context: context, reference: reference)
+                        },
+                        precondition: Precondition(rule.condition)))
+            }
+        }
+        return (summary, entries)
+    }
+
+    /// The items of one kind in a repository, oldest first.
+    static func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
+        switch kind {
+        case .issues:
+            return repository.issues.sorted { $0.issue.number < $1.issue.number }.map(Item.issue)
+        case .mergeRequests:
+            return repository.mergeRequests.sorted { $0.mergeRequest.number < $1.mergeRequest.number }
+                .map(Item.mergeRequest)
+        case .builds:
+            return repository.builds.sorted { $0.number < $1.number }.map(Item.build)
+        }
+    }
+
+    /// One action on one item: its command, or why it will not run.
+    func plannedAction(_ action: RuleAction, rule: Rule, context: ItemContext, reference: String) -> PlannedAction {
+        guard let definition = registry.action(action.name, for: rule.kind) else {
+            return PlannedAction(action: action.name, status: .invalid, note: "no plugin offers this action")
+        }
+        guard context.knows(definition.needs) else {
+            return PlannedAction(
+                action: action.name, status: .invalid, note: "what this action must check was not read")
+        }
+        let request = ActionRequest(
+            argument: argument(action.argument, context: context, kind: rule.kind), rule: rule.name,
+            marker: Self.marker(rule: rule.name, item: reference))
+        if let reason = definition.refusal(context) {
+            return PlannedAction(action: action.name, status: .refused, note: reason)
+        }
+        if definition.isDone(request, context) {
+            return PlannedAction(action: action.name, status: .alreadyDone)
+        }
+        do {
+            let command = try definition.command(request, context)
+            return PlannedAction(
+                action: action.name, status: .pending, command: command, note: definition.warning(context))
+        } catch {
+            return PlannedAction(action: action.name, status: .invalid, note: "\(error)")
+        }
+    }
+
+    /// The argument with templates expanded from the item's fields and `@me` resolved.
+    func argument(_ argument: RuleAction.Argument, context: ItemContext, kind: ItemKind) -> ActionArgument {
+        switch argument {
+        case .none:
+            return .none
+        case .names(let names):
+            return .names(names.map { $0 == "@me" ? context.me : $0 })
+        case .milestone(let title):
+            return .milestone(title)
+        case .template(let template):
+            return .text(
+                template.render { name in
+                    guard let field = registry.field(name, for: kind), context.knows(field.needs) else { return "" }
+                    let value = field.value(context)
+                    return value == .absent ? "" : value.display
+                })
+        }
+    }
+
+    /// The tripwire and the rule's own limit.
+    private func holdBeyondGuards(
+        _ rule: Rule, summary: inout Plan.RuleSummary, entries: inout [PlanEntry], guards: inout [String]
+    ) {
+        let acting = entries.filter(\.hasPendingActions).count
+        let share = summary.considered == 0 ? 0 : Double(acting) / Double(summary.considered)
+        if !options.force, acting > options.tripwireFloor, share > options.tripwireShare {
+            let percent = Int((share * 100).rounded())
+            let note =
+                "tripwire: rule '\(rule.name)' would act on \(acting) of \(summary.considered) \(rule.kind.rawValue) "
+                + "(\(percent)%, more than \(Int(options.tripwireShare * 100))%); check the rule, then use --force"
+            guards.append(note)
+            hold(&entries, where: { _ in true }, note: note)
+            return
+        }
+        if let limit = rule.limit, acting > limit {
+            var seen = 0
+            let note = "rule '\(rule.name)' limit of \(limit) reached"
+            hold(
+                &entries,
+                where: { entry in
+                    guard entry.hasPendingActions else { return false }
+                    seen += 1
+                    return seen > limit
+                }, note: note)
+            guards.append("\(note): \(acting - limit) more \(rule.kind.rawValue) left for the next run")
+        }
+    }
+
+    /// The run-wide cap on commands.
+    private func capActions(_ entries: inout [PlanEntry], guards: inout [String]) {
+        var sent = 0
+        var heldCommands = 0
+        let note = "--max-actions \(options.maxActions) reached"
+        for index in entries.indices {
+            for action in entries[index].actions.indices where entries[index].actions[action].status == .pending {
+                if sent < options.maxActions {
+                    sent += 1
+                } else {
+                    entries[index].actions[action].status = .held
+                    entries[index].actions[action].note = note
+                    heldCommands += 1
+                }
+            }
+        }
+        if heldCommands > 0 {
+            guards.append("\(note): \(heldCommands) more commands left for the next run")
+        }
+    }
+
+    private func hold(_ entries: inout [PlanEntry], where select: (PlanEntry) -> Bool, note: String) {
+        for index in entries.indices where select(entries[index]) {
+            for action in entries[index].actions.indices where entries[index].actions[action].status == .pending {
+                entries[index].actions[action].status = .held
+                entries[index].actions[action].note = note
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a run will do and why: the output of evaluation, the input of `apply`.
+///
+/// Its JSON form is a documented, versioned schema (`format`), saved by `plan -o` and read by
+/// `apply` and other tools; fields are only ever added within a format version.
+public struct Plan: Sendable, Hashable, Codable {
+    /// The format marker of this version of the schema.
+    public static let currentFormat = "gitbay-bot-plan/1"
+
+    /// A rule's totals in this plan.
+    public struct RuleSummary: Sendable, Hashable, Codable {
+        public var name: String
+        public var kind: ItemKind
+        public var description: String?
+        /// Where the rule is written, `file:line:column`.
+        public var location: String
+        /// Items the rule looked at (its kind, in its scope).
+        public var considered: Int
+        /// Items whose conditions all held.
+        public var matched: Int
+        /// Items with at least one pending action.
+        public var acting: Int
+        /// Items whose pending actions a limit or guard held back.
+        public var held: Int
+
+        public init(
+            name: String, kind: ItemKind, description: String?, location: String, considered: Int = 0,
+            matched: Int = 0, acting: Int = 0, held: Int = 0
+        ) {
+            self.name = name
+            self.kind = kind
+            self.description = description
+            self.location = location
+            self.considered = considered
+            self.matched = matched
+            self.acting = acting
+            self.held = held
+        }
+    }
+
+    public var format: String
+    /// The instant the plan was evaluated at.
+    public var evaluatedAt: Date
+    /// The bot's account.
+    public var me: String
+    /// Where the state came from: the server's URL, or `snapshot:<file>`.
+    public var source: String
+    public var rules: [RuleSummary]
+    public var entries: [PlanEntry]
+    /// Guards that tripped (the blast-radius tripwire, the action cap), for the output's summary.
+    public var guards: [String]
+
+    public init(
+        evaluatedAt: Date, me: String, source: String, rules: [RuleSummary], entries: [PlanEntry], guards: [String]
+    ) {
+        self.format = Self.currentFormat
+        self.evaluatedAt = evaluatedAt
+        self.me = me
+        self.source = source
+        self.rules = rules
+        self.entries = entries
+        self.guards = guards
+    }
+
+    /// The commands that will run, in order.
+    public var pendingCommandCount: Int {
+        entries.reduce(0) { $0 + $1.actions.filter { $0.status == .pending }.count }
+    }
+}

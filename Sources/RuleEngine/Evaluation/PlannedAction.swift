@@ -1,0 +1,33 @@
+import GitbayKit
+
+/// One action of a plan entry: the exact command, or why it will not run.
+public struct PlannedAction: Sendable, Hashable, Codable {
+    /// What will become of the action.
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// It will run (or, in a dry run, would).
+        case pending
+        /// The item is already as the action would leave it; nothing to do.
+        case alreadyDone = "already-done"
+        /// A plugin's safety rule forbids it on this item, whatever the rule says.
+        case refused
+        /// A limit or guard held it back; the reason says which.
+        case held
+        /// The command could not be built (a value gitbay would refuse).
+        case invalid
+    }
+
+    /// The action's name, such as `add-label`.
+    public var action: String
+    public var status: Status
+    /// The exact command, for pending and held actions.
+    public var command: ControlCommand?
+    /// Why it is not pending, or a caution for a pending one.
+    public var note: String?
+
+    public init(action: String, status: Status, command: ControlCommand? = nil, note: String? = nil) {
+        self.action = action
+        self.status = status
+        self.command = command
+        self.note = note
+    }
+}
