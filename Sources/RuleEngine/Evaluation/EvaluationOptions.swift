@@ -2,10 +2,10 @@
 public struct EvaluationOptions: Sendable, Hashable {
     /// The most commands one run may send (`--max-actions`).
     public var maxActions: Int
-    /// The tripwire: a rule that would act on more than this share of the items it looked at...
+    /// The tripwire's share: a rule acting on more than this share of the items it looked at, and
+    /// on more than ``tripwireFloor`` items, is held back entirely unless ``force`` is set.
     public var tripwireShare: Double
-    /// ...and on more than this many items is held back entirely, unless ``force`` is set. The
-    /// floor keeps a handful of items in a small repository from ever tripping it.
+    /// The tripwire's floor, which keeps a handful of items in a small repository from tripping it.
     public var tripwireFloor: Int
     /// Lets a rule past the tripwire (`--force`); limits and the action cap still hold.
     public var force: Bool
