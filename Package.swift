@@ -28,7 +28,7 @@ let package = Package(
         ),
 
         // Rules: the condition language, the plugin protocol, planning and evaluation.
-        .target(name: "RuleEngine", dependencies: ["GitbayKit", "YAML", "Suggestions"]),
+        .target(name: "RuleEngine", dependencies: ["GitbayKit", "GitbayClient", "YAML", "Suggestions"]),
 
         // The built-in bot plugins: ordinary libraries (not SwiftPM package plugins) under Plugins/.
         .target(name: "IssuesPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Issues"),

@@ -1,0 +1,358 @@
+import Foundation
+import GitbayKit
+
+/// Reads the forge state the rules need, with as few requests as it can: one listing per item
+/// kind and scope, filters pushed to the server where every rule allows it, label membership from
+/// `label:` queries, and per-item detail only for items that still match once everything cheaper
+/// is known.
+///
+/// The rules shape the reads; evaluation then runs on the resulting ``ForgeState`` exactly as it
+/// does on a forge-state file, so online and offline plans agree.
+public struct ReadPlanner: Sendable {
+    public let registry: PluginRegistry
+
+    public init(registry: PluginRegistry) {
+        self.registry = registry
+    }
+
+    /// What a run read and why, for `--verbose`.
+    public struct Report: Sendable, Hashable {
+        /// One line per kind of read: what, how many requests.
+        public var steps: [String] = []
+    }
+
+    public func read(rules: [Rule], reader: any ForgeReader, now: Date) async throws -> (ForgeState, Report) {
+        var session = ReadSession(registry: registry, reader: reader)
+        let me = try await reader.send(WhoAmICommand()).username
+        session.note("identity: whoami", requests: 1)
+        let byKind = Dictionary(grouping: rules, by: \.kind)
+        if let issueRules = byKind[.issues] {
+            try await session.readIssues(issueRules)
+        }
+        if let mergeRequestRules = byKind[.mergeRequests] {
+            try await session.readMergeRequests(mergeRequestRules)
+        }
+        if let buildRules = byKind[.builds] {
+            try await session.readBuilds(buildRules)
+        }
+        try await session.readDetails(rules: rules, now: now, me: me)
+        return (ForgeState(now: now, me: me, repositories: Array(session.repositories.values)), session.report)
+    }
+}
+
+/// The mutable work of one ``ReadPlanner/read(rules:reader:now:)`` call.
+private struct ReadSession {
+    let registry: PluginRegistry
+    let reader: any ForgeReader
+    var repositories: [RepositoryPath: RepositoryState] = [:]
+    var report = ReadPlanner.Report()
+    private var listedRepositories: [RepositoryPath]?
+
+    init(registry: PluginRegistry, reader: any ForgeReader) {
+        self.registry = registry
+        self.reader = reader
+    }
+
+    mutating func note(_ step: String, requests: Int) {
+        report.steps.append("\(step) (\(requests) request\(requests == 1 ? "" : "s"))")
+    }
+
+    /// The union of the rules' scopes, as query terms.
+    private func scope(of rules: [Rule]) -> RuleScope {
+        var terms: [RuleScope.Term] = []
+        for rule in rules {
+            for term in rule.scope.terms where !terms.contains(term) { terms.append(term) }
+        }
+        return RuleScope(terms: terms)
+    }
+
+    /// The single value every rule requires of `field`, for server-side filtering; `nil` when the
+    /// rules differ or one does not pin it.
+    private func commonRequirement(_ rules: [Rule], field: String) -> Set<String>? {
+        var union = Set<String>()
+        for rule in rules {
+            guard let values = rule.condition.requiredValues(of: field) else { return nil }
+            union.formUnion(values)
+        }
+        return union
+    }
+
+    private mutating func repository(_ path: RepositoryPath) -> RepositoryState {
+        repositories[path] ?? RepositoryState(path: path)
+    }
+
+    /// The repositories a scope names: exact `repo:` terms as written, everything else by listing
+    /// the repositories the account can reach (once per run).
+    private mutating func repositories(in scope: RuleScope) async throws -> [RepositoryPath] {
+        var exact: [RepositoryPath] = []
+        var needsListing = false
+        for term in scope.terms {
+            if case .repository(let pattern) = term, !pattern.contains("*"), let path = try? RepositoryPath(pattern) {
+                exact.append(path)
+            } else {
+                needsListing = true
+            }
+        }
+        if needsListing, listedRepositories == nil {
+            let rows = try await reader.all(try RepoListCommand())
+            listedRepositories = rows.filter { !$0.archived }.map(\.path)
+            note("repositories: repo list", requests: max(1, (rows.count + 199) / 200))
+        }
+        let listed = (listedRepositories ?? []).filter { scope.contains($0) }
+        return Array(Set(exact + listed)).sorted()
+    }
+
+    /// The label names rules of a kind test or change, so membership can be learnt by query.
+    private func namedLabels(_ rules: [Rule]) -> Set<String> {
+        var names = Set<String>()
+        for rule in rules {
+            names.formUnion(rule.condition.namedValues(of: "labels"))
+            for action in rule.actions where action.name == "add-label" || action.name == "remove-label" {
+                if case .names(let labels) = action.argument { names.formUnion(labels) }
+            }
+        }
+        return names
+    }
+
+    /// Whether a template prints the whole label set, which label queries cannot give.
+    private func printsLabels(_ rules: [Rule]) -> Bool {
+        rules.contains { rule in
+            rule.actions.contains { action in
+                if case .template(let template) = action.argument { return template.fieldNames.contains("labels") }
+                return false
+            }
+        }
+    }
+
+    private static func quoted(_ label: String) -> String {
+        label.contains(" ") ? "\"\(label)\"" : label
+    }
+
+    // MARK: Issues
+
+    mutating func readIssues(_ rules: [Rule]) async throws {
+        let scope = scope(of: rules)
+        var query = "\(scope) is:issue"
+        if let states = commonRequirement(rules, field: "state"), states.count == 1, let state = states.first {
+            query += " is:\(state)"
+        }
+        let rows = try await reader.all(try IssueQueryCommand(query: query))
+        note("issues: issue list --q \"\(query)\"", requests: pages(rows.count))
+        for row in rows {
+            var repository = repository(row.repo)
+            let issue = Issue(
+                number: row.number, title: row.title, state: row.issueState, author: row.author,
+                milestone: row.milestone, createdAt: row.createdAt, updatedAt: row.updatedAt)
+            repository.issues.append(IssueRecord(issue: issue, known: [.activity]))
+            repositories[row.repo] = repository
+        }
+        let needs = rules.reduce(into: Set<ReadNeed>()) {
+            $0.formUnion($1.condition.needs(registry: registry, kind: .issues))
+        }
+        let labels = namedLabels(rules)
+        if !labels.isEmpty, !printsLabels(rules) {
+            var requests = 0
+            for label in labels.sorted() {
+                let labelled = try await reader.all(
+                    try IssueQueryCommand(query: "\(query) label:\(Self.quoted(label))"))
+                requests += pages(labelled.count)
+                for row in labelled {
+                    guard var repository = repositories[row.repo],
+                        let index = repository.issues.firstIndex(where: { $0.issue.number == row.number })
+                    else { continue }
+                    repository.issues[index].issue.labels.append(label)
+                    repositories[row.repo] = repository
+                }
+            }
+            for path in repositories.keys {
+                for index in repositories[path]!.issues.indices {
+                    repositories[path]!.issues[index].issue.labels.sort()
+                    repositories[path]!.issues[index].known.insert(.labels)
+                }
+            }
+            note("issue labels: \(labels.count) label: queries", requests: requests)
+        }
+        if needs.contains(.dependencies) {
+            let paths = repositories.keys.filter { path in !(repositories[path]?.issues.isEmpty ?? true) }.sorted()
+            for path in paths {
+                let status = try await reader.send(RepoDepsStatusCommand(repository: path))
+                repositories[path]?.dependencies = status
+                repositories[path]?.known.insert(.dependencies)
+            }
+            note("dependency tracking issues: repo deps status", requests: paths.count)
+        }
+    }
+
+    private func pages(_ rows: Int) -> Int {
+        max(1, (rows + Page<QueryItem>.maximumLimit - 1) / Page<QueryItem>.maximumLimit)
+    }
+
+    // MARK: Merge requests
+
+    mutating func readMergeRequests(_ rules: [Rule]) async throws {
+        let scope = scope(of: rules)
+        let openOnly = commonRequirement(rules, field: "state") == ["open"]
+        let paths = try await repositories(in: scope)
+        var requests = 0
+        for path in paths {
+            let rows = try await reader.all(
+                try MergeRequestListCommand(repository: path, state: openOnly ? .open : .all))
+            requests += pages(rows.count)
+            var repository = repository(path)
+            repository.mergeRequests = rows.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
+            // A stack's parent is judged from the server's own retarget note, written only on merge.
+            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
+            repositories[path] = repository
+        }
+        note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
+        let needs = rules.reduce(into: Set<ReadNeed>()) {
+            $0.formUnion($1.condition.needs(registry: registry, kind: .mergeRequests))
+        }
+        if needs.contains(.activity) {
+            var query = "\(scope) is:mr"
+            if openOnly { query += " is:open" }
+            let rows = try await reader.all(try MergeRequestQueryCommand(query: query))
+            note("merge request activity: mr list --q \"\(query)\"", requests: pages(rows.count))
+            for row in rows {
+                guard
+                    let index = repositories[row.repo]?.mergeRequests.firstIndex(where: {
+                        $0.mergeRequest.number == row.number
+                    })
+                else { continue }
+                repositories[row.repo]?.mergeRequests[index].mergeRequest.updatedAt = row.updatedAt
+                repositories[row.repo]?.mergeRequests[index].known.insert(.activity)
+            }
+        }
+    }
+
+    // MARK: Builds
+
+    mutating func readBuilds(_ rules: [Rule]) async throws {
+        let scope = scope(of: rules)
+        let statuses = commonRequirement(rules, field: "status")
+        let activeOnly = statuses.map { !$0.isEmpty && $0.isSubset(of: ["pending", "running"]) } ?? false
+        let paths = try await repositories(in: scope)
+        var requests = 0
+        for path in paths {
+            var repository = repository(path)
+            repository.defaultBranch = try await reader.send(RepoShowCommand(repository: path)).defaultBranch
+            repository.refs = try await reader.send(RepoRefsCommand(repository: path))
+            requests += 2
+            if !repository.known.contains(.openMergeRequests) {
+                let open = try await reader.all(try MergeRequestListCommand(repository: path, state: .open))
+                requests += pages(open.count)
+                repository.mergeRequests += open.map {
+                    MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: [])
+                }
+                repository.known.insert(.openMergeRequests)
+            }
+            repository.known.insert(.refs)
+            let (builds, used) = try await builds(of: path, activeOnly: activeOnly, statuses: statuses ?? [])
+            repository.builds = builds
+            requests += used
+            repositories[path] = repository
+        }
+        note(
+            "builds: repo show, repo refs, open merge requests and "
+                + (activeOnly ? "pending/running builds with the newer ones above them" : "the newest 200 builds")
+                + " per repository", requests: requests)
+    }
+
+    /// The builds the rules can judge: every pending or running one and every newer build (which
+    /// is what `superseded` compares with), or, without a status filter, the newest page.
+    private func builds(
+        of path: RepositoryPath, activeOnly: Bool, statuses: Set<String>
+    ) async throws -> (
+        [Build], Int
+    ) {
+        guard activeOnly else {
+            return (try await reader.send(try BuildListCommand(repository: path)).items, 1)
+        }
+        var requests = 0
+        var active: [Build] = []
+        for status in statuses.sorted() {
+            let rows = try await reader.all(
+                try BuildListCommand(repository: path, status: BuildStatus(rawValue: status)))
+            requests += pages(rows.count)
+            active += rows
+        }
+        guard let oldest = active.map(\.number).min() else { return ([], requests) }
+        var newer: [Build] = []
+        var command = try BuildListCommand(repository: path)
+        while true {
+            let page = try await reader.send(command)
+            requests += 1
+            newer += page.items.filter { $0.number >= oldest }
+            guard let next = page.next, let last = page.items.last, last.number > oldest else { break }
+            command.cursor = next
+        }
+        var byNumber: [Int: Build] = [:]
+        for build in active + newer { byNumber[build.number] = build }
+        return (byNumber.values.sorted { $0.number > $1.number }, requests)
+    }
+
+    // MARK: Details
+
+    /// Fetches `issue show` / `mr show` for every item some rule may still act on: its conditions
+    /// hold or are undecided, and it lacks what a condition or an action needs.
+    mutating func readDetails(rules: [Rule], now: Date, me: String) async throws {
+        var wanted: [RepositoryPath: Set<Int>] = [:]
+        var wantedMergeRequests: [RepositoryPath: Set<Int>] = [:]
+        for rule in rules where rule.kind != .builds {
+            for (path, repository) in repositories where rule.scope.contains(path) {
+                for item in Evaluator.items(of: rule.kind, in: repository) {
+                    guard !item.known.contains(.detail) else { continue }
+                    let context = ItemContext(item: item, repository: repository, now: now, me: me)
+                    var results: [ConditionResult] = []
+                    let verdict = rule.condition.evaluate(context, registry: registry, results: &results)
+                    guard verdict != false else { continue }
+                    let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
+                        needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])
+                    }
+                    guard verdict == nil || !context.knows(actionNeeds) else { continue }
+                    if rule.kind == .issues {
+                        wanted[path, default: []].insert(item.number)
+                    } else {
+                        wantedMergeRequests[path, default: []].insert(item.number)
+                    }
+                }
+            }
+        }
+        var requests = 0
+        for (path, numbers) in wanted.sorted(by: { $0.key < $1.key }) {
+            for number in numbers.sorted() {
+                let detail = try await reader.send(try IssueShowCommand(repository: path, number: number))
+                requests += 1
+                guard let index = repositories[path]?.issues.firstIndex(where: { $0.issue.number == number }) else {
+                    continue
+                }
+                let activity = repositories[path]!.issues[index].issue.updatedAt
+                var issue = detail
+                issue.updatedAt = issue.updatedAt ?? activity
+                repositories[path]!.issues[index].issue = issue
+                repositories[path]!.issues[index].known.formUnion([.detail, .labels])
+            }
+        }
+        if requests > 0 { note("issue details: issue show for undecided or matching issues", requests: requests) }
+        requests = 0
+        for (path, numbers) in wantedMergeRequests.sorted(by: { $0.key < $1.key }) {
+            for number in numbers.sorted() {
+                let detail = try await reader.send(try MergeRequestShowCommand(repository: path, number: number))
+                requests += 1
+                guard
+                    let index = repositories[path]?.mergeRequests.firstIndex(where: {
+                        $0.mergeRequest.number == number
+                    })
+                else { continue }
+                let activity = repositories[path]!.mergeRequests[index].mergeRequest.updatedAt
+                var mergeRequest = detail
+                mergeRequest.updatedAt = mergeRequest.updatedAt ?? activity
+                repositories[path]!.mergeRequests[index].mergeRequest = mergeRequest
+                repositories[path]!.mergeRequests[index].known.formUnion([.detail, .labels])
+            }
+        }
+        if requests > 0 {
+            note("merge request details: mr show for undecided or matching merge requests", requests: requests)
+        }
+    }
+}
