@@ -59,7 +59,7 @@ public struct Evaluator: Sendable {
                         rule: rule.name,
                         item: PlannedItem(
                             repository: repository.path.description, kind: rule.kind, number: item.number,
-                            title: item.title, reference: reference),
+                            title: item.title, reference: reference, updatedAt: item.updatedAt),
                         reasons: results,
                         actions: rule.actions.map {
                             plannedAction($0, rule: rule, context: context, reference: reference)
@@ -96,17 +96,18 @@ public struct Evaluator: Sendable {
             argument: argument(action.argument, context: context, kind: rule.kind), rule: rule.name,
             marker: Self.marker(rule: rule.name, item: reference))
         if let reason = definition.refusal(context) {
-            return PlannedAction(action: action.name, status: .refused, note: reason)
+            return PlannedAction(action: action.name, status: .refused, note: reason, argument: request.argument)
         }
         if definition.isDone(request, context) {
-            return PlannedAction(action: action.name, status: .alreadyDone)
+            return PlannedAction(action: action.name, status: .alreadyDone, argument: request.argument)
         }
         do {
             let command = try definition.command(request, context)
             return PlannedAction(
-                action: action.name, status: .pending, command: command, note: definition.warning(context))
+                action: action.name, status: .pending, command: command, note: definition.warning(context),
+                argument: request.argument)
         } catch {
-            return PlannedAction(action: action.name, status: .invalid, note: "\(error)")
+            return PlannedAction(action: action.name, status: .invalid, note: "\(error)", argument: request.argument)
         }
     }
 

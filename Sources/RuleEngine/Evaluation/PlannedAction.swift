@@ -23,11 +23,18 @@ public struct PlannedAction: Sendable, Hashable, Codable {
     public var command: ControlCommand?
     /// Why it is not pending, or a caution for a pending one.
     public var note: String?
+    /// The argument the command was built from, so `apply` can tell on a fresh read whether the
+    /// action has meanwhile been done.
+    public var argument: ActionArgument?
 
-    public init(action: String, status: Status, command: ControlCommand? = nil, note: String? = nil) {
+    public init(
+        action: String, status: Status, command: ControlCommand? = nil, note: String? = nil,
+        argument: ActionArgument? = nil
+    ) {
         self.action = action
         self.status = status
         self.command = command
         self.note = note
+        self.argument = argument
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GitbayKit
 
 /// One item a rule may act on.
@@ -29,6 +30,15 @@ public enum Item: Sendable, Hashable {
         case .issue(let record): return record.issue.title
         case .mergeRequest(let record): return record.mergeRequest.title
         case .build(let build): return build.subject.map { "\(build.job): \($0)" } ?? build.job
+        }
+    }
+
+    /// When it last changed, as far as read (builds have no such time).
+    public var updatedAt: Date? {
+        switch self {
+        case .issue(let record): return record.issue.updatedAt
+        case .mergeRequest(let record): return record.mergeRequest.updatedAt
+        case .build: return nil
         }
     }
 

@@ -1,5 +1,5 @@
 /// An action's argument with templates expanded and `@me` resolved, ready to render a command.
-public enum ActionArgument: Sendable, Hashable {
+public enum ActionArgument: Sendable, Hashable, Codable {
     case none
     case names([String])
     case text(String)
