@@ -40,8 +40,9 @@ public struct ReadPlanner: Sendable {
     }
 }
 
-/// The mutable work of one ``ReadPlanner/read(rules:reader:now:)`` call.
-private struct ReadSession {
+/// The mutable work of one ``ReadPlanner/read(rules:reader:now:)`` call, also used by `apply` to
+/// re-read a repository's builds.
+struct ReadSession {
     let registry: PluginRegistry
     let reader: any ForgeReader
     var repositories: [RepositoryPath: RepositoryState] = [:]
@@ -77,7 +78,7 @@ private struct ReadSession {
         return union
     }
 
-    private mutating func repository(_ path: RepositoryPath) -> RepositoryState {
+    mutating func repository(_ path: RepositoryPath) -> RepositoryState {
         repositories[path] ?? RepositoryState(path: path)
     }
 
@@ -234,28 +235,36 @@ private struct ReadSession {
         let paths = try await repositories(in: scope)
         var requests = 0
         for path in paths {
-            var repository = repository(path)
-            repository.defaultBranch = try await reader.send(RepoShowCommand(repository: path)).defaultBranch
-            repository.refs = try await reader.send(RepoRefsCommand(repository: path))
-            requests += 2
-            if !repository.known.contains(.openMergeRequests) {
-                let open = try await reader.all(try MergeRequestListCommand(repository: path, state: .open))
-                requests += pages(open.count)
-                repository.mergeRequests += open.map {
-                    MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: [])
-                }
-                repository.known.insert(.openMergeRequests)
-            }
-            repository.known.insert(.refs)
-            let (builds, used) = try await builds(of: path, activeOnly: activeOnly, statuses: statuses ?? [])
-            repository.builds = builds
-            requests += used
-            repositories[path] = repository
+            requests += try await readBuildRepository(path, activeOnly: activeOnly, statuses: statuses ?? [])
         }
         note(
             "builds: repo show, repo refs, open merge requests and "
                 + (activeOnly ? "pending/running builds with the newer ones above them" : "the newest 200 builds")
                 + " per repository", requests: requests)
+    }
+
+    /// Reads what build rules consult in one repository: its default branch, branch and tag tips,
+    /// open merge requests and builds; returns the requests spent.
+    mutating func readBuildRepository(
+        _ path: RepositoryPath, activeOnly: Bool, statuses: Set<String>
+    ) async throws
+        -> Int
+    {
+        var requests = 2
+        var repository = repository(path)
+        repository.defaultBranch = try await reader.send(RepoShowCommand(repository: path)).defaultBranch
+        repository.refs = try await reader.send(RepoRefsCommand(repository: path))
+        if !repository.known.contains(.openMergeRequests) {
+            let open = try await reader.all(try MergeRequestListCommand(repository: path, state: .open))
+            requests += pages(open.count)
+            repository.mergeRequests += open.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
+            repository.known.insert(.openMergeRequests)
+        }
+        repository.known.insert(.refs)
+        let (builds, used) = try await builds(of: path, activeOnly: activeOnly, statuses: statuses)
+        repository.builds = builds
+        repositories[path] = repository
+        return requests + used
     }
 
     /// The builds the rules can judge: every pending or running one and every newer build (which

@@ -1,0 +1,50 @@
+/// What became of one planned action when it was applied.
+public struct ApplyOutcome: Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// The write was sent and succeeded.
+        case applied
+        /// A fresh read showed nothing left to do (someone got there first, or the write landed
+        /// although its reply was lost).
+        case alreadyDone = "already-done"
+        /// The entry's conditions no longer hold on a fresh read, or a plugin refuses it now.
+        case skipped
+        /// The write failed; the detail says why.
+        case failed
+        /// A limit or guard held it back when planning.
+        case held
+        /// The run was interrupted before it.
+        case notRun = "not-run"
+    }
+
+    public var rule: String
+    public var item: String
+    public var action: String
+    public var status: Status
+    public var detail: String?
+
+    public init(rule: String, item: String, action: String, status: Status, detail: String? = nil) {
+        self.rule = rule
+        self.item = item
+        self.action = action
+        self.status = status
+        self.detail = detail
+    }
+}
+
+/// The outcome of applying a plan.
+public struct ApplyReport: Sendable, Hashable, Codable {
+    public var outcomes: [ApplyOutcome] = []
+    /// Whether the run stopped early (SIGINT) after the write in flight.
+    public var interrupted = false
+
+    public init() {}
+
+    public func count(_ status: ApplyOutcome.Status) -> Int {
+        outcomes.filter { $0.status == status }.count
+    }
+
+    /// Whether everything planned was done or found done.
+    public var isComplete: Bool {
+        !interrupted && outcomes.allSatisfy { $0.status == .applied || $0.status == .alreadyDone }
+    }
+}
