@@ -81,6 +81,12 @@ enum EventReader {
         }
     }
 
+    /// A byte as people write it in messages: `0x0A`, `0xFF`.
+    private static func hex(_ value: Int32) -> String {
+        let digits = String(UInt32(max(value, 0)), radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, 2 - digits.count)) + digits
+    }
+
     /// The offset of the byte that starts the UTF-8 character a bad trailing byte at `offset` cuts short.
     ///
     /// libyaml reports the byte that fails to continue a character; the character to fix (a Latin-1
@@ -123,14 +129,12 @@ enum EventReader {
             return YAMLError("libyaml ran out of memory", at: SourceLocation(file: file, line: 1, column: 1))
         case YAML_READER_ERROR:
             let value = parser.problem_value
-            let byte = value >= 0 ? " (0x" + String(UInt32(value), radix: 16, uppercase: true) + ")" : ""
+            let byte = value >= 0 ? " (\(hex(value)))" : ""
             var offset = parser.problem_offset
             var message = problem + byte
             if problem == "invalid trailing UTF-8 octet", let lead = leadingByte(before: offset, in: bytes) {
-                let hex = String(bytes[lead], radix: 16, uppercase: true)
-                let next = String(UInt32(max(value, 0)), radix: 16, uppercase: true)
                 message =
-                    "invalid UTF-8: byte 0x\(hex) starts a character that byte 0x\(next) does not "
+                    "invalid UTF-8: byte \(hex(Int32(bytes[lead]))) starts a character that byte \(hex(value)) does not "
                     + "continue (save the file as UTF-8)"
                 offset = lead
             }
