@@ -81,7 +81,9 @@ let package = Package(
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
-        .testTarget(name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing"]),
+        .testTarget(
+            name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing", "RuleEngine", "YAML"],
+            resources: [.copy("Corpus")]),
     ]
 )
 

@@ -66,6 +66,27 @@ struct Composer {
         return root
     }
 
+    /// Replaces a parser note that only repeats the error's own place with where the innermost
+    /// open collection starts.
+    ///
+    /// libyaml gives "while parsing a flow node" at the very spot of the error (at the end of the
+    /// file for an unclosed `[a,`), which tells nothing; the `[` or `{` left open does. Scanner
+    /// notes ("while scanning ...") name the token being read, so they stay.
+    func pointingAtOpenCollection(_ error: YAMLError) -> YAMLError {
+        guard let open = stack.last else { return error }
+        var result = error
+        for index in result.diagnostics.indices {
+            let diagnostic = result.diagnostics[index]
+            for (noteIndex, note) in diagnostic.notes.enumerated()
+            where note.location == diagnostic.location && note.message.hasPrefix("while parsing") {
+                let kind = open.isMapping ? "mapping" : "list"
+                result.diagnostics[index].notes[noteIndex] = .note(
+                    "while parsing the \(kind) that starts here", at: open.start)
+            }
+        }
+        return result
+    }
+
     /// Opens a collection after checking the nesting limit.
     private mutating func open(_ frame: CollectionFrame) throws(YAMLError) {
         guard stack.count < limits.maxDepth else {

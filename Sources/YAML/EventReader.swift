@@ -81,6 +81,22 @@ enum EventReader {
         }
     }
 
+    /// A byte as people write it in messages: `0x0A`, `0xFF`.
+    private static func hex(_ value: Int32) -> String {
+        let digits = String(UInt32(max(value, 0)), radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, 2 - digits.count)) + digits
+    }
+
+    /// The offset of the byte that starts the UTF-8 character a bad trailing byte at `offset` cuts short.
+    ///
+    /// libyaml reports the byte that fails to continue a character; the character to fix (a Latin-1
+    /// `é`, say) starts at the leading byte before it, after any valid continuation bytes.
+    private static func leadingByte(before offset: Int, in bytes: [UInt8]) -> Int? {
+        var lead = min(offset, bytes.count) - 1
+        while lead > 0, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+        return lead >= 0 && bytes[lead] >= 0xC0 ? lead : nil
+    }
+
     /// Anchors and tags cannot contain NUL, so a C string copy is exact for them.
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         pointer.map { String(cString: $0) }
@@ -112,10 +128,18 @@ enum EventReader {
         case YAML_MEMORY_ERROR:
             return YAMLError("libyaml ran out of memory", at: SourceLocation(file: file, line: 1, column: 1))
         case YAML_READER_ERROR:
-            let at = SourceText.location(ofByteOffset: parser.problem_offset, in: bytes, file: file)
             let value = parser.problem_value
-            let byte = value >= 0 ? " (0x" + String(UInt32(value), radix: 16, uppercase: true) + ")" : ""
-            return YAMLError(problem + byte, at: at)
+            let byte = value >= 0 ? " (\(hex(value)))" : ""
+            var offset = parser.problem_offset
+            var message = problem + byte
+            if problem == "invalid trailing UTF-8 octet", let lead = leadingByte(before: offset, in: bytes) {
+                message =
+                    "invalid UTF-8: byte \(hex(Int32(bytes[lead]))) starts a character that byte \(hex(value)) does not "
+                    + "continue (save the file as UTF-8)"
+                offset = lead
+            }
+            let at = SourceText.location(ofByteOffset: offset, in: bytes, file: file)
+            return YAMLError(message, at: at)
         default:
             let at = location(parser.problem_mark, file: file)
             var message = problem
@@ -123,6 +147,8 @@ enum EventReader {
                 line[at.column - 1] == "\t", !problem.contains("tab")
             {
                 message += " (a tab; YAML indentation must use spaces)"
+            } else if problem == "mapping values are not allowed in this context" {
+                message += " (quote a value that contains ': ', or check this line's indentation)"
             }
             let notes = parser.context.map {
                 [Diagnostic.note(String(cString: $0), at: location(parser.context_mark, file: file))]

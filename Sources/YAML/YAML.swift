@@ -15,8 +15,12 @@ public enum YAML {
     ///   aliases, bad merge values, exceeded limits, and a second document.
     public static func compose(bytes: [UInt8], file: String, limits: YAMLLimits = .default) throws(YAMLError) -> Node {
         var composer = Composer(bytes: bytes, file: file, limits: limits)
-        try EventReader.read(bytes: bytes, file: file) { (event) throws(YAMLError) in
-            try composer.consume(event)
+        do {
+            try EventReader.read(bytes: bytes, file: file) { (event) throws(YAMLError) in
+                try composer.consume(event)
+            }
+        } catch {
+            throw composer.pointingAtOpenCollection(error)
         }
         return composer.document()
     }

@@ -25,7 +25,7 @@ struct RuleCompiler {
         let fileScope = source.scope.flatMap { scope(from: $0) }
         var rules: [Rule] = []
         for rule in source.rules {
-            if let compiled = compile(rule, fileScope: fileScope, file: file) {
+            if let compiled = compile(rule, fileScope: fileScope, fileHasScope: source.scope != nil, file: file) {
                 rules.append(compiled)
             }
         }
@@ -40,12 +40,18 @@ struct RuleCompiler {
         do {
             return try RuleScope(parsing: text.value)
         } catch {
-            self.error(error.message, at: text.location(ofScalarOffset: error.span.start))
+            // An empty value has no character to point at inside it; its start is the place to write one.
+            let location = text.value.isEmpty ? text.location : text.location(ofScalarOffset: error.span.start)
+            self.error(error.message, at: location)
             return nil
         }
     }
 
-    private mutating func compile(_ source: RuleFileSource.RuleSource, fileScope: RuleScope?, file: String) -> Rule? {
+    /// Checks one rule; `fileHasScope` says the file wrote a scope, so a broken one is reported
+    /// once, at the scope, rather than again as "no scope" on every rule.
+    private mutating func compile(
+        _ source: RuleFileSource.RuleSource, fileScope: RuleScope?, fileHasScope: Bool, file: String
+    ) -> Rule? {
         let errorsBefore = diagnostics.count
         let name = source.name.value
         if !Self.isRuleName(name) {
@@ -67,7 +73,7 @@ struct RuleCompiler {
         }
         let ruleScope = source.scope.flatMap { scope(from: $0) }
         let effectiveScope = scopeOverride ?? ruleScope ?? fileScope
-        if effectiveScope == nil, source.scope == nil {
+        if effectiveScope == nil, source.scope == nil, !fileHasScope {
             error(
                 "rule '\(name)' has no scope: add 'scope: owner:NAME' to the file or the rule, or pass --scope",
                 at: source.name.location)
@@ -90,6 +96,13 @@ struct RuleCompiler {
         ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
     }
 
+    /// Item kinds for a message: `builds`, or `issues and builds`.
+    private static func list(_ kinds: [ItemKind]) -> String {
+        let names = kinds.map(\.rawValue)
+        guard names.count > 1 else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    }
+
     // MARK: Conditions
 
     private mutating func tree(_ node: Node, kind: ItemKind) -> ConditionTree? {
@@ -110,22 +123,29 @@ struct RuleCompiler {
                 return nil
             }
             let value = pairs[0].value
+            // The block's name first: `- {state = open}` is a mapping whose key is the condition, and
+            // its empty value must not be reported as an empty condition.
+            guard ["all", "any", "not"].contains(key) else {
+                var message = "unknown condition block '\(key)'"
+                if let suggestion = Suggestion.closest(to: key, among: ["all", "any", "not"]) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                message += " (blocks: all, any, not)"
+                if value.isNull {
+                    message += "; a condition is plain text: drop the braces or the colon, or quote it"
+                }
+                error(message, at: pairs[0].key.location)
+                return nil
+            }
             guard let inner = tree(value, kind: kind) else { return nil }
             switch key {
-            case "all":
-                return inner
             case "any":
                 if case .all(let trees) = inner, case .sequence = value.content { return .any(trees) }
                 return .any([inner])
             case "not":
                 return .not(inner)
             default:
-                var message = "unknown condition block '\(key)'"
-                if let suggestion = Suggestion.closest(to: key, among: ["all", "any", "not"]) {
-                    message += "; did you mean '\(suggestion)'?"
-                }
-                error(message + " (blocks: all, any, not)", at: pairs[0].key.location)
-                return nil
+                return inner
             }
         }
     }
@@ -138,7 +158,10 @@ struct RuleCompiler {
         } catch {
             var message = error.message
             if message.hasPrefix("unknown field"), registry.fieldSpecs(for: kind).isEmpty == false {
-                message += " (\(kind.rawValue) fields are listed in docs/fields.md)"
+                let field = (try? ConditionExpression.parse(text))?.field ?? ""
+                let owners = ItemKind.allCases.filter { $0 != kind && registry.fieldSpecs(for: $0)[field] != nil }
+                let elsewhere = owners.isEmpty ? "" : "'\(field)' is a field of \(Self.list(owners)); "
+                message += " (\(elsewhere)\(kind.rawValue) fields are listed in docs/fields.md)"
             }
             self.error(message, at: node.location(ofScalarOffset: error.span.start))
             return nil
@@ -179,7 +202,9 @@ struct RuleCompiler {
             if let suggestion = Suggestion.closest(to: name, among: known) {
                 message += "; did you mean '\(suggestion)'?"
             }
-            error(message + " (actions: \(known.joined(separator: ", ")))", at: nameNode.location)
+            let owners = ItemKind.allCases.filter { $0 != kind && registry.action(name, for: $0) != nil }
+            let elsewhere = owners.isEmpty ? "" : "'\(name)' is an action of \(Self.list(owners)); "
+            error(message + " (\(elsewhere)actions: \(known.joined(separator: ", ")))", at: nameNode.location)
             return nil
         }
         guard let argument = argument(argumentNode, for: definition, kind: kind, at: nameNode.location) else {
@@ -240,17 +265,27 @@ struct RuleCompiler {
         case .text:
             guard let node, let text = node.scalar, !node.isNull else {
                 error(
-                    "'\(name)' needs text, such as '- \(name): Closing this as stale.'", at: node?.location ?? location)
+                    "'\(name)' needs text, such as '- \(name): Closing this as stale.'",
+                    at: Self.valueLocation(node, action: location))
                 return nil
             }
             return template(text, node: node, kind: kind)
         case .milestone:
             guard let node, !node.isNull, let title = node.scalar, !title.isEmpty else {
-                error("'\(name)' needs a milestone title, or none to clear it", at: node?.location ?? location)
+                error(
+                    "'\(name)' needs a milestone title, or none to clear it",
+                    at: Self.valueLocation(node, action: location))
                 return nil
             }
             return .milestone(title == "none" ? nil : title)
         }
+    }
+
+    /// Where to report a wrong action value: at the value when one was written, else at the action's
+    /// name (an empty value sits past the colon, where a caret points at nothing).
+    private static func valueLocation(_ node: Node?, action: SourceLocation) -> SourceLocation {
+        guard let node, !node.isNull else { return action }
+        return node.location
     }
 
     private mutating func template(_ text: String, node: Node, kind: ItemKind) -> RuleAction.Argument? {

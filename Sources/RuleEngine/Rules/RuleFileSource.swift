@@ -5,10 +5,20 @@ import YAML
 /// Conditions and actions stay YAML nodes here, because their meaning depends on the item kind
 /// and the plugins; ``RuleCompiler`` turns them into checked rules.
 struct RuleFileSource: Decodable {
+    /// Listed so a "missing key" note never calls a real key that was not read yet unknown.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case scope, rules
+    }
+
     var scope: Located<String>?
     var rules: [RuleSource]
 
     struct RuleSource: Decodable {
+        /// Listed so a "missing key" note never calls a real key that was not read yet unknown.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, description, on, limit, scope, when, `do`
+        }
+
         var name: Located<String>
         var description: String?
         var on: Located<String>

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Broken files too large to commit, generated on the fly: 10,000-deep nesting in each YAML style.
+///
+/// The depth limit must stop each one at the first collection past 256 levels (the root mapping is
+/// the first), quickly and without exhausting the stack.
+@Suite struct GeneratedFileTests {
+    /// The style's name, a 10,000-deep `rules:` in it, and the column of the collection past the limit.
+    static let deepFiles: [(name: String, text: String, column: Int)] = [
+        (
+            "flow-lists", "rules: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000),
+            8 + 255
+        ),
+        ("block-lists", "rules:\n" + String(repeating: "- ", count: 10_000) + "x", 1 + 2 * 255),
+        (
+            "flow-mappings",
+            "rules: " + String(repeating: "{a: ", count: 10_000) + "1" + String(repeating: "}", count: 10_000),
+            8 + 4 * 255
+        ),
+    ]
+
+    @Test(arguments: deepFiles.map(\.name))
+    func tenThousandLevelsStopAtTheLimit(_ name: String) async throws {
+        let file = try #require(Self.deepFiles.first { $0.name == name })
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-deep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("\(name).yml").path
+        try Data(("scope: owner:krz\n" + file.text + "\n").utf8).write(to: URL(fileURLWithPath: path))
+
+        let start = ContinuousClock.now
+        let result = await runBot(["check", path])
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(result.code == 78)
+        let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = name == "block-lists" ? 3 : 2
+        #expect(lines.first == "\(path):\(line):\(file.column): error: nesting deeper than 256 levels")
+        #expect(lines.count == 5)
+        #expect(lines.dropFirst(2).first == Substring(String(repeating: " ", count: file.column - 1) + "^"))
+        #expect(result.error.hasSuffix("\n1 file: 1 error\n"))
+    }
+}

@@ -1,0 +1,131 @@
+import Testing
+
+/// The bot's help screens and usage errors, compared whole at the default width of 80 (COLUMNS unset).
+///
+/// They are generated from the command table, so a changed option or wording shows up here as a
+/// diff a reviewer reads the way a user would see it.
+@Suite struct HelpGoldenTests {
+    static let rootHelp = """
+        OVERVIEW: Rule-driven automation for the gitbay forge.
+
+        Exit codes: 0 done or nothing to do; 1 failure; 2 actions pending (plan
+        --detailed-exitcode); 3 incomplete (a guard, a limit, or some actions failed);
+        64 usage; 75 rate-limited or busy; 78 invalid rules; 130 interrupted.
+
+        USAGE: gitbay-bot <subcommand>
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          check                   Check rule files and report every mistake at its line
+                                  and column.
+          schema                  Print a JSON Schema of the rule format, for editors.
+
+          See 'gitbay-bot help <subcommand>' for detailed help.
+
+        """
+
+    static let checkHelp = """
+        OVERVIEW: Check rule files and report every mistake at its line and column.
+
+        Reads each rule file (a folder means its *.yml and *.yaml files), checks the
+        YAML, the rule format, every condition against the fields its item kind offers
+        and every action against the actions it offers, without contacting any server.
+        Exits 0 when the rules are valid and 78 when any error was found.
+
+        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+
+        ARGUMENTS:
+          <path>                  Rule files or folders (default: rules/).
+
+        OPTIONS:
+          --format <format>       How to print the result. (values: text, json;
+                                  default: text)
+          --scope <query>         Check as if this scope replaced every rule's own
+                                  (repo: and owner: terms).
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        """
+
+    static let schemaHelp = """
+        OVERVIEW: Print a JSON Schema of the rule format, for editors.
+
+        The schema lists every item kind, field and action the installed plugins offer,
+        so an editor with a YAML language server completes and validates rules as they
+        are typed.
+
+        USAGE: gitbay-bot schema
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        """
+
+    @Test(arguments: [
+        (["--help"], rootHelp), (["help"], rootHelp), (["help", "check"], checkHelp), (["check", "--help"], checkHelp),
+        (["check", "-h"], checkHelp), (["schema", "--help"], schemaHelp), (["help", "schema"], schemaHelp),
+    ])
+    func aHelpScreenIsPrintedWhole(_ arguments: [String], _ expected: String) async {
+        let result = await runBot(arguments)
+        #expect(result.code == 0)
+        #expect(result.error == "")
+        #expect(result.output == expected)
+    }
+
+    @Test func aMisspelledOptionSuggestsTheRightOne() async {
+        let result = await runBot(["check", "--formt", "json"])
+        #expect(result.code == 64)
+        #expect(result.output == "")
+        #expect(
+            result.error == """
+                Error: Unknown option '--formt'. Did you mean '--format'?
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+                  See 'gitbay-bot check --help' for more information.
+
+                """)
+    }
+
+    @Test func aValueOutsideTheAllowedOnesListsThem() async {
+        let result = await runBot(["check", "--format", "xml"])
+        #expect(result.code == 64)
+        #expect(result.output == "")
+        #expect(
+            result.error == """
+                Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.
+                Help:  --format <format>  How to print the result.
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+                  See 'gitbay-bot check --help' for more information.
+
+                """)
+    }
+
+    @Test func anUnknownSubcommandIsAnUnexpectedArgument() async {
+        let result = await runBot(["frobnicate"])
+        #expect(result.code == 64)
+        #expect(result.output == "")
+        #expect(
+            result.error == """
+                Error: Unexpected argument 'frobnicate'
+                Usage: gitbay-bot <subcommand>
+                  See 'gitbay-bot --help' for more information.
+
+                """)
+    }
+
+    @Test func aBadScopeIsAUsageError() async {
+        let result = await runBot(["check", "--scope", "krz", "rules"])
+        #expect(result.code == 64)
+        #expect(result.output == "")
+        #expect(
+            result.error == """
+                Error: --scope: a scope takes only repo: and owner: terms, not 'krz'
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+                  See 'gitbay-bot check --help' for more information.
+
+                """)
+    }
+}
