@@ -1,0 +1,155 @@
+import GitbayKit
+import RuleEngine
+
+/// Renders a ``Plan`` for people (text), for tools (JSON) and for CI pages (Markdown).
+///
+/// Pure functions of the plan: the commands decide where the text goes and whether the terminal
+/// gets colour. The formats are described in docs/plan-format.md.
+public enum PlanRenderer {
+    /// The plan for a terminal or a log: grouped by rule, with counts, commands and reasons.
+    ///
+    /// - Parameters:
+    ///   - colour: ANSI colour and bold; pass `true` only when writing to a terminal.
+    ///   - width: the line width titles and stdin previews are cut to; commands are never cut.
+    public static func text(_ plan: Plan, colour: Bool, width: Int = 80) -> String {
+        let style = TextStyle(colour: colour)
+        let blocks = TextBlocks(style: style, width: width)
+        var lines = [
+            "gitbay-bot plan of \(DisplayText.visible(plan.source)) as \(DisplayText.visible(plan.me)), "
+                + "evaluated at \(GitbayTimestamp.format(plan.evaluatedAt, precision: .milliseconds))"
+        ]
+        for rule in plan.rules {
+            lines.append("")
+            lines.append(style.bold(DisplayText.visible(rule.name)) + " (\(rule.kind.rawValue)): " + counts(rule))
+            if let description = rule.description {
+                lines.append("  " + DisplayText.visible(description))
+            }
+            for entry in plan.entries where entry.rule == rule.name {
+                lines.append(blocks.item(entry.item, indent: 2))
+                for action in entry.actions {
+                    lines += blocks.action(action, indent: 4)
+                }
+                if !entry.reasons.isEmpty {
+                    lines.append("    because:")
+                    lines += entry.reasons.map { blocks.condition($0, indent: 6) }
+                }
+            }
+        }
+        let guards = blocks.guards(plan.guards)
+        if !guards.isEmpty {
+            lines.append("")
+            lines += guards
+        }
+        lines.append("")
+        lines.append(summary(plan))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The plan's own Codable form, which is the documented `gitbay-bot-plan/1` schema.
+    public static func json(_ plan: Plan) -> String {
+        PlanJSON.encode(plan)
+    }
+
+    /// The plan as GitHub-flavoured Markdown for a CI job summary or a merge-request comment.
+    ///
+    /// A summary table first, then one collapsed `<details>` block per rule that matched anything.
+    public static func markdown(_ plan: Plan) -> String {
+        var lines = [
+            "### gitbay-bot plan",
+            "",
+            "Evaluated at \(GitbayTimestamp.format(plan.evaluatedAt, precision: .milliseconds)) against "
+                + "\(MarkdownText.code(plan.source)) as \(MarkdownText.code(plan.me)).",
+        ]
+        if !plan.rules.isEmpty {
+            lines += ["", "| rule | kind | matched | acting | held |", "| --- | --- | ---: | ---: | ---: |"]
+            for rule in plan.rules {
+                lines.append(
+                    "| \(MarkdownText.escape(rule.name)) | \(rule.kind.rawValue) | \(rule.matched) of \(rule.considered) "
+                        + "| \(rule.acting) | \(rule.held) |")
+            }
+        }
+        for rule in plan.rules {
+            let entries = plan.entries.filter { $0.rule == rule.name }
+            guard !entries.isEmpty else { continue }
+            lines += [
+                "",
+                "<details>",
+                "<summary><strong>\(MarkdownText.html(rule.name))</strong> (\(rule.kind.rawValue)): "
+                    + "\(counts(rule))</summary>",
+                "",
+            ]
+            if let description = rule.description {
+                lines += [MarkdownText.escape(description), ""]
+            }
+            for entry in entries {
+                lines.append(
+                    "- **\(MarkdownText.escape(entry.item.reference))** \(MarkdownText.escape(entry.item.title))")
+                for action in entry.actions {
+                    lines += markdownAction(action, indent: "  ")
+                }
+                if !entry.reasons.isEmpty {
+                    lines.append("  - because:")
+                    lines += entry.reasons.map { "    - " + markdownCondition($0) }
+                }
+            }
+            lines += ["", "</details>"]
+        }
+        if !plan.guards.isEmpty {
+            lines += ["", "> **Guards tripped**", ">"]
+            lines += plan.guards.map { "> - " + MarkdownText.escape($0) }
+        }
+        lines += ["", "**\(summary(plan))**"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `2 matched of 5, 1 acting, 1 held`.
+    static func counts(_ rule: Plan.RuleSummary) -> String {
+        "\(rule.matched) matched of \(rule.considered), \(rule.acting) acting, \(rule.held) held"
+    }
+
+    /// The closing line: `N commands pending (R rules, E entries)`, with what was held back, or
+    /// `nothing to do` when nothing is pending or held.
+    ///
+    /// R and E count the rules and entries with at least one pending command.
+    static func summary(_ plan: Plan) -> String {
+        let pending = plan.pendingCommandCount
+        let held = plan.entries.reduce(0) { $0 + $1.actions.filter { $0.status == .held }.count }
+        guard pending > 0 || held > 0 else { return "nothing to do" }
+        let acting = plan.entries.filter(\.hasPendingActions)
+        let rules = Set(acting.map(\.rule)).count
+        var text =
+            "\(DisplayText.counted(pending, "command")) pending (\(DisplayText.counted(rules, "rule")), "
+            + "\(DisplayText.counted(acting.count, "entry", "entries")))"
+        if held > 0 {
+            text += ", \(held) held back"
+        }
+        return text
+    }
+
+    /// An action as Markdown list lines: its mark and command in code spans, then stdin and note.
+    static func markdownAction(_ action: PlannedAction, indent: String) -> [String] {
+        let mark = MarkdownText.code(action.status.mark)
+        guard let command = action.command else {
+            var text = indent + "- \(mark) \(MarkdownText.escape(action.action)): \(action.status.words)"
+            if let note = action.note {
+                text += ": " + MarkdownText.escape(note)
+            }
+            return [text]
+        }
+        var lines = [indent + "- \(mark) \(MarkdownText.code(ShellQuote.line(command.argv)))"]
+        if let stdin = command.stdin {
+            let preview = TextBlocks(style: TextStyle(colour: false), width: 100).stdinPreview(stdin, indent: 0)
+            lines.append(indent + "  - " + MarkdownText.escape(preview))
+        }
+        if let note = action.note {
+            lines.append(indent + "  - \(action.status.noteLabel): " + MarkdownText.escape(note))
+        }
+        return lines
+    }
+
+    /// `✓ `idle > 60d` (idle: 61d 3h)`.
+    static func markdownCondition(_ result: ConditionResult) -> String {
+        "\(result.mark) \(MarkdownText.code(result.condition)) "
+            + "(\(MarkdownText.escape(result.field)): \(MarkdownText.escape(result.observed)))"
+    }
+}
