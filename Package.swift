@@ -82,6 +82,13 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing"]),
+        .testTarget(
+            name: "ForgeStateTests",
+            dependencies: [
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "MergeRequestsPlugin",
+                "BuildsPlugin",
+            ]
+        ),
     ]
 )
 
