@@ -82,8 +82,15 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(
-            name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing", "RuleEngine", "YAML"],
+            name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit"],
             resources: [.copy("Corpus")]),
+        .testTarget(
+            name: "ForgeStateTests",
+            dependencies: [
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "MergeRequestsPlugin",
+                "BuildsPlugin",
+            ]
+        ),
     ]
 )
 

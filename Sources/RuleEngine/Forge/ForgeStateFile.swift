@@ -1,0 +1,135 @@
+import Foundation
+import GitbayKit
+
+/// A whole gitbay forge in one JSON document (`docs/forge-state.md`): what offline mode reads, what
+/// the simulator serves, and what `gitbay-bot snapshot` writes.
+///
+/// It speaks gitbay's own field names so that one file works for the bot, the simulator and the
+/// fixtures alike; ``forgeState()`` turns it into the engine's ``ForgeState`` with every derived
+/// field computed as the server would serve it, so offline and live evaluation agree.
+public struct ForgeStateFile: Codable, Sendable, Hashable {
+    /// The only format this reader understands; any other value is refused rather than guessed at.
+    public static let format = "gitbay-forge-state/1"
+
+    /// The forge's current time, which offline evaluation freezes.
+    public var now: Date
+    /// The bot's username.
+    public var me: String
+    /// Every known username; `nil` when the file leaves it to be derived from authors and assignees.
+    public var users: [String]?
+    public var repos: [ForgeStateRepository]
+
+    public init(now: Date, me: String, users: [String]? = nil, repos: [ForgeStateRepository]) {
+        self.now = now
+        self.me = me
+        self.users = users
+        self.repos = repos
+    }
+
+    /// The file for what a run read, such as from a live server, so it can be replayed offline.
+    public init(state: ForgeState) {
+        self.init(now: state.now, me: state.me, repos: state.repositories.map(ForgeStateRepository.init(state:)))
+    }
+
+    /// Reads and checks a forge-state file; errors name the JSON path of the bad value.
+    public static func load(from data: Data) throws(ForgeStateFileError) -> ForgeStateFile {
+        let file: ForgeStateFile
+        do {
+            file = try GitbayJSON.decoder().decode(ForgeStateFile.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw ForgeStateFileError.invalidJSON(data)
+        } catch let error as DecodingError {
+            throw ForgeStateFileError(error)
+        } catch {
+            throw ForgeStateFileError(path: "", problem: "cannot be read: \(error.localizedDescription)")
+        }
+        try file.validate()
+        return file
+    }
+
+    /// The forge as evaluation sees it: everything known, derived fields computed.
+    public func forgeState() -> ForgeState {
+        ForgeState(now: now, me: me, repositories: repos.map { $0.repositoryState() })
+    }
+
+    /// The file as JSON with sorted keys and gitbay's timestamp forms, ready to write to disk.
+    public func encoded() throws -> Data {
+        let encoder = GitbayJSON.encoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return try encoder.encode(self)
+    }
+
+    /// Refuses what the simulator refuses: repeated paths or numbers, and states gitbay does not have.
+    func validate() throws(ForgeStateFileError) {
+        guard !me.isEmpty else { throw ForgeStateFileError(path: "me", problem: "must be a username, not empty") }
+        var paths: Set<RepositoryPath> = []
+        for (index, repo) in repos.enumerated() {
+            let at = "repos[\(index)]"
+            guard paths.insert(repo.path).inserted else {
+                throw ForgeStateFileError(path: "\(at).path", problem: "\(repo.path) appears twice")
+            }
+            try Self.check(
+                repo.issues.map { ($0.number, $0.state.rawValue) }, at: "\(at).issues",
+                allowed: IssueState.knownValues.map(\.rawValue), field: "state")
+            try Self.check(
+                repo.mergeRequests.map { ($0.number, $0.state.rawValue) }, at: "\(at).merge_requests",
+                allowed: MergeRequestState.knownValues.map(\.rawValue), field: "state")
+            try Self.check(
+                repo.builds.map { ($0.number, $0.status.rawValue) }, at: "\(at).builds",
+                allowed: BuildStatus.knownValues.map(\.rawValue), field: "status")
+        }
+    }
+
+    /// Checks one list of items: each number once, each state one of `allowed`.
+    private static func check(
+        _ items: [(number: Int, state: String)], at list: String, allowed: [String], field: String
+    ) throws(ForgeStateFileError) {
+        var numbers: Set<Int> = []
+        for (index, item) in items.enumerated() {
+            guard allowed.contains(item.state) else {
+                throw ForgeStateFileError(
+                    path: "\(list)[\(index)].\(field)",
+                    problem: "\"\(item.state)\" is not one of \(allowed.joined(separator: ", "))")
+            }
+            guard numbers.insert(item.number).inserted else {
+                throw ForgeStateFileError(path: "\(list)[\(index)].number", problem: "\(item.number) appears twice")
+            }
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format
+        case now
+        case me
+        case users
+        case repos
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let format = try container.decode(String.self, forKey: .format)
+        guard format == Self.format else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .format, in: container,
+                debugDescription: "expected \"\(Self.format)\", found \"\(format)\"; this bot reads only that format")
+        }
+        let nowText = try container.decode(String.self, forKey: .now)
+        guard let now = GitbayTimestamp.parse(nowText) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .now, in: container, debugDescription: "not a gitbay timestamp: \(nowText)")
+        }
+        self.now = now
+        me = try container.decode(String.self, forKey: .me)
+        users = try container.decodeIfPresent([String].self, forKey: .users)
+        repos = try container.decode([ForgeStateRepository].self, forKey: .repos)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.format, forKey: .format)
+        try container.encode(GitbayTimestamp.format(now, precision: .milliseconds), forKey: .now)
+        try container.encode(me, forKey: .me)
+        try container.encodeIfPresent(users, forKey: .users)
+        try container.encode(repos, forKey: .repos)
+    }
+}
