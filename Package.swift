@@ -82,6 +82,13 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(
+            name: "EngineTests",
+            dependencies: [
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "MergeRequestsPlugin",
+                "BuildsPlugin",
+            ]
+        ),
+        .testTarget(
             name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit"],
             resources: [.copy("Corpus")]),
         .testTarget(

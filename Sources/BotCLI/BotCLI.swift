@@ -16,7 +16,32 @@ public enum BotCLI {
             console.write(message.text, to: message.stream)
             return message.exitCode
         case .run(let invocation):
+            /// Runs a command, printing a failure as `error: ...` with its exit code.
+            func finish(_ body: () async throws(CommandFailure) -> BotExitCode) async -> Int32 {
+                do {
+                    return try await body().rawValue
+                } catch {
+                    console.write("error: \(error.message)\n", to: .error)
+                    return error.code.rawValue
+                }
+            }
             switch invocation.commandPath.dropFirst().first {
+            case "plan":
+                return await finish { () throws(CommandFailure) in
+                    try await PlanCommand(invocation: invocation, environment: environment, console: console).run()
+                }
+            case "run":
+                return await finish { () throws(CommandFailure) in
+                    try await RunCommand(invocation: invocation, environment: environment, console: console).run()
+                }
+            case "apply":
+                return await finish { () throws(CommandFailure) in
+                    try await ApplyCommand(invocation: invocation, environment: environment, console: console).run()
+                }
+            case "explain":
+                return await finish { () throws(CommandFailure) in
+                    try await ExplainCommand(invocation: invocation, environment: environment, console: console).run()
+                }
             case "check":
                 return CheckCommand(invocation: invocation, console: console).run().rawValue
             case "schema":

@@ -46,6 +46,6 @@ public enum BotCommandTable {
             78 invalid rules; 130 interrupted.
             """,
         version: BotVersion.current,
-        subcommands: [check, schema]
+        subcommands: [RunCommand.spec, PlanCommand.spec, ApplyCommand.spec, ExplainCommand.spec, check, schema]
     )
 }

@@ -19,6 +19,12 @@ import Testing
           -h, --help              Show help information.
 
         SUBCOMMANDS:
+          run                     Evaluate the rules and do what they say (the
+                                  scheduled job).
+          plan                    Show what the rules would do, without doing it.
+          apply                   Apply a plan saved with 'plan -o', re-checking every
+                                  entry first.
+          explain                 Show why each rule does or does not act on one item.
           check                   Check rule files and report every mistake at its line
                                   and column.
           schema                  Print a JSON Schema of the rule format, for editors.

@@ -43,7 +43,9 @@ enum ForgeConnection {
         }
     }
 
-    private static func token(_ invocation: Invocation, environment: [String: String]) throws(CommandFailure)
+    private static func token(
+        _ invocation: Invocation, environment: [String: String]
+    ) throws(CommandFailure)
         -> BearerToken
     {
         if let path = invocation.value("token-file") {

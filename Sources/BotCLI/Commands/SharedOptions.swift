@@ -16,7 +16,8 @@ enum SharedOptions {
     static let tokenFile = OptionSpec.value(
         "token-file", valueName: "file", help: "Read the API token from this file (default: $GITBAY_TOKEN).")
     static let insecure = OptionSpec.flag(
-        "allow-insecure-http", help: "Allow plain http:// to a host that is not this machine (the token goes in clear).")
+        "allow-insecure-http", help: "Allow plain http:// to a host that is not this machine (the token goes in clear)."
+    )
     static let scope = OptionSpec.value(
         "scope", valueName: "query", help: "Replace every rule's scope with these repo: and owner: terms.")
     static let maxActions = OptionSpec.value(
@@ -28,7 +29,9 @@ enum SharedOptions {
         "rules", help: "Rule files or folders (default: rules/).", optional: true, repeating: true)
 
     /// The options of every command that evaluates rules.
-    static let evaluation: [OptionSpec] = [format, snapshot, now, url, tokenFile, insecure, scope, maxActions, force, verbose]
+    static let evaluation: [OptionSpec] = [
+        format, snapshot, now, url, tokenFile, insecure, scope, maxActions, force, verbose,
+    ]
 
     /// The options of every command that talks to a server.
     static let connection: [OptionSpec] = [url, tokenFile, insecure, verbose]

@@ -1,6 +1,6 @@
 /// What became of one planned action when it was applied.
 public struct ApplyOutcome: Sendable, Hashable, Codable {
-    public enum Status: String, Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
         /// The write was sent and succeeded.
         case applied
         /// A fresh read showed nothing left to do (someone got there first, or the write landed

@@ -46,10 +46,20 @@ public struct Evaluator: Sendable {
         var summary = Plan.RuleSummary(
             name: rule.name, kind: rule.kind, description: rule.description, location: rule.location.description)
         var entries: [PlanEntry] = []
+        let selection = Self.selectionField(for: rule.kind)
+        let selected = rule.condition.requiredValues(of: selection)
+        let recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
         for repository in state.repositories where rule.scope.contains(repository.path) {
             for item in Self.items(of: rule.kind, in: repository) {
-                summary.considered += 1
                 let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
+                if let selected, let value = registry.field(selection, for: rule.kind)?.value(context),
+                    case .text(let text) = value, !selected.contains(text)
+                {
+                    // Outside what the rule selects on the server too (`is:open`, `--status`),
+                    // so it is not counted among the items the rule looked at, online or offline.
+                    continue
+                }
+                summary.considered += 1
                 var results: [ConditionResult] = []
                 guard rule.condition.evaluate(context, registry: registry, results: &results) == true else { continue }
                 summary.matched += 1
@@ -59,7 +69,8 @@ public struct Evaluator: Sendable {
                         rule: rule.name,
                         item: PlannedItem(
                             repository: repository.path.description, kind: rule.kind, number: item.number,
-                            title: item.title, reference: reference, updatedAt: item.updatedAt),
+                            title: item.title, reference: reference,
+                            updatedAt: recordsActivity ? item.updatedAt : nil),
                         reasons: results,
                         actions: rule.actions.map {
                             plannedAction($0, rule: rule, context: context, reference: reference)
@@ -70,8 +81,30 @@ public struct Evaluator: Sendable {
         return (summary, entries)
     }
 
+    /// One rule on one item, for `explain`: every condition's observed value and verdict, and the
+    /// actions it would take (before limits and guards, which the whole plan decides).
+    public func explain(
+        _ rule: Rule, item: Item, in repository: RepositoryState, state: ForgeState
+    ) -> (
+        holds: Bool?, results: [ConditionResult], actions: [PlannedAction]
+    ) {
+        let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
+        var results: [ConditionResult] = []
+        let holds = rule.condition.evaluate(context, registry: registry, results: &results)
+        guard holds == true else { return (holds, results, []) }
+        let reference = item.reference(in: repository.path)
+        return (
+            holds, results, rule.actions.map { plannedAction($0, rule: rule, context: context, reference: reference) }
+        )
+    }
+
+    /// The field a listing can filter on for each kind: what ``ReadPlanner`` pushes to the server.
+    static func selectionField(for kind: ItemKind) -> String {
+        kind == .builds ? "status" : "state"
+    }
+
     /// The items of one kind in a repository, oldest first.
-    static func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
+    public static func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
         switch kind {
         case .issues:
             return repository.issues.sorted { $0.issue.number < $1.issue.number }.map(Item.issue)

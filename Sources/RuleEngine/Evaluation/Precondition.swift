@@ -17,3 +17,48 @@ public indirect enum Precondition: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension Precondition {
+    private enum Key: String, CodingKey {
+        case all
+        case any
+        case not
+    }
+
+    /// A condition is its text; a block is `{"all": [...]}`, `{"any": [...]}` or `{"not": ...}`,
+    /// the same shape a rule file gives it.
+    public init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            self = .condition(text)
+            return
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        if let parts = try container.decodeIfPresent([Precondition].self, forKey: .all) {
+            self = .all(parts)
+        } else if let parts = try container.decodeIfPresent([Precondition].self, forKey: .any) {
+            self = .any(parts)
+        } else if let part = try container.decodeIfPresent(Precondition.self, forKey: .not) {
+            self = .not(part)
+        } else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected a condition, all, any or not"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .condition(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .all(let parts):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(parts, forKey: .all)
+        case .any(let parts):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(parts, forKey: .any)
+        case .not(let part):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(part, forKey: .not)
+        }
+    }
+}

@@ -12,3 +12,51 @@ public enum ActionArgument: Sendable, Hashable, Codable {
         return []
     }
 }
+
+extension ActionArgument {
+    private enum Key: String, CodingKey {
+        case names
+        case text
+        case milestone
+    }
+
+    /// `"none"`, `{"names": [...]}`, `{"text": "..."}` or `{"milestone": "title" | null}`.
+    public init(from decoder: any Decoder) throws {
+        if let word = try? decoder.singleValueContainer().decode(String.self), word == "none" {
+            self = .none
+            return
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        if let names = try container.decodeIfPresent([String].self, forKey: .names) {
+            self = .names(names)
+        } else if let text = try container.decodeIfPresent(String.self, forKey: .text) {
+            self = .text(text)
+        } else if container.contains(.milestone) {
+            self = .milestone(try container.decodeIfPresent(String.self, forKey: .milestone))
+        } else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected none, names, text or milestone"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .none:
+            var container = encoder.singleValueContainer()
+            try container.encode("none")
+        case .names(let names):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(names, forKey: .names)
+        case .text(let text):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(text, forKey: .text)
+        case .milestone(let title):
+            var container = encoder.container(keyedBy: Key.self)
+            if let title {
+                try container.encode(title, forKey: .milestone)
+            } else {
+                try container.encodeNil(forKey: .milestone)
+            }
+        }
+    }
+}

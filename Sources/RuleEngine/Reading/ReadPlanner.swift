@@ -38,6 +38,31 @@ public struct ReadPlanner: Sendable {
         try await session.readDetails(rules: rules, now: now, me: me)
         return (ForgeState(now: now, me: me, repositories: Array(session.repositories.values)), session.report)
     }
+
+    /// Reads what the rules need for one repository, and everything about one item in it, for
+    /// `explain`: every condition of every rule then has a value to show.
+    public func read(rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date) async throws -> ForgeState
+    {
+        let scoped = rules.filter { $0.kind == item.kind }.map { rule in
+            var rule = rule
+            rule.scope = RuleScope(terms: [.repository(item.repository.description)])
+            return rule
+        }
+        var session = ReadSession(registry: registry, reader: reader)
+        let me = try await reader.send(WhoAmICommand()).username
+        switch item.kind {
+        case .issues: try await session.readIssues(scoped)
+        case .mergeRequests: try await session.readMergeRequests(scoped)
+        case .builds: try await session.readBuilds(scoped)
+        }
+        try await session.readDetails(rules: scoped, now: now, me: me)
+        switch item.kind {
+        case .issues: try await session.readIssueDetail(item.repository, item.number)
+        case .mergeRequests: try await session.readMergeRequestDetail(item.repository, item.number)
+        case .builds: break
+        }
+        return ForgeState(now: now, me: me, repositories: Array(session.repositories.values))
+    }
 }
 
 /// The mutable work of one ``ReadPlanner/read(rules:reader:now:)`` call, also used by `apply` to
@@ -330,38 +355,40 @@ struct ReadSession {
         var requests = 0
         for (path, numbers) in wanted.sorted(by: { $0.key < $1.key }) {
             for number in numbers.sorted() {
-                let detail = try await reader.send(try IssueShowCommand(repository: path, number: number))
+                try await readIssueDetail(path, number)
                 requests += 1
-                guard let index = repositories[path]?.issues.firstIndex(where: { $0.issue.number == number }) else {
-                    continue
-                }
-                let activity = repositories[path]!.issues[index].issue.updatedAt
-                var issue = detail
-                issue.updatedAt = issue.updatedAt ?? activity
-                repositories[path]!.issues[index].issue = issue
-                repositories[path]!.issues[index].known.formUnion([.detail, .labels])
             }
         }
         if requests > 0 { note("issue details: issue show for undecided or matching issues", requests: requests) }
         requests = 0
         for (path, numbers) in wantedMergeRequests.sorted(by: { $0.key < $1.key }) {
             for number in numbers.sorted() {
-                let detail = try await reader.send(try MergeRequestShowCommand(repository: path, number: number))
+                try await readMergeRequestDetail(path, number)
                 requests += 1
-                guard
-                    let index = repositories[path]?.mergeRequests.firstIndex(where: {
-                        $0.mergeRequest.number == number
-                    })
-                else { continue }
-                let activity = repositories[path]!.mergeRequests[index].mergeRequest.updatedAt
-                var mergeRequest = detail
-                mergeRequest.updatedAt = mergeRequest.updatedAt ?? activity
-                repositories[path]!.mergeRequests[index].mergeRequest = mergeRequest
-                repositories[path]!.mergeRequests[index].known.formUnion([.detail, .labels])
             }
         }
         if requests > 0 {
             note("merge request details: mr show for undecided or matching merge requests", requests: requests)
         }
+    }
+
+    /// Replaces a listed issue with its `issue show`, keeping the `updated_at` a query gave.
+    mutating func readIssueDetail(_ path: RepositoryPath, _ number: Int) async throws {
+        var issue = try await reader.send(try IssueShowCommand(repository: path, number: number))
+        guard let index = repositories[path]?.issues.firstIndex(where: { $0.issue.number == number }) else { return }
+        issue.updatedAt = issue.updatedAt ?? repositories[path]?.issues[index].issue.updatedAt
+        repositories[path]?.issues[index].issue = issue
+        repositories[path]?.issues[index].known.formUnion([.detail, .labels])
+    }
+
+    /// Replaces a listed merge request with its `mr show`, keeping the `updated_at` a query gave.
+    mutating func readMergeRequestDetail(_ path: RepositoryPath, _ number: Int) async throws {
+        var mergeRequest = try await reader.send(try MergeRequestShowCommand(repository: path, number: number))
+        guard let index = repositories[path]?.mergeRequests.firstIndex(where: { $0.mergeRequest.number == number })
+        else { return }
+        mergeRequest.updatedAt =
+            mergeRequest.updatedAt ?? repositories[path]?.mergeRequests[index].mergeRequest.updatedAt
+        repositories[path]?.mergeRequests[index].mergeRequest = mergeRequest
+        repositories[path]?.mergeRequests[index].known.formUnion([.detail, .labels])
     }
 }

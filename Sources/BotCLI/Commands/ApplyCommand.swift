@@ -1,0 +1,73 @@
+import ArgumentParsing
+import Foundation
+import GitbayClient
+import RuleEngine
+
+/// `gitbay-bot apply PLAN`: applies exactly a saved plan, re-checking each entry first.
+struct ApplyCommand {
+    static let spec = CommandSpec(
+        name: "apply",
+        abstract: "Apply a plan saved with 'plan -o', re-checking every entry first.",
+        discussion: """
+            Sends exactly the commands the plan shows. Each item is read again before its actions, \
+            and an entry whose conditions no longer hold, or whose action someone already did, is \
+            skipped with the reason.
+            """,
+        options: SharedOptions.connection + [
+            SharedOptions.format,
+            .value(
+                "journal", valueName: "file",
+                help: "Where to append the journal (default: $XDG_STATE_HOME/gitbay-bot/journal.jsonl)."),
+        ],
+        positionals: [PositionalSpec("plan", help: "The plan file (JSON) written by 'plan -o'.")]
+    )
+
+    let invocation: Invocation
+    let environment: [String: String]
+    let console: any Console
+
+    func run() async throws(CommandFailure) -> BotExitCode {
+        let path = invocation.positional("plan") ?? ""
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read the plan \(path)", code: .usage)
+        }
+        let plan: Plan
+        do {
+            plan = try PlanJSON.decodePlan(from: data)
+        } catch {
+            throw CommandFailure("\(path) is not a \(Plan.currentFormat) plan: \(error)", code: .usage)
+        }
+        let client = try ForgeConnection.client(
+            invocation, environment: environment, access: .readWrite, console: console)
+        return try await Self.apply(
+            plan, client: client, invocation: invocation, environment: environment, console: console)
+    }
+
+    /// Applies a plan with the journal and SIGINT handling, prints the outcome and picks the exit code.
+    static func apply(
+        _ plan: Plan, client: GitbayClient, invocation: Invocation, environment: [String: String],
+        console: any Console
+    ) async throws(CommandFailure) -> BotExitCode {
+        let journalPath = invocation.value("journal") ?? FileJournal.defaultPath(environment: environment)
+        let journal: FileJournal
+        do {
+            journal = try FileJournal(path: journalPath)
+        } catch {
+            throw CommandFailure(
+                "cannot open the journal \(journalPath): \(error.localizedDescription)", code: .failure)
+        }
+        let interrupt = InterruptFlag()
+        interrupt.start()
+        defer { interrupt.stop() }
+        let report = await Applier(registry: BuiltinPlugins.registry).apply(
+            plan, reader: client, writer: client, journal: journal, shouldStop: { interrupt.isRaised })
+        console.write(ApplyReportRenderer.text(report), to: .output)
+        if report.interrupted { return .interrupted }
+        if report.outcomes.contains(where: { $0.status == .failed && $0.detail?.contains("rate") == true }),
+            client.metrics.rateLimitedResponses > 0
+        {
+            return .temporaryFailure
+        }
+        return report.isComplete && plan.guards.isEmpty ? .ok : .incomplete
+    }
+}

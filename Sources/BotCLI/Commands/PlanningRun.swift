@@ -1,0 +1,153 @@
+import ArgumentParsing
+import Foundation
+import GitbayClient
+import GitbayKit
+import RuleEngine
+import YAML
+
+/// What `run`, `plan` and `explain` share: load and check the rules, get the forge state from a
+/// snapshot or a server, and evaluate.
+struct PlanningRun {
+    let invocation: Invocation
+    let environment: [String: String]
+    let console: any Console
+
+    /// The evaluated plan, with the client used to read it (`nil` offline).
+    struct Outcome {
+        var plan: Plan
+        var rules: [Rule]
+        var state: ForgeState
+        var client: GitbayClient?
+    }
+
+    func evaluate(access: GitbayClientConfiguration.Access) async throws(CommandFailure) -> Outcome {
+        let rules = try loadRules()
+        let options = try evaluationOptions()
+        let evaluator = Evaluator(registry: BuiltinPlugins.registry, options: options)
+        if let path = invocation.value("snapshot") {
+            let state = try snapshotState(path)
+            return Outcome(
+                plan: evaluator.plan(rules: rules, state: state, source: "snapshot:\(path)"), rules: rules,
+                state: state,
+                client: nil)
+        }
+        let client = try ForgeConnection.client(invocation, environment: environment, access: access, console: console)
+        let now = try frozenNow() ?? Date()
+        do {
+            let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
+                rules: rules, reader: client, now: now)
+            if invocation.flag("verbose") {
+                verbose(report, client: client)
+            }
+            let plan = evaluator.plan(rules: rules, state: state, source: client.configuration.baseURL.absoluteString)
+            return Outcome(plan: plan, rules: rules, state: state, client: client)
+        } catch let error as GitbayError {
+            throw CommandFailure(error)
+        } catch {
+            throw CommandFailure("\(error)", code: .failure)
+        }
+    }
+
+    /// The rules and the state `explain` needs for one item: from the snapshot, or read for it.
+    func state(for item: ItemReference) async throws(CommandFailure) -> ([Rule], ForgeState, String) {
+        let rules = try loadRules()
+        if let path = invocation.value("snapshot") {
+            return (rules, try snapshotState(path), "snapshot:\(path)")
+        }
+        let client = try ForgeConnection.client(
+            invocation, environment: environment, access: .readOnly, console: console)
+        do {
+            let state = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
+                rules: rules, item: item, reader: client, now: try frozenNow() ?? Date())
+            return (rules, state, client.configuration.baseURL.absoluteString)
+        } catch let error as GitbayError {
+            throw CommandFailure(error)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("\(error)", code: .failure)
+        }
+    }
+
+    private func verbose(_ report: ReadPlanner.Report, client: GitbayClient) {
+        var text = "reads:\n"
+        for step in report.steps { text += "  \(step)\n" }
+        let metrics = client.metrics
+        text += "requests: \(metrics.reads) reads, \(metrics.retries) retries, "
+        text += "\(metrics.rateLimitedResponses) rate-limited, waited \(metrics.totalWait.components.seconds) s\n"
+        console.write(text, to: .error)
+    }
+
+    /// The rules, checked; any error stops the run with exit 78 after printing every diagnostic.
+    func loadRules() throws(CommandFailure) -> [Rule] {
+        let paths = invocation.positionals("rules").isEmpty ? ["rules"] : invocation.positionals("rules")
+        var scope: RuleScope?
+        if let text = invocation.value("scope") {
+            do {
+                scope = try RuleScope(parsing: text)
+            } catch {
+                throw CommandFailure("--scope: \(error.message)", code: .usage)
+            }
+        }
+        let files: [(path: String, bytes: [UInt8])]
+        do {
+            files = try RuleSet.files(at: paths)
+        } catch {
+            throw CommandFailure("\(error)", code: .invalidRules)
+        }
+        let ruleSet = RuleSet.load(files: files, registry: BuiltinPlugins.registry, scopeOverride: scope)
+        if ruleSet.hasErrors {
+            for diagnostic in ruleSet.diagnostics {
+                console.write(diagnostic.rendered(sources: ruleSet.sources) + "\n", to: .error)
+            }
+            let errors = ruleSet.diagnostics.filter { $0.severity == .error }.count
+            throw CommandFailure(
+                "the rules have \(errors) error\(errors == 1 ? "" : "s"); nothing was read or done",
+                code: .invalidRules)
+        }
+        return ruleSet.rules
+    }
+
+    func evaluationOptions() throws(CommandFailure) -> EvaluationOptions {
+        let text = invocation.value("max-actions") ?? "50"
+        guard let maxActions = Int(text), maxActions >= 0 else {
+            throw CommandFailure("--max-actions takes a whole number, not '\(text)'", code: .usage)
+        }
+        return EvaluationOptions(maxActions: maxActions, force: invocation.flag("force"))
+    }
+
+    private func frozenNow() throws(CommandFailure) -> Date? {
+        guard let text = invocation.value("now") else { return nil }
+        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
+            if let date = try? style.parse(text) { return date }
+        }
+        if let date = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return date }
+        throw CommandFailure("--now takes 2026-11-29 or an RFC 3339 time, not '\(text)'", code: .usage)
+    }
+
+    private func snapshotState(_ path: String) throws(CommandFailure) -> ForgeState {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read the snapshot \(path)", code: .usage)
+        }
+        do {
+            var state = try ForgeStateFile.load(from: data).forgeState()
+            if let now = try frozenNow() { state.now = now }
+            return state
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("\(path): \(error)", code: .usage)
+        }
+    }
+
+    /// The plan in the requested format.
+    func render(_ plan: Plan) -> String {
+        switch invocation.value("format") {
+        case "json": return PlanRenderer.json(plan)
+        case "markdown": return PlanRenderer.markdown(plan)
+        default:
+            let width = environment["COLUMNS"].flatMap { Int($0) } ?? 80
+            return PlanRenderer.text(plan, colour: console.isTerminal(.output), width: width)
+        }
+    }
+}

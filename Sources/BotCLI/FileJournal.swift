@@ -1,0 +1,40 @@
+import Foundation
+import RuleEngine
+import Synchronization
+
+/// The apply journal as a JSON-lines file, appended to and flushed line by line so a killed run
+/// loses nothing it wrote.
+final class FileJournal: ApplyJournal {
+    private let handle: Mutex<FileHandle>
+
+    /// Opens `path` for appending, creating it and its folder when missing.
+    init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        self.handle = Mutex(handle)
+    }
+
+    /// The default journal: `$XDG_STATE_HOME/gitbay-bot/journal.jsonl`, else under `~/.local/state`.
+    static func defaultPath(environment: [String: String]) -> String {
+        let base =
+            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"].map { "\($0)/.local/state" } ?? ".")
+        return "\(base)/gitbay-bot/journal.jsonl"
+    }
+
+    func record(_ entry: JournalEntry) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let line = try? encoder.encode(entry) else { return }
+        handle.withLock { handle in
+            handle.write(line + Data("\n".utf8))
+            try? handle.synchronize()
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import BuildsPlugin
+import Foundation
+import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
+import RuleEngine
+import Testing
+
+let registry = PluginRegistry(plugins: [IssuesPlugin(), MergeRequestsPlugin(), BuildsPlugin()])
+let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+/// Rules compiled from YAML text, failing the test on any diagnostic.
+func rules(_ yaml: String) throws -> [Rule] {
+    let set = RuleSet.load(files: [("rules.yml", Array(yaml.utf8))], registry: registry)
+    try #require(set.diagnostics.isEmpty, "\(set.diagnostics)")
+    return set.rules
+}
+
+/// A repository `krz/app` with `count` open issues idle for `idleDays`, and `fresh` recent ones.
+func forge(idle count: Int, idleDays: Double = 90, fresh: Int = 0) throws -> ForgeState {
+    let stale = (1...max(count, 1)).prefix(count).map { number in
+        GitbayKit.Issue(
+            number: number, title: "Old \(number)", state: .open, author: "alice",
+            createdAt: now - 200 * 86_400, updatedAt: now - idleDays * 86_400)
+    }
+    let recent = (0..<fresh).map { offset in
+        GitbayKit.Issue(
+            number: count + offset + 1, title: "New", state: .open, author: "alice", createdAt: now - 86_400,
+            updatedAt: now - 3_600)
+    }
+    let records = (stale + recent).map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) }
+    let repository = RepositoryState(
+        path: try RepositoryPath("krz/app"), defaultBranch: "main", dependencies: DependencyStatus(enabled: false),
+        issues: records, known: Set(ReadNeed.allCases))
+    return ForgeState(now: now, me: "triage-bot", repositories: [repository])
+}
+
+let markStale = """
+    scope: owner:krz
+    rules:
+      - name: mark-stale
+        on: issues
+        when:
+          - state = open
+          - idle > 60d
+          - labels lacks [stale]
+        do:
+          - add-label: stale
+          - comment: "Idle for {{ idle }}."
+    """
+
+@Suite struct EvaluatorTests {
+    @Test func anEntryCarriesTheExactCommandsAndTheReasons() throws {
+        let plan = Evaluator(registry: registry).plan(
+            rules: try rules(markStale), state: try forge(idle: 1), source: "t")
+        let entry = try #require(plan.entries.first)
+        #expect(entry.item.reference == "krz/app#1")
+        #expect(entry.actions.map(\.status) == [.pending, .pending])
+        #expect(entry.actions[0].command?.argv == ["issue", "label", "krz/app", "1", "--add", "stale"])
+        #expect(entry.actions[1].command?.argv == ["issue", "comment", "krz/app", "1", "--file", "-"])
+        #expect(
+            entry.actions[1].command?.stdin
+                == "Idle for 90d.\n<!-- gitbay-bot:rule=mark-stale item=krz/app#1 -->")
+        #expect(entry.reasons.map(\.observed) == ["open", "90d", "[]"])
+        #expect(entry.reasons.allSatisfy { $0.holds == true })
+        #expect(plan.rules.first?.considered == 1)
+    }
+
+    @Test func theSameInputGivesTheSamePlan() throws {
+        let state = try forge(idle: 8, fresh: 30)
+        let first = Evaluator(registry: registry).plan(rules: try rules(markStale), state: state, source: "t")
+        let second = Evaluator(registry: registry).plan(rules: try rules(markStale), state: state, source: "t")
+        #expect(first == second)
+        #expect(first.entries.map(\.item.number) == Array(1...8))
+    }
+
+    @Test func theTripwireHoldsARuleThatWouldTouchMostItems() throws {
+        let plan = Evaluator(registry: registry).plan(
+            rules: try rules(markStale), state: try forge(idle: 30, fresh: 10), source: "t")
+        #expect(plan.pendingCommandCount == 0)
+        #expect(plan.entries.allSatisfy { entry in entry.actions.allSatisfy { $0.status == .held } })
+        #expect(plan.guards.first?.hasPrefix("tripwire: rule 'mark-stale' would act on 30 of 40 issues (75%") == true)
+        let forced = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 1_000, force: true)).plan(
+            rules: try rules(markStale), state: try forge(idle: 30, fresh: 10), source: "t")
+        #expect(forced.pendingCommandCount == 60)
+    }
+
+    @Test func theTripwireHasAFloorForSmallRepositories() throws {
+        let plan = Evaluator(registry: registry).plan(
+            rules: try rules(markStale), state: try forge(idle: 5), source: "t")
+        #expect(plan.pendingCommandCount == 10)
+        #expect(plan.guards.isEmpty)
+    }
+
+    @Test func aRuleLimitActsOnTheOldestFirstAndHoldsTheRest() throws {
+        let limited = markStale.replacingOccurrences(of: "    on: issues", with: "    on: issues\n    limit: 3")
+        let plan = Evaluator(registry: registry).plan(
+            rules: try rules(limited), state: try forge(idle: 8, fresh: 100), source: "t")
+        #expect(plan.entries.filter(\.hasPendingActions).map(\.item.number) == [1, 2, 3])
+        #expect(plan.rules.first?.acting == 3)
+        #expect(plan.rules.first?.held == 5)
+        #expect(plan.guards == ["rule 'mark-stale' limit of 3 reached: 5 more issues left for the next run"])
+    }
+
+    @Test func theActionCapCountsCommandsAcrossRules() throws {
+        let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 7)).plan(
+            rules: try rules(markStale), state: try forge(idle: 8, fresh: 100), source: "t")
+        #expect(plan.pendingCommandCount == 7)
+        #expect(plan.guards == ["--max-actions 7 reached: 9 more commands left for the next run"])
+    }
+
+    @Test func alreadyDoneActionsAreNotPending() throws {
+        var state = try forge(idle: 1)
+        state.repositories[0].issues[0].issue.labels = ["stale"]
+        let rule = markStale.replacingOccurrences(of: "      - labels lacks [stale]\n", with: "")
+        let plan = Evaluator(registry: registry).plan(rules: try rules(rule), state: state, source: "t")
+        #expect(plan.entries.first?.actions.map(\.status) == [.alreadyDone, .pending])
+    }
+}
