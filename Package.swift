@@ -89,7 +89,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "BotCLITests", dependencies: ["BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit"],
+            name: "BotCLITests",
+            dependencies: ["BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayTestSupport"],
             resources: [.copy("Corpus")]),
         .testTarget(
             name: "ForgeStateTests",

@@ -19,6 +19,21 @@ final class FileJournal: ApplyJournal {
         self.handle = Mutex(handle)
     }
 
+    /// The entries of a journal file; lines that do not read as entries (a line cut short when a
+    /// run was killed) are passed over.
+    static func entries(at path: String) -> [JournalEntry] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
+                if let date = try? style.parse(text) { return date }
+            }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a time"))
+        }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(JournalEntry.self, from: $0) }
+    }
+
     /// The default journal: `$XDG_STATE_HOME/gitbay-bot/journal.jsonl`, else under `~/.local/state`.
     static func defaultPath(environment: [String: String]) -> String {
         let base =
@@ -30,7 +45,10 @@ final class FileJournal: ApplyJournal {
     func record(_ entry: JournalEntry) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
         guard let line = try? encoder.encode(entry) else { return }
         handle.withLock { handle in
             handle.write(line + Data("\n".utf8))

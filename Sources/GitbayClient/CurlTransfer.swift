@@ -78,6 +78,11 @@ final class CurlTransfer {
         case .post:
             let payload = request.body ?? Data()
             codes.append(ccurl_easy_setopt_long(easy, CURLOPT_POST, 1))
+            // libcurl silently sends a request again when a reused connection turns out to have
+            // died, even after the server ran it and dropped the reply. A write must never be sent
+            // twice behind the client's back, so a POST always gets a connection of its own.
+            codes.append(ccurl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
+            codes.append(ccurl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1))
             codes.append(ccurl_easy_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(payload.count)))
             codes.append(
                 payload.withUnsafeBytes { bytes in

@@ -59,8 +59,10 @@ struct ApplyCommand {
         let interrupt = InterruptFlag()
         interrupt.start()
         defer { interrupt.stop() }
+        let unfinished = UnfinishedAction.find(in: FileJournal.entries(at: journalPath))
         let report = await Applier(registry: BuiltinPlugins.registry).apply(
-            plan, reader: client, writer: client, journal: journal, shouldStop: { interrupt.isRaised })
+            plan, unfinished: unfinished, reader: client, writer: client, journal: journal,
+            shouldStop: { interrupt.isRaised })
         console.write(ApplyReportRenderer.text(report), to: .output)
         if report.interrupted { return .interrupted }
         if report.outcomes.contains(where: { $0.status == .failed && $0.detail?.contains("rate") == true }),

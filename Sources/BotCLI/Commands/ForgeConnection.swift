@@ -18,8 +18,13 @@ enum ForgeConnection {
             throw CommandFailure("'\(text)' is not a URL; write https://gitbay.example", code: .usage)
         }
         let token = try self.token(invocation, environment: environment)
+        let rate = invocation.value("rate-limit") ?? "120"
+        guard let requestsPerMinute = Double(rate), requestsPerMinute >= 1 else {
+            throw CommandFailure("--rate-limit takes a number of requests a minute, not '\(rate)'", code: .usage)
+        }
         let configuration = GitbayClientConfiguration(
-            baseURL: url, token: token, access: access, allowInsecureHTTP: invocation.flag("allow-insecure-http"))
+            baseURL: url, token: token, access: access, allowInsecureHTTP: invocation.flag("allow-insecure-http"),
+            rateLimits: RateLimits(requestsPerMinute: requestsPerMinute))
         let progress = console.isTerminal(.error)
         let onEvent: @Sendable (ClientEvent) -> Void = { event in
             guard progress, case .waiting(let duration, let reason) = event, duration >= .seconds(1) else { return }

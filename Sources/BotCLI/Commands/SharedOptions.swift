@@ -25,14 +25,18 @@ enum SharedOptions {
     static let force = OptionSpec.flag(
         "force", help: "Let rules past the tripwire that holds back a rule acting on a large share of its items.")
     static let verbose = OptionSpec.flag("verbose", short: "v", help: "Print the reads made and the requests spent.")
+    static let rateLimit = OptionSpec.value(
+        "rate-limit", valueName: "n",
+        help: "The server's API requests a minute per account ([limits] api_rate; writes get a tenth).",
+        defaultValue: "120")
     static let rules = PositionalSpec(
         "rules", help: "Rule files or folders (default: rules/).", optional: true, repeating: true)
 
     /// The options of every command that evaluates rules.
     static let evaluation: [OptionSpec] = [
-        format, snapshot, now, url, tokenFile, insecure, scope, maxActions, force, verbose,
+        format, snapshot, now, url, tokenFile, insecure, rateLimit, scope, maxActions, force, verbose,
     ]
 
     /// The options of every command that talks to a server.
-    static let connection: [OptionSpec] = [url, tokenFile, insecure, verbose]
+    static let connection: [OptionSpec] = [url, tokenFile, insecure, rateLimit, verbose]
 }

@@ -14,12 +14,28 @@ public struct Applier: Sendable {
         self.registry = registry
     }
 
+    /// Applies `plan`; `unfinished` (from the journal) are finished first.
+    ///
+    /// - Parameter run: this run's id in the journal.
     public func apply(
-        _ plan: Plan, reader: any ForgeReader, writer: any ForgeWriter, journal: (any ApplyJournal)?,
-        now: @Sendable () -> Date = { Date() }, shouldStop: @Sendable () -> Bool = { false }
+        _ plan: Plan, unfinished: [UnfinishedAction] = [], reader: any ForgeReader, writer: any ForgeWriter,
+        journal: (any ApplyJournal)?, run: String = UUID().uuidString, now: @Sendable () -> Date = { Date() },
+        shouldStop: @Sendable () -> Bool = { false }
     ) async -> ApplyReport {
         var report = ApplyReport()
         var refresher = ItemRefresher(registry: registry, reader: reader)
+        for action in unfinished
+        where !plan.entries.contains(where: {
+            $0.rule == action.rule && $0.item.reference == action.item.description
+        }) {
+            if shouldStop() {
+                report.interrupted = true
+                break
+            }
+            report.outcomes.append(
+                await finish(
+                    action, refresher: &refresher, writer: writer, journal: journal, run: run, me: plan.me, now: now))
+        }
         for entry in plan.entries {
             let held = entry.actions.filter { $0.status == .held }
             for action in held {
@@ -62,7 +78,7 @@ public struct Applier: Sendable {
                 report.outcomes.append(
                     await apply(
                         action, of: entry, context: context, refresher: &refresher, writer: writer,
-                        journal: journal, me: plan.me, now: now))
+                        journal: journal, run: run, me: plan.me, now: now))
             }
         }
         return report
@@ -70,7 +86,7 @@ public struct Applier: Sendable {
 
     private func apply(
         _ action: PlannedAction, of entry: PlanEntry, context: ItemContext, refresher: inout ItemRefresher,
-        writer: any ForgeWriter, journal: (any ApplyJournal)?, me: String, now: @Sendable () -> Date
+        writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date
     ) async -> ApplyOutcome {
         guard let command = action.command, let definition = registry.action(action.action, for: entry.item.kind)
         else {
@@ -88,8 +104,9 @@ public struct Applier: Sendable {
         func record(_ phase: JournalEntry.Phase, _ result: String?, _ detail: String?) {
             journal?.record(
                 JournalEntry(
-                    at: now(), phase: phase, rule: entry.rule, item: entry.item.reference, action: action.action,
-                    argv: command.argv, outcome: result, detail: detail))
+                    at: now(), run: run, phase: phase, rule: entry.rule, item: entry.item.reference,
+                    action: action.action, argv: command.argv, outcome: result, detail: detail, stdin: command.stdin,
+                    argument: action.argument))
         }
         record(.intent, nil, nil)
         do {
@@ -99,6 +116,7 @@ public struct Applier: Sendable {
         } catch {
             // Someone got there first ("already closed", a finished build), or the reply was lost:
             // a fresh read decides.
+            refresher.forgetBuilds(of: entry.item.repository)
             if let fresh = try? await refresher.context(for: entry, me: me, now: now()),
                 definition.isDone(request, fresh)
             {
@@ -108,6 +126,50 @@ public struct Applier: Sendable {
             record(.result, "failed", error.description)
             return outcome(entry, action, .failed, error.description)
         }
+    }
+
+    /// Finishes an action a previous run left undone, unless someone else has touched the item
+    /// since, in which case the rules decide afresh on this and later runs.
+    private func finish(
+        _ action: UnfinishedAction, refresher: inout ItemRefresher, writer: any ForgeWriter,
+        journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date
+    ) async -> ApplyOutcome {
+        let item = PlannedItem(
+            repository: action.item.repository.description, kind: action.item.kind, number: action.item.number,
+            title: "", reference: action.item.description)
+        let entry = PlanEntry(rule: action.rule, item: item, reasons: [], actions: [], precondition: .all([]))
+        let planned = PlannedAction(
+            action: action.action, status: .pending, command: action.command, argument: action.argument)
+        let context: ItemContext
+        do {
+            guard let fresh = try await refresher.context(for: entry, me: me, now: now()) else {
+                return outcome(entry, planned, .skipped, "unfinished from an earlier run, and the item is gone")
+            }
+            context = fresh
+        } catch {
+            return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
+        }
+        if Self.othersActed(on: context.item, since: action.since, me: me) {
+            return outcome(
+                entry, planned, .skipped, "unfinished from an earlier run, but others have acted on the item since")
+        }
+        var result = await apply(
+            planned, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal, run: run,
+            me: me, now: now)
+        result.detail = ["finishing what an earlier run started", result.detail].compactMap { $0 }
+            .joined(separator: "; ")
+        return result
+    }
+
+    /// Whether anyone but the bot has commented since `date` (the system's notes aside).
+    static func othersActed(on item: Item, since date: Date, me: String) -> Bool {
+        let comments: [Comment]
+        switch item {
+        case .issue(let record): comments = record.issue.comments
+        case .mergeRequest(let record): comments = record.mergeRequest.comments
+        case .build: return false
+        }
+        return comments.contains { !$0.isSystem && $0.author != me && $0.createdAt > date }
     }
 
     private func outcome(

@@ -16,6 +16,8 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     }
 
     public var at: Date
+    /// Which apply run wrote it, so an entry left half-done by one run can be finished by the next.
+    public var run: String
     public var phase: Phase
     public var rule: String
     /// `owner/name#12` and so on.
@@ -26,12 +28,16 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     public var outcome: String?
     /// For a failure: what the server or the network said.
     public var detail: String?
+    /// The command's stdin and argument, so a later run can send it again and tell if it is done.
+    public var stdin: String?
+    public var argument: ActionArgument?
 
     public init(
-        at: Date, phase: Phase, rule: String, item: String, action: String, argv: [String], outcome: String? = nil,
-        detail: String? = nil
+        at: Date, run: String, phase: Phase, rule: String, item: String, action: String, argv: [String],
+        outcome: String? = nil, detail: String? = nil, stdin: String? = nil, argument: ActionArgument? = nil
     ) {
         self.at = at
+        self.run = run
         self.phase = phase
         self.rule = rule
         self.item = item
@@ -39,5 +45,7 @@ public struct JournalEntry: Sendable, Hashable, Codable {
         self.argv = argv
         self.outcome = outcome
         self.detail = detail
+        self.stdin = stdin
+        self.argument = argument
     }
 }

@@ -56,6 +56,15 @@ struct ItemRefresher {
         return ItemContext(item: item, repository: repository, now: now, me: me)
     }
 
+    /// Forgets what was read of a repository's builds, so the next context reads them afresh
+    /// (after a write to one of them whose outcome is unknown).
+    mutating func forgetBuilds(of path: String) {
+        if let path = try? RepositoryPath(path) {
+            buildRepositories.remove(path)
+            session.repositories[path] = nil
+        }
+    }
+
     /// `issue show` has no `updated_at`: the planned one, moved forward by any comment since.
     static func lastActivity(planned: Date?, comments: [Comment]) -> Date? {
         let newestComment = comments.filter { !$0.isSystem }.map(\.createdAt).max()

@@ -1,0 +1,63 @@
+import Foundation
+import GitbayKit
+
+/// An action a previous run left undone after doing an earlier action of the same entry.
+///
+/// Such an entry often no longer matches its rule (the bot's own comment reset `idle`, its own
+/// label changed `labels`), so without this the rest of it would never happen; the journal says
+/// what is missing, and the next run finishes it if nobody else has touched the item since.
+public struct UnfinishedAction: Sendable, Hashable {
+    public var rule: String
+    public var item: ItemReference
+    public var action: String
+    public var command: ControlCommand
+    public var argument: ActionArgument
+    /// When the entry's first write landed: activity by others after it means people have moved
+    /// on, and the rules decide afresh instead.
+    public var since: Date
+
+    /// The actions that some run started an entry with but did not finish, and no later run did.
+    public static func find(in journal: [JournalEntry]) -> [UnfinishedAction] {
+        struct Key: Hashable {
+            var run: String
+            var rule: String
+            var item: String
+        }
+        var order: [Key] = []
+        var groups: [Key: [JournalEntry]] = [:]
+        for entry in journal {
+            let key = Key(run: entry.run, rule: entry.rule, item: entry.item)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(entry)
+        }
+        var unfinished: [String: UnfinishedAction] = [:]
+        for key in order {
+            let entries = groups[key] ?? []
+            let intents = entries.filter { $0.phase == .intent }
+            func done(_ intent: JournalEntry) -> Bool {
+                entries.contains {
+                    $0.phase == .result && $0.action == intent.action && $0.argv == intent.argv
+                        && ($0.outcome == "applied" || $0.outcome == "already-done")
+                }
+            }
+            for intent in intents {
+                let identity = "\(key.rule)|\(key.item)|\(intent.action)|\(intent.argv.joined(separator: " "))"
+                if done(intent) {
+                    unfinished[identity] = nil
+                    continue
+                }
+                let partlyDone = intents.contains { $0 != intent && done($0) }
+                guard partlyDone, let first = intents.first, let item = ItemReference(parsing: key.item) else {
+                    continue
+                }
+                unfinished[identity] = UnfinishedAction(
+                    rule: key.rule, item: item, action: intent.action,
+                    command: ControlCommand(argv: intent.argv, stdin: intent.stdin, effect: .write),
+                    argument: intent.argument ?? .none, since: first.at)
+            }
+        }
+        return unfinished.values.sorted {
+            ($0.since, $0.item.description, $0.action) < ($1.since, $1.item.description, $1.action)
+        }
+    }
+}

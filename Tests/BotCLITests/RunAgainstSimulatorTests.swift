@@ -1,0 +1,114 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+private let root = SimulatorProcess.repositoryRoot
+private let demo = root.appendingPathComponent("examples/demo-forge.json")
+private let rules = root.appendingPathComponent("rules").path
+private let now = "2026-11-29T12:00:00.000Z"
+
+/// A fresh journal path in a temporary folder.
+private func journalPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bot-journal-\(UUID().uuidString).jsonl").path
+}
+
+private func lines(_ path: String) throws -> [[String: Any]] {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    return try text.split(separator: "\n").map {
+        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+}
+
+/// The argv of every write the simulator applied, with how many times.
+private func applied(_ simulator: SimulatorProcess) throws -> [String: Int] {
+    try simulator.journalEntries().filter { $0["applied"] as? Bool == true }.reduce(into: [:]) { counts, entry in
+        counts[((entry["argv"] as? [String]) ?? []).joined(separator: " "), default: 0] += 1
+    }
+}
+
+/// A JSON plan's text without its `source` line, the one thing online and offline plans differ in.
+private func withoutSource(_ text: String) -> String {
+    text.split(separator: "\n").filter { !$0.contains("\"source\"") }.joined(separator: "\n")
+}
+
+@Suite(.serialized) struct RunAgainstSimulatorTests {
+    private func bot(
+        _ simulator: SimulatorProcess, _ arguments: [String]
+    ) async -> (
+        code: Int32, output: String, error: String
+    ) {
+        await runBot(
+            arguments + ["--url", simulator.baseURL.absoluteString, "--now", now],
+            environment: ["GITBAY_TOKEN": simulator.token])
+    }
+
+    @Test func theDemoPlanIsTheSameOfflineAndAgainstTheSimulator() async throws {
+        let offline = await runBot(["plan", rules, "--snapshot", demo.path, "--format", "json"])
+        #expect(offline.code == 0)
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let online = await bot(simulator, ["plan", rules, "--format", "json"])
+            #expect(online.code == 0)
+            #expect(withoutSource(online.output) == withoutSource(offline.output))
+            #expect(online.output.contains("\"source\" : \"\(simulator.baseURL.absoluteString)\""))
+            let writes = try applied(simulator)
+            #expect(writes.isEmpty)
+        }
+    }
+
+    @Test func runAppliesThePlanOnceAndASecondRunHasNothingToDo() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let journal = journalPath()
+            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            #expect(first.code == 0, "\(first.error)")
+            let writes = try applied(simulator)
+            #expect(writes.count == 10)
+            #expect(writes.values.allSatisfy { $0 == 1 })
+            #expect(writes["mr ready krz/gitbay 51"] == 1)
+            #expect(writes["issue close krz/gitbay 34"] == 1)
+            #expect(writes["build cancel krz/runner 101"] == 1)
+            let results = try lines(journal).filter { $0["phase"] as? String == "result" }
+            #expect(results.count == 10)
+            #expect(results.allSatisfy { $0["outcome"] as? String == "applied" })
+
+            let second = await bot(simulator, ["run", rules, "--journal", journal])
+            #expect(second.code == 0)
+            #expect(second.output.contains("nothing to do"))
+            #expect(try applied(simulator) == writes)
+        }
+    }
+
+    @Test func aDryRunCannotWrite() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let result = await bot(simulator, ["run", rules, "--dry-run", "--journal", journalPath()])
+            #expect(result.code == 0)
+            #expect(result.output.contains("10 commands pending"))
+            let stats = try await simulator.stats()
+            #expect((stats["writes"] as? NSNumber)?.intValue == 0)
+            #expect(try simulator.journalEntries().isEmpty)
+        }
+    }
+
+    @Test func underFaultsEveryActionIsDoneOnceOrReportedAndTheNextRunFinishes() async throws {
+        let faults = [
+            "--fault", "500,rate=0.3,method=POST", "--fault", "reset-after,rate=0.2,method=POST",
+            "--fault", "reset,rate=0.1", "--fault", "429,rate=0.1", "--seed", "7", "--api-rate", "1200",
+        ]
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"] + faults) { simulator in
+            let journal = journalPath()
+            let first = await bot(simulator, ["run", rules, "--journal", journal, "--rate-limit", "1200"])
+            #expect(first.code == 0 || first.code == 3, "\(first.error)")
+            #expect(try applied(simulator).values.allSatisfy { $0 == 1 })
+            let failed = try lines(journal).filter { $0["outcome"] as? String == "failed" }
+            if first.code == 0 { #expect(failed.isEmpty) }
+
+            try await simulator.control(#"{"faults":[]}"#)
+            let second = await bot(simulator, ["run", rules, "--journal", journal, "--rate-limit", "1200"])
+            #expect(second.code == 0, "\(second.error)")
+            let writes = try applied(simulator)
+            #expect(writes.count == 10)
+            #expect(writes.values.allSatisfy { $0 == 1 })
+            let third = await bot(simulator, ["plan", rules])
+            #expect(third.output.contains("nothing to do"))
+        }
+    }
+}
