@@ -1,0 +1,84 @@
+import BotCLI
+import Foundation
+import RuleEngine
+import Testing
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+private func text(_ path: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+}
+
+/// The shell commands of a Markdown file's ```sh blocks, one per line.
+private func shellCommands(_ markdown: String) -> [String] {
+    var commands: [String] = []
+    var inside = false
+    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("```") {
+            inside = line == "```sh"
+            continue
+        }
+        if inside { commands.append(String(line)) }
+    }
+    return commands
+}
+
+/// The built `gitbay-bot`, in the folder of this test binary.
+private func builtBot() -> URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("gitbay-bot")
+}
+
+@Suite struct DocumentationTests {
+    @Test func theReadmeGivesTheTwoSetUpCommandsAndCIRunsTheTestOne() throws {
+        let commands = shellCommands(try text("README.md"))
+        #expect(commands.first == "swift run gitbay-bot run --snapshot examples/demo-forge.json")
+        #expect(commands.dropFirst().first == "Scripts/test.sh")
+        let ci = try text(".ci/run").split(separator: "\n").last { !$0.isEmpty && !$0.hasPrefix("#") }
+        #expect(ci == "Scripts/test.sh")
+    }
+
+    @Test func theReadmeDemoCommandRunsAsDocumented() throws {
+        let bot = builtBot()
+        try #require(FileManager.default.isExecutableFile(atPath: bot.path), "build gitbay-bot first")
+        let process = Process()
+        process.executableURL = bot
+        process.arguments = ["run", "--snapshot", "examples/demo-forge.json"]
+        process.currentDirectoryURL = root
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let printed = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0)
+        #expect(printed.hasSuffix("10 commands pending (5 rules, 7 entries)\n"))
+        #expect(printed.contains("+ issue close krz/gitbay 34"))
+    }
+
+    @Test func everyRuleFileInTheDocsChecks() throws {
+        for page in ["docs/rules.md", "README.md"] {
+            let markdown = try text(page)
+            var blocks: [String] = []
+            var current: [String]?
+            for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line == "```yaml" {
+                    current = []
+                } else if line.hasPrefix("```"), let block = current {
+                    blocks.append(block.joined(separator: "\n") + "\n")
+                    current = nil
+                } else {
+                    current?.append(String(line))
+                }
+            }
+            for block in blocks where block.contains("rules:") {
+                let set = RuleSet.load(files: [(page, Array(block.utf8))], registry: BuiltinPlugins.registry)
+                #expect(set.diagnostics.isEmpty, "\(page): \(set.diagnostics)")
+                #expect(!set.rules.isEmpty)
+            }
+        }
+    }
+}
