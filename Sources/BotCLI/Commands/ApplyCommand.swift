@@ -62,12 +62,14 @@ struct ApplyCommand {
         let unfinished = UnfinishedAction.find(in: FileJournal.entries(at: journalPath))
         let report = await Applier(registry: BuiltinPlugins.registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: journal,
-            shouldStop: { interrupt.isRaised })
+            shouldStop: { interrupt.isRaised },
+            progress: { outcome in
+                guard console.isTerminal(.error) else { return }
+                console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
+            })
         console.write(ApplyReportRenderer.text(report), to: .output)
         if report.interrupted { return .interrupted }
-        if report.outcomes.contains(where: { $0.status == .failed && $0.detail?.contains("rate") == true }),
-            client.metrics.rateLimitedResponses > 0
-        {
+        if report.outcomes.contains(where: { $0.status == .failed && $0.retryLater }) {
             return .temporaryFailure
         }
         return report.isComplete && plan.guards.isEmpty ? .ok : .incomplete

@@ -20,9 +20,13 @@ public struct Applier: Sendable {
     public func apply(
         _ plan: Plan, unfinished: [UnfinishedAction] = [], reader: any ForgeReader, writer: any ForgeWriter,
         journal: (any ApplyJournal)?, run: String = UUID().uuidString, now: @Sendable () -> Date = { Date() },
-        shouldStop: @Sendable () -> Bool = { false }
+        shouldStop: @Sendable () -> Bool = { false }, progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async -> ApplyReport {
         var report = ApplyReport()
+        func append(_ outcome: ApplyOutcome) {
+            report.outcomes.append(outcome)
+            progress(outcome)
+        }
         var refresher = ItemRefresher(registry: registry, reader: reader)
         for action in unfinished
         where !plan.entries.contains(where: {
@@ -32,50 +36,49 @@ public struct Applier: Sendable {
                 report.interrupted = true
                 break
             }
-            report.outcomes.append(
+            append(
                 await finish(
                     action, refresher: &refresher, writer: writer, journal: journal, run: run, me: plan.me, now: now))
         }
         for entry in plan.entries {
             let held = entry.actions.filter { $0.status == .held }
             for action in held {
-                report.outcomes.append(outcome(entry, action, .held, action.note))
+                append(outcome(entry, action, .held, action.note))
             }
             guard entry.hasPendingActions else { continue }
             if report.interrupted || shouldStop() {
                 report.interrupted = true
                 for action in entry.actions where action.status == .pending {
-                    report.outcomes.append(outcome(entry, action, .notRun, "interrupted"))
+                    append(outcome(entry, action, .notRun, "interrupted"))
                 }
                 continue
             }
             let context: ItemContext
             do {
                 guard let fresh = try await refresher.context(for: entry, me: plan.me, now: now()) else {
-                    skipAll(entry, "the item is gone", into: &report)
+                    skipAll(entry, "the item is gone").forEach(append)
                     continue
                 }
                 context = fresh
             } catch {
-                failAll(entry, "could not re-read the item: \(error)", into: &report)
+                failAll(entry, "could not re-read the item: \(error)").forEach(append)
                 continue
             }
             let (holds, failing) = entry.precondition.check(context, registry: registry)
             guard holds == true else {
-                skipAll(
-                    entry,
+                let reason =
                     holds == false
-                        ? "no longer matches: \(failing ?? "a condition fails")"
-                        : "could not re-check the conditions", into: &report)
+                    ? "no longer matches: \(failing ?? "a condition fails")" : "could not re-check the conditions"
+                skipAll(entry, reason).forEach(append)
                 continue
             }
             for action in entry.actions where action.status == .pending {
                 if report.interrupted || shouldStop() {
                     report.interrupted = true
-                    report.outcomes.append(outcome(entry, action, .notRun, "interrupted"))
+                    append(outcome(entry, action, .notRun, "interrupted"))
                     continue
                 }
-                report.outcomes.append(
+                append(
                     await apply(
                         action, of: entry, context: context, refresher: &refresher, writer: writer,
                         journal: journal, run: run, me: plan.me, now: now))
@@ -124,7 +127,9 @@ public struct Applier: Sendable {
                 return outcome(entry, action, .alreadyDone, "done on a fresh read after: \(error.message)")
             }
             record(.result, "failed", error.description)
-            return outcome(entry, action, .failed, error.description)
+            var failure = outcome(entry, action, .failed, error.description)
+            failure.retryLater = error.kind == .rateLimited || error.kind == .busy
+            return failure
         }
     }
 
@@ -179,15 +184,11 @@ public struct Applier: Sendable {
             rule: entry.rule, item: entry.item.reference, action: action.action, status: status, detail: detail)
     }
 
-    private func skipAll(_ entry: PlanEntry, _ reason: String, into report: inout ApplyReport) {
-        for action in entry.actions where action.status == .pending {
-            report.outcomes.append(outcome(entry, action, .skipped, reason))
-        }
+    private func skipAll(_ entry: PlanEntry, _ reason: String) -> [ApplyOutcome] {
+        entry.actions.filter { $0.status == .pending }.map { outcome(entry, $0, .skipped, reason) }
     }
 
-    private func failAll(_ entry: PlanEntry, _ reason: String, into report: inout ApplyReport) {
-        for action in entry.actions where action.status == .pending {
-            report.outcomes.append(outcome(entry, action, .failed, reason))
-        }
+    private func failAll(_ entry: PlanEntry, _ reason: String) -> [ApplyOutcome] {
+        entry.actions.filter { $0.status == .pending }.map { outcome(entry, $0, .failed, reason) }
     }
 }

@@ -21,13 +21,19 @@ public struct ApplyOutcome: Sendable, Hashable, Codable {
     public var action: String
     public var status: Status
     public var detail: String?
+    /// For a failure: the server was rate-limiting or busy past the client's patience, so running
+    /// again later is the remedy.
+    public var retryLater: Bool
 
-    public init(rule: String, item: String, action: String, status: Status, detail: String? = nil) {
+    public init(
+        rule: String, item: String, action: String, status: Status, detail: String? = nil, retryLater: Bool = false
+    ) {
         self.rule = rule
         self.item = item
         self.action = action
         self.status = status
         self.detail = detail
+        self.retryLater = retryLater
     }
 }
 
