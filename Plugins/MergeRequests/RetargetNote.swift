@@ -1,5 +1,6 @@
 import Foundation
 import GitbayKit
+import RuleEngine
 
 /// The system comment gitbay writes on a stacked merge request when the MR below it merges:
 /// `retargeted from <A-source> to <A-target>: !<A> merged`.

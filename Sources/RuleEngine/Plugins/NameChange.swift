@@ -3,14 +3,14 @@
 ///
 /// gitbay refuses to remove a label or assignee the item lacks (exit 3), so a command that names
 /// only what is still to change is also one the server accepts.
-enum NameChange {
+public enum NameChange {
     /// The wanted names not yet present, in the order the rule gave them, without repeats.
-    static func missing(_ wanted: [String], from present: [String]) -> [String] {
+    public static func missing(_ wanted: [String], from present: [String]) -> [String] {
         unique(wanted).filter { !present.contains($0) }
     }
 
     /// The wanted names still present, in the order the rule gave them, without repeats.
-    static func remaining(_ wanted: [String], in present: [String]) -> [String] {
+    public static func remaining(_ wanted: [String], in present: [String]) -> [String] {
         unique(wanted).filter { present.contains($0) }
     }
 
