@@ -42,6 +42,14 @@ public enum BotCLI {
                 return await finish { () throws(CommandFailure) in
                     try await ExplainCommand(invocation: invocation, environment: environment, console: console).run()
                 }
+            case "snapshot":
+                return await finish { () throws(CommandFailure) in
+                    try await SnapshotCommand(invocation: invocation, environment: environment, console: console).run()
+                }
+            case "test":
+                return await finish { () throws(CommandFailure) in
+                    try TestCommand(invocation: invocation, console: console).run()
+                }
             case "check":
                 return CheckCommand(invocation: invocation, console: console).run().rawValue
             case "schema":

@@ -46,6 +46,9 @@ public enum BotCommandTable {
             78 invalid rules; 130 interrupted.
             """,
         version: BotVersion.current,
-        subcommands: [RunCommand.spec, PlanCommand.spec, ApplyCommand.spec, ExplainCommand.spec, check, schema]
+        subcommands: [
+            RunCommand.spec, PlanCommand.spec, ApplyCommand.spec, ExplainCommand.spec, check, schema,
+            SnapshotCommand.spec, TestCommand.spec,
+        ]
     )
 }

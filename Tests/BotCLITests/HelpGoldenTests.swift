@@ -28,6 +28,8 @@ import Testing
           check                   Check rule files and report every mistake at its line
                                   and column.
           schema                  Print a JSON Schema of the rule format, for editors.
+          snapshot                Record the forge in a file for offline runs.
+          test                    Run rule tests: expected plans on forge files.
 
           See 'gitbay-bot help <subcommand>' for detailed help.
 

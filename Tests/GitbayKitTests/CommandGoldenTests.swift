@@ -12,14 +12,15 @@ import Testing
             #expect(!sample.control.argv.contains { $0.hasPrefix("--") && $0.contains("=") }, "\(sample.name)")
         }
         let covered = Set(samples.map(\.name))
-        #expect(covered.count == 26)
+        #expect(covered.count == 27)
     }
 
     @Test func effectsSplitReadsFromWrites() throws {
         let reads: Set = [
             "IssueListCommand", "IssueQueryCommand", "IssueShowCommand", "MergeRequestListCommand",
             "MergeRequestQueryCommand", "MergeRequestShowCommand", "BuildListCommand", "LabelListCommand",
-            "RepoListCommand", "RepoShowCommand", "RepoRefsCommand", "RepoDepsStatusCommand", "WhoAmICommand",
+            "MilestoneListCommand", "RepoListCommand", "RepoShowCommand", "RepoRefsCommand", "RepoDepsStatusCommand",
+            "WhoAmICommand",
         ]
         for sample in try SampleCommand.all() {
             #expect(sample.control.effect == (reads.contains(sample.name) ? .read : .write), "\(sample.name)")

@@ -61,6 +61,9 @@ struct SampleCommand: Sendable, CustomStringConvertible {
                 ]),
             SampleCommand(LabelListCommand(repository: repo), ["label", "list", "krz/gitbay"]),
             SampleCommand(
+                MilestoneListCommand(repository: repo, state: .all),
+                ["milestone", "list", "krz/gitbay", "--state", "all"]),
+            SampleCommand(
                 try RepoListCommand(cursor: "cmVwbw"), ["repo", "list", "--limit", "200", "--cursor", "cmVwbw"]),
             SampleCommand(RepoShowCommand(repository: repo), ["repo", "show", "krz/gitbay"]),
             SampleCommand(RepoRefsCommand(repository: repo), ["repo", "refs", "krz/gitbay"]),

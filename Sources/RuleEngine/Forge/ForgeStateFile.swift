@@ -27,8 +27,22 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
     }
 
     /// The file for what a run read, such as from a live server, so it can be replayed offline.
-    public init(state: ForgeState) {
-        self.init(now: state.now, me: state.me, repos: state.repositories.map(ForgeStateRepository.init(state:)))
+    ///
+    /// Evaluation never consults labels, milestones or the user list, so ``ForgeState`` does not
+    /// carry them; a snapshot passes them here (by repository) so the file also serves the simulator
+    /// and `label list` / `milestone list` answer offline as they did live.
+    public init(
+        state: ForgeState, labels: [RepositoryPath: [IssueLabel]] = [:],
+        milestones: [RepositoryPath: [Milestone]] = [:], users: [String]? = nil
+    ) {
+        self.init(
+            now: state.now, me: state.me, users: users,
+            repos: state.repositories.map { repository in
+                var file = ForgeStateRepository(state: repository)
+                file.labels = labels[repository.path] ?? []
+                file.milestones = milestones[repository.path] ?? []
+                return file
+            })
     }
 
     /// Reads and checks a forge-state file; errors name the JSON path of the bad value.

@@ -1,0 +1,29 @@
+import GitbayKit
+
+/// A forge as `gitbay-bot snapshot` recorded it: the state evaluation reads, plus the labels and
+/// milestones it does not, so the written file also serves the simulator and other tools.
+public struct ForgeSnapshot: Sendable, Hashable {
+    /// Everything known about the repositories in scope.
+    public var state: ForgeState
+    /// Each repository's labels, as `label list` answered.
+    public var labels: [RepositoryPath: [IssueLabel]]
+    /// Each repository's milestones in every state, as `milestone list --state all` answered.
+    public var milestones: [RepositoryPath: [Milestone]]
+    /// What was read and how many requests it took, for `--verbose`.
+    public var report: ReadPlanner.Report
+
+    public init(
+        state: ForgeState, labels: [RepositoryPath: [IssueLabel]] = [:],
+        milestones: [RepositoryPath: [Milestone]] = [:]
+    ) {
+        self.state = state
+        self.labels = labels
+        self.milestones = milestones
+        self.report = ReadPlanner.Report()
+    }
+
+    /// The forge-state file to write (`docs/forge-state.md`); it holds no credential of any kind.
+    public var file: ForgeStateFile {
+        ForgeStateFile(state: state, labels: labels, milestones: milestones)
+    }
+}
