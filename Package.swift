@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "BotCLI",
             dependencies: [
-                "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "IssuesPlugin",
+                "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "IssuesPlugin",
                 "MergeRequestsPlugin", "BuildsPlugin",
             ]
         ),

@@ -25,8 +25,9 @@ public struct ForgeSnapshotReader: Sendable {
         var report = ReadPlanner.Report()
         let me = try await reader.send(WhoAmICommand()).username
         report.steps.append(Self.step("identity: whoami", requests: 1))
-        let (paths, listing) = try await repositories(reader: reader)
-        if listing > 0 { report.steps.append(Self.step("repositories: repo list", requests: listing)) }
+        var session = ReadSession(registry: PluginRegistry(plugins: []), reader: reader)
+        let paths = try await session.repositories(in: scope)
+        report.steps += session.report.steps
 
         let everything = Set(ReadNeed.allCases)
         var repositories: [RepositoryPath: RepositoryState] = [:]
@@ -88,26 +89,8 @@ public struct ForgeSnapshotReader: Sendable {
         return snapshot
     }
 
-    /// The repositories in scope, as the read planner finds them: exact `repo:` terms as written, the
-    /// rest from `repo list` without archived ones (which no rule can act on); with the requests spent listing.
-    private func repositories(reader: any ForgeReader) async throws -> ([RepositoryPath], Int) {
-        var exact: [RepositoryPath] = []
-        var needsListing = false
-        for term in scope.terms {
-            if case .repository(let pattern) = term, !pattern.contains("*"), let path = try? RepositoryPath(pattern) {
-                exact.append(path)
-            } else {
-                needsListing = true
-            }
-        }
-        guard needsListing else { return (Array(Set(exact)).sorted(), 0) }
-        let rows = try await reader.all(try RepoListCommand())
-        let listed = rows.filter { !$0.archived && scope.contains($0.path) }.map(\.path)
-        return (Array(Set(exact + listed)).sorted(), Self.pages(rows))
-    }
-
     private static func pages<Row>(_ rows: [Row]) -> Int {
-        max(1, (rows.count + Page<QueryItem>.maximumLimit - 1) / Page<QueryItem>.maximumLimit)
+        ReadPlanner.pages(rows.count)
     }
 
     private static func step(_ what: String, requests: Int) -> String {

@@ -15,6 +15,11 @@ public struct ReadPlanner: Sendable {
         self.registry = registry
     }
 
+    /// The requests a listing of `rows` rows took: full pages of 200, and at least one.
+    static func pages(_ rows: Int) -> Int {
+        max(1, (rows + Page<QueryItem>.maximumLimit - 1) / Page<QueryItem>.maximumLimit)
+    }
+
     /// What a run read and why, for `--verbose`.
     public struct Report: Sendable, Hashable {
         /// One line per kind of read: what, how many requests.
@@ -109,7 +114,7 @@ struct ReadSession {
 
     /// The repositories a scope names: exact `repo:` terms as written, everything else by listing
     /// the repositories the account can reach (once per run).
-    private mutating func repositories(in scope: RuleScope) async throws -> [RepositoryPath] {
+    mutating func repositories(in scope: RuleScope) async throws -> [RepositoryPath] {
         var exact: [RepositoryPath] = []
         var needsListing = false
         for term in scope.terms {
@@ -210,7 +215,7 @@ struct ReadSession {
     }
 
     private func pages(_ rows: Int) -> Int {
-        max(1, (rows + Page<QueryItem>.maximumLimit - 1) / Page<QueryItem>.maximumLimit)
+        ReadPlanner.pages(rows)
     }
 
     // MARK: Merge requests
