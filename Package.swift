@@ -90,7 +90,9 @@ let package = Package(
         ),
         .testTarget(
             name: "BotCLITests",
-            dependencies: ["BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayTestSupport"],
+            dependencies: [
+                "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayTestSupport",
+            ],
             resources: [.copy("Corpus")]),
         .testTarget(
             name: "ForgeStateTests",

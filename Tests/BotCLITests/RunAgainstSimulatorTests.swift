@@ -1,4 +1,5 @@
 import Foundation
+import GitbayClient
 import GitbayTestSupport
 import Testing
 
@@ -88,6 +89,35 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
+    @Test func aSavedPlanSkipsWhatSomeoneElseAlreadyDid() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let planFile = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID()).json").path
+            let planned = await bot(simulator, ["plan", rules, "-o", planFile])
+            #expect(planned.code == 0)
+            // Someone cancels build 201 and closes issue 34 between the plan and its application.
+            for argv in [["build", "cancel", "krz/gitbay", "201"], ["issue", "close", "krz/gitbay", "34"]] {
+                let request = HTTPRequest(
+                    method: .post, url: simulator.baseURL.appendingPathComponent("api/v1/cmd"),
+                    headers: [HTTPHeader("Authorization", "Bearer \(simulator.token)")],
+                    body: try JSONSerialization.data(withJSONObject: ["argv": argv]), timeout: .seconds(10))
+                #expect(try await PlatformTransport.make().send(request).status == 200)
+            }
+            let result = await runBot(
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--journal", journalPath()],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 0, "\(result.output)")
+            #expect(
+                result.output.contains(
+                    "skipped: cancel-superseded cancel on krz/gitbay/builds/201 (no longer matches: status in"))
+            #expect(
+                result.output.contains("skipped: close-stale comment on krz/gitbay#34 (no longer matches: state = open")
+            )
+            let writes = try applied(simulator)
+            #expect(writes["build cancel krz/gitbay 201"] == 1)
+            #expect(writes["issue comment krz/gitbay 34 --file -"] == nil)
+        }
+    }
+
     @Test func underFaultsEveryActionIsDoneOnceOrReportedAndTheNextRunFinishes() async throws {
         let faults = [
             "--fault", "500,rate=0.3,method=POST", "--fault", "reset-after,rate=0.2,method=POST",
@@ -100,6 +130,13 @@ private func withoutSource(_ text: String) -> String {
             #expect(try applied(simulator).values.allSatisfy { $0 == 1 })
             let failed = try lines(journal).filter { $0["outcome"] as? String == "failed" }
             if first.code == 0 { #expect(failed.isEmpty) }
+
+            // The bot's journal and the simulator's agree: every write the bot counts as applied,
+            // the simulator applied.
+            let botApplied = try lines(journal).filter { $0["outcome"] as? String == "applied" }
+                .map { (($0["argv"] as? [String]) ?? []).joined(separator: " ") }
+            let simulatorApplied = try applied(simulator)
+            #expect(botApplied.allSatisfy { simulatorApplied[$0] == 1 })
 
             try await simulator.control(#"{"faults":[]}"#)
             let second = await bot(simulator, ["run", rules, "--journal", journal, "--rate-limit", "1200"])

@@ -49,8 +49,9 @@ public struct ApplyReport: Sendable, Hashable, Codable {
         outcomes.filter { $0.status == status }.count
     }
 
-    /// Whether everything planned was done or found done.
+    /// Whether nothing is left undone: every action was applied, found done, or no longer wanted
+    /// (its entry stopped matching, which is the rules' answer, not a failure).
     public var isComplete: Bool {
-        !interrupted && outcomes.allSatisfy { $0.status == .applied || $0.status == .alreadyDone }
+        !interrupted && outcomes.allSatisfy { [.applied, .alreadyDone, .skipped].contains($0.status) }
     }
 }
