@@ -15,9 +15,7 @@ struct ApplyCommand {
             """,
         options: SharedOptions.connection + [
             SharedOptions.format,
-            .value(
-                "journal", valueName: "file",
-                help: "Where to append the journal (default: $XDG_STATE_HOME/gitbay-bot/journal.jsonl)."),
+            SharedOptions.journal,
         ],
         positionals: [PositionalSpec("plan", help: "The plan file (JSON) written by 'plan -o'.")]
     )
@@ -37,18 +35,16 @@ struct ApplyCommand {
         } catch {
             throw CommandFailure("\(path) is not a \(Plan.currentFormat) plan: \(error)", code: .usage)
         }
-        let client = try ForgeConnection.client(
-            invocation, environment: environment, access: .readWrite, console: console)
-        return try await Self.apply(
-            plan, client: client, invocation: invocation, environment: environment, console: console)
+        let settings = try ConfigurationLoader.settings(
+            invocation: invocation, environment: environment, console: console)
+        let client = try ForgeConnection.client(settings, access: .readWrite, console: console)
+        return try await Self.apply(plan, client: client, journalPath: settings.journal, console: console)
     }
 
     /// Applies a plan with the journal and SIGINT handling, prints the outcome and picks the exit code.
     static func apply(
-        _ plan: Plan, client: GitbayClient, invocation: Invocation, environment: [String: String],
-        console: any Console
+        _ plan: Plan, client: GitbayClient, journalPath: String, console: any Console
     ) async throws(CommandFailure) -> BotExitCode {
-        let journalPath = invocation.value("journal") ?? FileJournal.defaultPath(environment: environment)
         let journal: FileJournal
         do {
             journal = try FileJournal(path: journalPath)

@@ -2,29 +2,28 @@ import ArgumentParsing
 import Foundation
 import GitbayClient
 
-/// Builds the gitbay client from the command line and the environment.
+/// Builds the gitbay client from the resolved settings.
 ///
-/// Precedence: command-line options, then `GITBAY_URL` / `GITBAY_TOKEN`, then the default server.
-/// The token never appears in any output.
+/// Which server and which token is decided once, in ``Settings``; this reads the token file and
+/// wires the client's progress to the console. The token never appears in any output.
 enum ForgeConnection {
-    static let defaultURL = "https://gitbay.org"
-
+    /// A client for a command that has not resolved its settings itself (`snapshot`).
     static func client(
         _ invocation: Invocation, environment: [String: String], access: GitbayClientConfiguration.Access,
         console: any Console
     ) throws(CommandFailure) -> GitbayClient {
-        let text = invocation.value("url") ?? environment["GITBAY_URL"] ?? defaultURL
-        guard let url = URL(string: text), url.scheme != nil else {
-            throw CommandFailure("'\(text)' is not a URL; write https://gitbay.example", code: .usage)
-        }
-        let token = try self.token(invocation, environment: environment)
-        let rate = invocation.value("rate-limit") ?? "120"
-        guard let requestsPerMinute = Double(rate), requestsPerMinute >= 1 else {
-            throw CommandFailure("--rate-limit takes a number of requests a minute, not '\(rate)'", code: .usage)
-        }
+        let settings = try ConfigurationLoader.settings(
+            invocation: invocation, environment: environment, console: console)
+        return try client(settings, access: access, console: console)
+    }
+
+    static func client(
+        _ settings: Settings, access: GitbayClientConfiguration.Access, console: any Console
+    ) throws(CommandFailure) -> GitbayClient {
         let configuration = GitbayClientConfiguration(
-            baseURL: url, token: token, access: access, allowInsecureHTTP: invocation.flag("allow-insecure-http"),
-            rateLimits: RateLimits(requestsPerMinute: requestsPerMinute))
+            baseURL: settings.url, token: try token(settings.token, console: console), access: access,
+            allowInsecureHTTP: settings.allowInsecureHTTP,
+            rateLimits: RateLimits(requestsPerMinute: settings.rateLimit))
         let progress = console.isTerminal(.error)
         let onEvent: @Sendable (ClientEvent) -> Void = { event in
             guard progress, case .waiting(let duration, let reason) = event, duration >= .seconds(1) else { return }
@@ -49,23 +48,17 @@ enum ForgeConnection {
     }
 
     private static func token(
-        _ invocation: Invocation, environment: [String: String]
-    ) throws(CommandFailure)
-        -> BearerToken
-    {
-        if let path = invocation.value("token-file") {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("cannot read the token file \(path)", code: .usage)
-            }
-            let token = BearerToken(String(decoding: data, as: UTF8.self))
-            guard !token.isEmpty else { throw CommandFailure("the token file \(path) is empty", code: .usage) }
+        _ source: Settings.TokenSource, console: any Console
+    ) throws(CommandFailure) -> BearerToken {
+        switch source {
+        case .environment(let token):
             return token
+        case .file(let path, let origin):
+            return try TokenFile.read(path, origin: origin, console: console)
+        case .missing:
+            throw CommandFailure(
+                "no API token: set GITBAY_TOKEN or pass --token-file (mint one on gitbay with "
+                    + "'token create --name gitbay-bot --scope full')", code: .usage)
         }
-        if let value = environment["GITBAY_TOKEN"], !BearerToken(value).isEmpty {
-            return BearerToken(value)
-        }
-        throw CommandFailure(
-            "no API token: set GITBAY_TOKEN or pass --token-file (mint one on gitbay with "
-                + "'token create --name gitbay-bot --scope full')", code: .usage)
     }
 }

@@ -20,9 +20,20 @@ struct PlanningRun {
         var client: GitbayClient?
     }
 
+    /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
+    func settings() throws(CommandFailure) -> Settings {
+        try ConfigurationLoader.settings(invocation: invocation, environment: environment, console: console)
+    }
+
     func evaluate(access: GitbayClientConfiguration.Access) async throws(CommandFailure) -> Outcome {
-        let rules = try loadRules()
-        let options = try evaluationOptions()
+        try await evaluate(access: access, settings: settings())
+    }
+
+    func evaluate(
+        access: GitbayClientConfiguration.Access, settings: Settings
+    ) async throws(CommandFailure) -> Outcome {
+        let rules = try loadRules(settings)
+        let options = settings.evaluationOptions
         let evaluator = Evaluator(registry: BuiltinPlugins.registry, options: options)
         if let path = invocation.value("snapshot") {
             let state = try snapshotState(path)
@@ -31,7 +42,7 @@ struct PlanningRun {
                 state: state,
                 client: nil)
         }
-        let client = try ForgeConnection.client(invocation, environment: environment, access: access, console: console)
+        let client = try ForgeConnection.client(settings, access: access, console: console)
         let now = try frozenNow() ?? Date()
         do {
             let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
@@ -50,12 +61,12 @@ struct PlanningRun {
 
     /// The rules and the state `explain` needs for one item: from the snapshot, or read for it.
     func state(for item: ItemReference) async throws(CommandFailure) -> ([Rule], ForgeState, String) {
-        let rules = try loadRules()
+        let settings = try settings()
+        let rules = try loadRules(settings)
         if let path = invocation.value("snapshot") {
             return (rules, try snapshotState(path), "snapshot:\(path)")
         }
-        let client = try ForgeConnection.client(
-            invocation, environment: environment, access: .readOnly, console: console)
+        let client = try ForgeConnection.client(settings, access: .readOnly, console: console)
         do {
             let state = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
                 rules: rules, item: item, reader: client, now: try frozenNow() ?? Date())
@@ -79,16 +90,9 @@ struct PlanningRun {
     }
 
     /// The rules, checked; any error stops the run with exit 78 after printing every diagnostic.
-    func loadRules() throws(CommandFailure) -> [Rule] {
-        let paths = invocation.positionals("rules").isEmpty ? ["rules"] : invocation.positionals("rules")
-        var scope: RuleScope?
-        if let text = invocation.value("scope") {
-            do {
-                scope = try RuleScope(parsing: text)
-            } catch {
-                throw CommandFailure("--scope: \(error.message)", code: .usage)
-            }
-        }
+    func loadRules(_ settings: Settings) throws(CommandFailure) -> [Rule] {
+        let paths = settings.rules
+        let scope = settings.scope
         let files: [(path: String, bytes: [UInt8])]
         do {
             files = try RuleSet.files(at: paths)
@@ -108,12 +112,9 @@ struct PlanningRun {
         return ruleSet.rules
     }
 
+    /// The guards of this invocation (`explain` shows the ones that would hold an action back).
     func evaluationOptions() throws(CommandFailure) -> EvaluationOptions {
-        let text = invocation.value("max-actions") ?? "50"
-        guard let maxActions = Int(text), maxActions >= 0 else {
-            throw CommandFailure("--max-actions takes a whole number, not '\(text)'", code: .usage)
-        }
-        return EvaluationOptions(maxActions: maxActions, force: invocation.flag("force"))
+        try settings().evaluationOptions
     }
 
     private func frozenNow() throws(CommandFailure) -> Date? {

@@ -17,9 +17,7 @@ struct RunCommand {
             """,
         options: SharedOptions.evaluation + [
             .flag("dry-run", help: "Print the plan and write nothing."),
-            .value(
-                "journal", valueName: "file",
-                help: "Where to append the journal (default: $XDG_STATE_HOME/gitbay-bot/journal.jsonl)."),
+            SharedOptions.journal,
         ],
         positionals: [SharedOptions.rules]
     )
@@ -31,12 +29,13 @@ struct RunCommand {
     func run() async throws(CommandFailure) -> BotExitCode {
         let dryRun = invocation.flag("dry-run") || invocation.value("snapshot") != nil
         let run = PlanningRun(invocation: invocation, environment: environment, console: console)
-        let outcome = try await run.evaluate(access: dryRun ? .readOnly : .readWrite)
+        let settings = try run.settings()
+        let outcome = try await run.evaluate(access: dryRun ? .readOnly : .readWrite, settings: settings)
         console.write(run.render(outcome.plan), to: .output)
         guard !dryRun, let client = outcome.client else {
             return outcome.plan.guards.isEmpty ? .ok : .incomplete
         }
         return try await ApplyCommand.apply(
-            outcome.plan, client: client, invocation: invocation, environment: environment, console: console)
+            outcome.plan, client: client, journalPath: settings.journal, console: console)
     }
 }

@@ -12,31 +12,45 @@ enum SharedOptions {
         "now", valueName: "time",
         help: "Freeze the clock at this time (2026-11-29 or RFC 3339); with --snapshot it defaults to the file's.")
     static let url = OptionSpec.value(
-        "url", valueName: "url", help: "The gitbay server (default: $GITBAY_URL, else https://gitbay.org).")
+        "url", valueName: "url", help: "The gitbay server (default: $GITBAY_URL, then url:, then https://gitbay.org).")
     static let tokenFile = OptionSpec.value(
-        "token-file", valueName: "file", help: "Read the API token from this file (default: $GITBAY_TOKEN).")
+        "token-file", valueName: "file",
+        help: "Read the API token from this file (default: $GITBAY_TOKEN, $GITBAY_TOKEN_FILE, token_file:).")
     static let insecure = OptionSpec.flag(
         "allow-insecure-http", help: "Allow plain http:// to a host that is not this machine (the token goes in clear)."
     )
     static let scope = OptionSpec.value(
         "scope", valueName: "query", help: "Replace every rule's scope with these repo: and owner: terms.")
     static let maxActions = OptionSpec.value(
-        "max-actions", valueName: "n", help: "The most commands one run may send.", defaultValue: "50")
+        "max-actions", valueName: "n", help: "The most commands one run may send (default: max_actions:, else 50).")
     static let force = OptionSpec.flag(
         "force", help: "Let rules past the tripwire that holds back a rule acting on a large share of its items.")
     static let verbose = OptionSpec.flag("verbose", short: "v", help: "Print the reads made and the requests spent.")
     static let rateLimit = OptionSpec.value(
         "rate-limit", valueName: "n",
-        help: "The server's API requests a minute per account ([limits] api_rate; writes get a tenth).",
-        defaultValue: "120")
+        help: "The server's API requests a minute per account (default: rate_limit:, else 120; writes get a tenth).")
+    static let tripwireShare = OptionSpec.value(
+        "tripwire-share", valueName: "share",
+        help: "Hold back a rule acting on more than this share of its items (default: tripwire.share:, else 0.25).")
+    static let tripwireFloor = OptionSpec.value(
+        "tripwire-floor", valueName: "n",
+        help: "...and on more than this many items (default: tripwire.floor:, else 10).")
+    static let config = OptionSpec.value(
+        "config", valueName: "file",
+        help: "Read settings from this file (default: gitbay-bot.yml in the working directory, if present).")
+    static let journal = OptionSpec.value(
+        "journal", valueName: "file",
+        help: "Where to append the journal (default: journal:, else $XDG_STATE_HOME/gitbay-bot/journal.jsonl).")
     static let rules = PositionalSpec(
-        "rules", help: "Rule files or folders (default: rules/).", optional: true, repeating: true)
+        "rules", help: "Rule files or folders (default: rules: in the configuration, else rules/).", optional: true,
+        repeating: true)
 
     /// The options of every command that evaluates rules.
     static let evaluation: [OptionSpec] = [
-        format, snapshot, now, url, tokenFile, insecure, rateLimit, scope, maxActions, force, verbose,
+        config, format, snapshot, now, url, tokenFile, insecure, rateLimit, scope, maxActions, tripwireShare,
+        tripwireFloor, force, verbose,
     ]
 
     /// The options of every command that talks to a server.
-    static let connection: [OptionSpec] = [url, tokenFile, insecure, rateLimit, verbose]
+    static let connection: [OptionSpec] = [config, url, tokenFile, insecure, rateLimit, verbose]
 }

@@ -1,0 +1,74 @@
+import RuleEngine
+import YAML
+
+/// `gitbay-bot.yml` as written, decoded strictly so a typo is an error at its line and column.
+///
+/// Every value keeps its place (``Located``) so a value the YAML types accept but the bot does
+/// not (a negative `max_actions`) is reported where it is written too.
+struct ConfigurationFile: Decodable, Sendable {
+    /// Listed so the "did you mean" of an unknown key knows every real key.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case url
+        case tokenFile = "token_file"
+        case scope
+        case rateLimit = "rate_limit"
+        case maxActions = "max_actions"
+        case tripwire
+        case journal
+        case rules
+    }
+
+    /// The tripwire's settings (`tripwire: {share, floor}`).
+    struct Tripwire: Decodable, Sendable {
+        /// Listed so the "did you mean" of an unknown key knows every real key.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case share, floor
+        }
+
+        var share: Located<Double>?
+        var floor: Located<Int>?
+    }
+
+    var url: Located<String>?
+    var tokenFile: Located<String>?
+    var scope: Located<String>?
+    var rateLimit: Located<Double>?
+    var maxActions: Located<Int>?
+    var tripwire: Tripwire?
+    var journal: Located<String>?
+    var rules: [Located<String>]?
+
+    /// An empty configuration, as when no file is found.
+    init() {}
+
+    /// Values the YAML types accept but the bot cannot use, each at its place.
+    var problems: [Diagnostic] {
+        var problems: [Diagnostic] = []
+        if let url, Settings.serverURL(url.value) == nil {
+            problems.append(.error("'\(url.value)' is not a URL; write https://gitbay.example", at: url.location))
+        }
+        if let rateLimit, rateLimit.value < 1 {
+            problems.append(.error("rate_limit is requests a minute and must be at least 1", at: rateLimit.location))
+        }
+        if let maxActions, maxActions.value < 0 {
+            problems.append(.error("max_actions must be 0 or more", at: maxActions.location))
+        }
+        if let share = tripwire?.share, !(0...1).contains(share.value) {
+            problems.append(.error("tripwire.share is a share of items, from 0 to 1", at: share.location))
+        }
+        if let floor = tripwire?.floor, floor.value < 0 {
+            problems.append(.error("tripwire.floor must be 0 or more", at: floor.location))
+        }
+        if let scope {
+            do {
+                _ = try RuleScope(parsing: scope.value)
+            } catch {
+                problems.append(.error("scope: \(error.message)", at: scope.location))
+            }
+        }
+        for path in [tokenFile, journal].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
+            problems.append(.error("a path may not be empty", at: path.location))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParsing
+import Foundation
+import YAML
+
+/// Finds, reads and checks `gitbay-bot.yml`, then resolves the settings every command uses.
+///
+/// The one piece of the configuration that does I/O; ``Settings/resolve(invocation:environment:file:fileDirectory:configurationPath:)``
+/// stays pure so the precedence is tested without files.
+enum ConfigurationLoader {
+    /// The file looked up in the working directory when `--config` is not given.
+    static let defaultName = "gitbay-bot.yml"
+
+    /// The settings for this invocation; a wrong configuration prints its diagnostics and stops.
+    ///
+    /// A missing default file is fine (not every user wants one); a missing `--config` file is a
+    /// usage error (64), since the user asked for it; an invalid file is exit 78 like invalid rules.
+    static func settings(
+        invocation: Invocation, environment: [String: String], console: any Console,
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws(CommandFailure) -> Settings {
+        let explicit = invocation.value("config")
+        let path = explicit ?? (workingDirectory as NSString).appendingPathComponent(defaultName)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            if explicit == nil && (!exists || isDirectory.boolValue) {
+                return try Settings.resolve(invocation: invocation, environment: environment)
+            }
+            throw CommandFailure(
+                exists ? "cannot read the configuration \(path)" : "no such configuration file: \(path)",
+                code: .usage)
+        }
+        let shown = explicit ?? defaultName
+        let bytes = [UInt8](data)
+        let file: ConfigurationFile
+        do {
+            file = try decode(bytes, file: shown)
+        } catch {
+            console.write(error.rendered(sources: [shown: bytes]) + "\n", to: .error)
+            let count = error.diagnostics.filter { $0.severity == .error }.count
+            throw CommandFailure(
+                "the configuration \(shown) has \(count) error\(count == 1 ? "" : "s"); nothing was read or done",
+                code: .invalidRules)
+        }
+        return try Settings.resolve(
+            invocation: invocation, environment: environment, file: file,
+            fileDirectory: (path as NSString).deletingLastPathComponent, configurationPath: path)
+    }
+
+    /// Decodes and checks a configuration's bytes; an empty file (or only comments) is an empty configuration.
+    static func decode(_ bytes: [UInt8], file: String) throws(YAMLError) -> ConfigurationFile {
+        let node = try YAML.compose(bytes: bytes, file: file)
+        if node.isNull {
+            return ConfigurationFile()
+        }
+        let configuration = try YAMLDecoder().decode(ConfigurationFile.self, from: node)
+        let problems = configuration.problems
+        guard problems.isEmpty else { throw YAMLError(problems) }
+        return configuration
+    }
+}

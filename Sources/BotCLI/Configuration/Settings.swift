@@ -1,0 +1,148 @@
+import ArgumentParsing
+import Foundation
+import GitbayClient
+import RuleEngine
+import YAML
+
+/// Everything a command needs to know about where and how to run, resolved once.
+///
+/// Each value comes from the first of: the command line, the environment, the configuration file
+/// (`gitbay-bot.yml`), the default. Resolving every key in this one function keeps the precedence
+/// the same for every command, and lets tests pin it without a server or a file system.
+struct Settings: Sendable, Equatable {
+    /// Where the API token comes from; a file is read only when a client is built.
+    enum TokenSource: Sendable, Equatable {
+        /// A file holding the token, and what named it (for messages).
+        case file(path: String, origin: String)
+        /// `GITBAY_TOKEN`.
+        case environment(BearerToken)
+        /// Nowhere: commands that need a server stop with advice.
+        case missing
+    }
+
+    static let defaultURL = "https://gitbay.org"
+    static let defaultRateLimit = 120.0
+    static let defaultMaxActions = 50
+    static let defaultRules = ["rules"]
+
+    var url: URL
+    var token: TokenSource
+    /// The scope that replaces every rule's own, if any.
+    var scope: RuleScope?
+    /// The server's API requests a minute per account.
+    var rateLimit: Double
+    var maxActions: Int
+    var tripwireShare: Double
+    var tripwireFloor: Int
+    var force: Bool
+    var journal: String
+    var rules: [String]
+    var allowInsecureHTTP: Bool
+    var verbose: Bool
+    /// The configuration file the settings were read with, if any.
+    var configurationPath: String?
+
+    /// The guards of the evaluation, as the engine takes them.
+    var evaluationOptions: EvaluationOptions {
+        EvaluationOptions(
+            maxActions: maxActions, tripwireShare: tripwireShare, tripwireFloor: tripwireFloor, force: force)
+    }
+
+    /// A server address the client can use: parseable and with a scheme.
+    static func serverURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
+        return url
+    }
+
+    /// Resolves every setting from the command line, the environment and a decoded configuration.
+    ///
+    /// - Parameters:
+    ///   - file: the configuration, already checked (``ConfigurationFile/problems`` is empty); an
+    ///     empty one when there is no file.
+    ///   - fileDirectory: the configuration file's folder, against which its relative paths are
+    ///     read, so a configuration means the same wherever the bot is started from.
+    /// - Throws: a usage failure (exit 64) for a command-line or environment value that is wrong.
+    static func resolve(
+        invocation: Invocation, environment: [String: String], file: ConfigurationFile = ConfigurationFile(),
+        fileDirectory: String? = nil, configurationPath: String? = nil
+    ) throws(CommandFailure) -> Settings {
+        func fromFile(_ path: String) -> String {
+            guard let fileDirectory, !path.hasPrefix("/") else { return path }
+            return (fileDirectory as NSString).appendingPathComponent(path)
+        }
+        let environmentURL = environment["GITBAY_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let urlText = invocation.value("url") ?? environmentURL ?? file.url?.value ?? defaultURL
+        guard let url = serverURL(urlText) else {
+            let origin = invocation.value("url") != nil ? "--url" : "GITBAY_URL"
+            throw CommandFailure("\(origin): '\(urlText)' is not a URL; write https://gitbay.example", code: .usage)
+        }
+        var scope: RuleScope?
+        if let text = invocation.value("scope") ?? file.scope?.value {
+            do {
+                scope = try RuleScope(parsing: text)
+            } catch {
+                throw CommandFailure("--scope: \(error.message)", code: .usage)
+            }
+        }
+        let rateLimit =
+            try number(
+                "rate-limit", invocation, parse: Double.init, valid: { $0 >= 1 },
+                expected: "a number of requests a minute") ?? file.rateLimit?.value ?? defaultRateLimit
+        let maxActions =
+            try number(
+                "max-actions", invocation, parse: { Int($0) }, valid: { $0 >= 0 },
+                expected: "a whole number") ?? file.maxActions?.value ?? defaultMaxActions
+        let defaults = EvaluationOptions()
+        let share =
+            try number(
+                "tripwire-share", invocation, parse: Double.init, valid: { (0...1).contains($0) },
+                expected: "a share from 0 to 1") ?? file.tripwire?.share?.value ?? defaults.tripwireShare
+        let floor =
+            try number(
+                "tripwire-floor", invocation, parse: { Int($0) }, valid: { $0 >= 0 },
+                expected: "a whole number") ?? file.tripwire?.floor?.value ?? defaults.tripwireFloor
+        let positionals = invocation.positionals("rules")
+        return Settings(
+            url: url, token: token(invocation, environment: environment, file: file, resolve: fromFile), scope: scope,
+            rateLimit: rateLimit, maxActions: maxActions, tripwireShare: share, tripwireFloor: floor,
+            force: invocation.flag("force"),
+            journal: invocation.value("journal") ?? file.journal.map { fromFile($0.value) }
+                ?? FileJournal.defaultPath(environment: environment),
+            rules: !positionals.isEmpty
+                ? positionals : file.rules.map { $0.map { fromFile($0.value) } } ?? defaultRules,
+            allowInsecureHTTP: invocation.flag("allow-insecure-http"), verbose: invocation.flag("verbose"),
+            configurationPath: configurationPath)
+    }
+
+    /// The token's source: `--token-file`, `GITBAY_TOKEN`, `GITBAY_TOKEN_FILE`, then `token_file`.
+    private static func token(
+        _ invocation: Invocation, environment: [String: String], file: ConfigurationFile,
+        resolve: (String) -> String
+    ) -> TokenSource {
+        if let path = invocation.value("token-file") {
+            return .file(path: path, origin: "--token-file")
+        }
+        if let value = environment["GITBAY_TOKEN"], !BearerToken(value).isEmpty {
+            return .environment(BearerToken(value))
+        }
+        if let path = environment["GITBAY_TOKEN_FILE"], !path.isEmpty {
+            return .file(path: path, origin: "GITBAY_TOKEN_FILE")
+        }
+        if let path = file.tokenFile {
+            return .file(path: resolve(path.value), origin: "token_file at \(path.location)")
+        }
+        return .missing
+    }
+
+    /// A numeric option's value when given, checked; `nil` when the command line leaves it out.
+    private static func number<Value>(
+        _ name: String, _ invocation: Invocation, parse: (String) -> Value?, valid: (Value) -> Bool,
+        expected: String
+    ) throws(CommandFailure) -> Value? {
+        guard let text = invocation.value(name) else { return nil }
+        guard let value = parse(text), valid(value) else {
+            throw CommandFailure("--\(name) takes \(expected), not '\(text)'", code: .usage)
+        }
+        return value
+    }
+}

@@ -1,0 +1,227 @@
+import ArgumentParsing
+import Foundation
+import GitbayClient
+import GitbayTestSupport
+import RuleEngine
+import Testing
+import YAML
+
+@testable import BotCLI
+
+/// The invocation the command line parses `arguments` into.
+private func invocation(_ arguments: [String]) throws -> Invocation {
+    guard case .run(let invocation) = CommandParser.parse(arguments, root: BotCommandTable.root, width: 80, shell: nil)
+    else {
+        Issue.record("\(arguments) did not parse")
+        throw CommandFailure("no invocation", code: .usage)
+    }
+    return invocation
+}
+
+/// A configuration decoded from YAML text as `gitbay-bot.yml`.
+private func configuration(_ text: String) throws(YAMLError) -> ConfigurationFile {
+    try ConfigurationLoader.decode(Array(text.utf8), file: "gitbay-bot.yml")
+}
+
+/// Settings for `plan` with `arguments`, `environment` and the configuration `text`.
+private func settings(
+    _ arguments: [String] = [], environment: [String: String] = [:], file text: String = ""
+) throws -> Settings {
+    try Settings.resolve(
+        invocation: invocation(["plan"] + arguments), environment: environment, file: configuration(text),
+        fileDirectory: "/etc/bot")
+}
+
+/// A temporary folder for files a test writes.
+private func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bot-config-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite struct ConfigurationTests {
+    @Test func theCommandLineBeatsTheEnvironmentForTheServer() throws {
+        let resolved = try settings(
+            ["--url", "https://cli.example"], environment: ["GITBAY_URL": "https://env.example"])
+        #expect(resolved.url.absoluteString == "https://cli.example")
+    }
+
+    @Test func theEnvironmentBeatsTheFileForTheServer() throws {
+        let resolved = try settings(
+            environment: ["GITBAY_URL": "https://env.example"], file: "url: https://file.example")
+        #expect(resolved.url.absoluteString == "https://env.example")
+    }
+
+    @Test func theFileBeatsTheDefaultServer() throws {
+        #expect(try settings(file: "url: https://file.example").url.absoluteString == "https://file.example")
+        #expect(try settings().url.absoluteString == Settings.defaultURL)
+    }
+
+    @Test func theTokenComesFromTheFirstSourceThatHasOne() throws {
+        let file = "token_file: secrets/token"
+        let environment = ["GITBAY_TOKEN": "gb_env", "GITBAY_TOKEN_FILE": "/run/token"]
+        #expect(
+            try settings(["--token-file", "/cli/token"], environment: environment, file: file).token
+                == .file(path: "/cli/token", origin: "--token-file"))
+        #expect(try settings(environment: environment, file: file).token == .environment(BearerToken("gb_env")))
+        #expect(
+            try settings(environment: ["GITBAY_TOKEN_FILE": "/run/token"], file: file).token
+                == .file(path: "/run/token", origin: "GITBAY_TOKEN_FILE"))
+        #expect(
+            try settings(file: file).token
+                == .file(path: "/etc/bot/secrets/token", origin: "token_file at gitbay-bot.yml:1:13"))
+        #expect(try settings().token == .missing)
+    }
+
+    @Test func numbersComeFromTheCommandLineThenTheFileThenTheDefaults() throws {
+        let file = """
+            max_actions: 7
+            rate_limit: 60
+            tripwire:
+              share: 0.5
+              floor: 3
+            """
+        let fromFile = try settings(file: file)
+        #expect(fromFile.maxActions == 7)
+        #expect(fromFile.rateLimit == 60)
+        #expect(fromFile.tripwireShare == 0.5)
+        #expect(fromFile.tripwireFloor == 3)
+        let fromCommandLine = try settings(
+            ["--max-actions", "9", "--rate-limit", "30", "--tripwire-share", "0.1", "--tripwire-floor", "20"],
+            file: file)
+        #expect(fromCommandLine.evaluationOptions.maxActions == 9)
+        #expect(fromCommandLine.rateLimit == 30)
+        #expect(fromCommandLine.evaluationOptions.tripwireShare == 0.1)
+        #expect(fromCommandLine.evaluationOptions.tripwireFloor == 20)
+        let defaults = try settings()
+        #expect(defaults.maxActions == Settings.defaultMaxActions)
+        #expect(defaults.rateLimit == Settings.defaultRateLimit)
+        #expect(defaults.tripwireShare == 0.25)
+        #expect(defaults.tripwireFloor == 10)
+    }
+
+    @Test func pathsInTheFileAreReadFromItsFolderAndTheCommandLineReplacesThem() throws {
+        let file = """
+            rules: [rules/triage.yml, /srv/shared-rules]
+            journal: state/journal.jsonl
+            scope: owner:krz
+            """
+        let fromFile = try settings(file: file)
+        #expect(fromFile.rules == ["/etc/bot/rules/triage.yml", "/srv/shared-rules"])
+        #expect(fromFile.journal == "/etc/bot/state/journal.jsonl")
+        #expect(fromFile.scope?.description == "owner:krz")
+        let run = try Settings.resolve(
+            invocation: invocation(["run", "other.yml", "--journal", "j.jsonl", "--scope", "repo:a/b"]),
+            environment: [:], file: configuration(file), fileDirectory: "/etc/bot")
+        #expect(run.rules == ["other.yml"])
+        #expect(run.journal == "j.jsonl")
+        #expect(run.scope?.description == "repo:a/b")
+        #expect(try settings(environment: ["XDG_STATE_HOME": "/s"]).journal == "/s/gitbay-bot/journal.jsonl")
+        #expect(try settings().rules == Settings.defaultRules)
+    }
+
+    @Test func aWrongCommandLineValueIsAUsageError() throws {
+        #expect(throws: CommandFailure.self) { try settings(["--tripwire-share", "2"]) }
+        do {
+            _ = try settings(["--max-actions", "many"])
+            Issue.record("--max-actions many was accepted")
+        } catch let failure as CommandFailure {
+            #expect(failure.code == .usage)
+            #expect(failure.message == "--max-actions takes a whole number, not 'many'")
+        }
+    }
+
+    @Test func anUnknownKeySuggestsTheKeyMeant() throws {
+        do {
+            _ = try configuration("url: https://gitbay.example\nmax_action: 5\n")
+            Issue.record("an unknown key was accepted")
+        } catch {
+            let text = error.rendered(sources: ["gitbay-bot.yml": Array("url: x\nmax_action: 5\n".utf8)])
+            #expect(text.hasPrefix("gitbay-bot.yml:2:1: error: unknown key 'max_action'"))
+            #expect(text.contains("did you mean 'max_actions'?"))
+        }
+    }
+
+    @Test func aBadConfigurationStopsTheRunWithItsDiagnosticsAndExit78() async throws {
+        let folder = try temporaryFolder()
+        let path = folder.appendingPathComponent("bot.yml").path
+        try "url: https://gitbay.example\ntripwire:\n  share: lots\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let demo = SimulatorProcess.repositoryRoot.appendingPathComponent("examples/demo-forge.json").path
+        let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path
+        let result = await runBot(["plan", rules, "--snapshot", demo, "--config", path])
+        #expect(result.code == 78)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.error == """
+                \(path):3:10: error: expected a number, found 'lots'
+                  share: lots
+                         ^
+                error: the configuration \(path) has 1 error; nothing was read or done
+
+                """)
+    }
+
+    @Test func aValueOutOfRangeIsReportedWhereItIsWritten() throws {
+        do {
+            _ = try configuration("max_actions: 10\ntripwire: {share: 1.5}\n")
+            Issue.record("a share of 1.5 was accepted")
+        } catch {
+            #expect(error.description == "gitbay-bot.yml:2:19: error: tripwire.share is a share of items, from 0 to 1")
+        }
+    }
+
+    @Test func aMissingExplicitConfigurationIsAUsageErrorButAMissingDefaultIsFine() async throws {
+        let folder = try temporaryFolder()
+        let missing = folder.appendingPathComponent("nowhere.yml").path
+        let result = await runBot(["plan", "--config", missing, "--snapshot", "x.json"])
+        #expect(result.code == 64)
+        #expect(result.error == "error: no such configuration file: \(missing)\n")
+        let resolved = try ConfigurationLoader.settings(
+            invocation: invocation(["plan"]), environment: [:], console: RecordingConsole(),
+            workingDirectory: folder.path)
+        #expect(resolved.configurationPath == nil)
+    }
+
+    @Test func theDefaultFileIsReadFromTheWorkingDirectory() throws {
+        let folder = try temporaryFolder()
+        try "max_actions: 3\nrules: [triage]\n".write(
+            to: folder.appendingPathComponent(ConfigurationLoader.defaultName), atomically: true, encoding: .utf8)
+        let resolved = try ConfigurationLoader.settings(
+            invocation: invocation(["run"]), environment: [:], console: RecordingConsole(),
+            workingDirectory: folder.path)
+        #expect(resolved.maxActions == 3)
+        #expect(resolved.rules == [folder.appendingPathComponent("triage").path])
+    }
+
+    @Test func aTokenFileOthersCanReadIsWarnedAboutWithoutTheToken() throws {
+        let folder = try temporaryFolder()
+        let path = folder.appendingPathComponent("token").path
+        try "gb_secretvalue\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let console = RecordingConsole()
+        let token = try TokenFile.read(path, origin: "--token-file", console: console)
+        #expect(token == BearerToken("gb_secretvalue"))
+        #expect(
+            console.error == "warning: the token file \(path) can be read by other accounts (mode 644); "
+                + "run 'chmod 600 \(path)'\n")
+        #expect(!console.error.contains("gb_secretvalue"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let quiet = RecordingConsole()
+        _ = try TokenFile.read(path, origin: "--token-file", console: quiet)
+        #expect(quiet.error.isEmpty)
+    }
+
+    @Test func aConfigurationDrivesAnOfflinePlan() async throws {
+        let folder = try temporaryFolder()
+        let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path
+        let demo = SimulatorProcess.repositoryRoot.appendingPathComponent("examples/demo-forge.json").path
+        let path = folder.appendingPathComponent("bot.yml").path
+        try "rules: [\(rules)]\nmax_actions: 2\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let limited = await runBot(["plan", "--config", path, "--snapshot", demo])
+        #expect(limited.code == 0)
+        #expect(limited.output.contains("2 commands pending"))
+        let unlimited = await runBot(["plan", "--config", path, "--snapshot", demo, "--max-actions", "50"])
+        #expect(unlimited.output.contains("10 commands pending"))
+    }
+}
