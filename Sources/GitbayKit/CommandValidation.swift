@@ -51,6 +51,11 @@ enum CommandValidation {
         return body
     }
 
+    static func title(_ title: String) throws(GitbayCommandError) -> String {
+        guard !title.allSatisfy(\.isWhitespace) else { throw .blankTitle }
+        return title
+    }
+
     static func search(_ text: String?) throws(GitbayCommandError) -> String? {
         guard let text else { return nil }
         guard (2...200).contains(text.utf8.count) else { throw .invalidSearch(text) }

@@ -35,6 +35,8 @@ public enum GitbayCommandError: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedBuildStatus(String)
     /// `mr close --by` naming the merge request being closed.
     case supersededBySelf(Int)
+    /// A blank issue title (`issue create` and `issue edit` refuse one).
+    case blankTitle
 
     public var description: String {
         switch self {
@@ -70,6 +72,8 @@ public enum GitbayCommandError: Error, Sendable, Hashable, CustomStringConvertib
             "build list --status accepts pending, running, success, failure or cancelled, got '\(status)'"
         case .supersededBySelf(let number):
             "merge request \(number) cannot be superseded by itself"
+        case .blankTitle:
+            "title must not be empty or blank"
         }
     }
 }

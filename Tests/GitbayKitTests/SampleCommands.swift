@@ -80,6 +80,15 @@ struct SampleCommand: Sendable, CustomStringConvertible {
                 try IssueCommentCommand(repository: repo, number: 188, body: body),
                 ["issue", "comment", "krz/gitbay", "188", "--file", "-"]),
             SampleCommand(
+                try IssueCreateCommand(repository: repo, title: "gitbay-bot: last run", body: body),
+                ["issue", "create", "krz/gitbay", "--title", "gitbay-bot: last run", "--file", "-"]),
+            SampleCommand(
+                try IssueEditCommand(repository: repo, number: 188, body: body),
+                ["issue", "edit", "krz/gitbay", "188", "--file", "-"]),
+            SampleCommand(
+                try MergeRequestEditCommand(repository: repo, number: 160, body: body),
+                ["mr", "edit", "krz/gitbay", "160", "--file", "-"]),
+            SampleCommand(
                 try IssueCloseCommand(repository: repo, number: 188), ["issue", "close", "krz/gitbay", "188"]),
             SampleCommand(
                 try IssueReopenCommand(repository: repo, number: 188), ["issue", "reopen", "krz/gitbay", "188"]),

@@ -1210,6 +1210,85 @@ def h_issue_comment(ctx, fl, p):
     return add_comment(ctx, it, body, fmt)
 
 
+def edited_body(ctx, fl, usage):
+    """The body an issue or MR create/edit carries: --file - (stdin) wins over --body; None when neither."""
+    if fl.has("--file"):
+        if fl.value("--file") != "-":
+            raise usage_error("--file takes only - (the body on stdin)", usage)
+        body = ctx.stdin or ""
+    elif fl.has("--body"):
+        body = fl.value("--body")
+    else:
+        return None
+    if len(body.encode("utf-8")) > MAX_BODY_BYTES:
+        raise CmdError(EXIT_USAGE, "the body is over 64 KiB")
+    return body
+
+
+def edited_format(fl, usage):
+    if not fl.has("--format"):
+        return None
+    fmt = fl.value("--format")
+    if fmt.lower() not in FORMATS:
+        raise usage_error("--format must be md or org", usage)
+    return FORMATS[fmt.lower()]
+
+
+def edited_title(fl):
+    if not fl.has("--title"):
+        return None
+    title = fl.value("--title")
+    if not title.strip():
+        raise CmdError(EXIT_USAGE, "the title is empty")
+    return title
+
+
+def h_issue_create(ctx, fl, p):
+    usage = SPECS[("issue", "create")].usage
+    r = ctx.writable_repo(fl.pos[0])
+    if fl.has("--body") and fl.has("--file"):
+        raise usage_error("--body and --file are two ways to give one body; pass one", usage)
+    title = edited_title(fl)
+    if title is None:
+        raise usage_error("--title is required", usage)
+    body = edited_body(ctx, fl, usage)
+    fmt = edited_format(fl, usage) or "md"
+    now = ctx.now_ms()
+    number = 1 + max([it["number"] for it in r["issues"]] + [m["number"] for m in r["merge_requests"]] + [0])
+    it = {"number": number, "title": title, "state": "open", "author": ctx.user, "created_at": now,
+          "updated_at": now, "body_format": fmt}
+    if body:
+        it["body"] = body
+    r["issues"].insert(0, it)
+    ctx.applied = True
+    return {"number": number}
+
+
+def apply_edit(ctx, item, fl, usage):
+    """Applies --title, --body/--file and --format to an issue or MR, as `issue edit` and `mr edit` do."""
+    title = edited_title(fl)
+    body = edited_body(ctx, fl, usage)
+    fmt = edited_format(fl, usage)
+    if title is not None:
+        item["title"] = title
+    if body is not None:
+        item["body"] = body
+    if fmt is not None:
+        item["body_format"] = fmt
+    item["updated_at"] = ctx.now_ms()
+    ctx.applied = True
+    return {"number": item["number"]}
+
+
+def h_issue_edit(ctx, fl, p):
+    usage = SPECS[("issue", "edit")].usage
+    if not any(fl.has(f) for f in ("--title", "--body", "--file", "--format")):
+        raise usage_error("give at least one of --title, --body, --file or --format", usage)
+    r = ctx.writable_repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    return apply_edit(ctx, it, fl, usage)
+
+
 def h_issue_close(ctx, fl, p):
     r = ctx.writable_repo(fl.pos[0])
     it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
@@ -1327,6 +1406,17 @@ def h_mr_comment(ctx, fl, p):
     m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
     body, fmt = comment_body(ctx, fl, SPECS[("mr", "comment")].usage)
     return add_comment(ctx, m, body, fmt)
+
+
+def h_mr_edit(ctx, fl, p):
+    usage = SPECS[("mr", "edit")].usage
+    if fl.has("--superseded-by"):
+        raise CmdError(EXIT_PROTOCOL, "simulator: mr edit --superseded-by is not simulated")
+    if not any(fl.has(f) for f in ("--title", "--body", "--file", "--format")):
+        raise usage_error("give at least one of --title, --body, --file, --format or --superseded-by", usage)
+    r = ctx.writable_repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    return apply_edit(ctx, m, fl, usage)
 
 
 def merge_now(ctx, r, a, strategy, by):
@@ -1508,6 +1598,12 @@ SPECS = {
     ("issue", "comment"): Spec(h_issue_comment, "issue comment %s <n> (--message <m> | --file -) [--format md|org]"
                                % REPO, False, "flags", (2, 2), "at_least",
                                values=("--message", "--file", "--format"), reads_stdin=True),
+    ("issue", "create"): Spec(h_issue_create, "issue create %s --title <t> [--body <b> | --file -] [--format md|org]"
+                              % REPO, False, "flags", (1, 1), values=("--title", "--body", "--file", "--format"),
+                              reads_stdin=True),
+    ("issue", "edit"): Spec(h_issue_edit, "issue edit %s <n> [--title <t>] [--body <b> | --file -] [--format md|org]"
+                            % REPO, False, "flags", (2, 2), "at_least",
+                            values=("--title", "--body", "--file", "--format"), reads_stdin=True),
     ("issue", "close"): Spec(h_issue_close, "issue close %s <n>" % REPO, False, pos=(2, 2)),
     ("issue", "reopen"): Spec(h_issue_reopen, "issue reopen %s <n>" % REPO, False, pos=(2, 2)),
     ("issue", "assign"): Spec(h_issue_assign, "issue assign %s <n> [--add <user>]... [--remove <user>]..." % REPO,
@@ -1524,6 +1620,9 @@ SPECS = {
     ("mr", "comment"): Spec(h_mr_comment, "mr comment %s <n> (--message <m> | --file -) [--format md|org]" % REPO,
                             False, "flags", (2, 2), "at_least", values=("--message", "--file", "--format"),
                             reads_stdin=True),
+    ("mr", "edit"): Spec(h_mr_edit, "mr edit %s <n> [--title <t>] [--body <b> | --file -] [--format md|org] "
+                         "[--superseded-by <m>|none]" % REPO, False, "flags", (2, 2), "at_least",
+                         values=("--title", "--body", "--file", "--format", "--superseded-by"), reads_stdin=True),
     ("mr", "ready"): Spec(h_mr_ready, "mr ready %s <n>" % REPO, False, pos=(2, 2)),
     ("mr", "draft"): Spec(h_mr_draft, "mr draft %s <n>" % REPO, False, pos=(2, 2)),
     ("mr", "close"): Spec(h_mr_close, "mr close %s <n> [--by <m>]" % REPO, False, "flags", (2, 2),

@@ -370,6 +370,38 @@ class WriteTests(FixtureSim):
             _, _, env = self.sim.post("issue", "comment", REPO, "214", *argv, stdin=stdin)
             self.assertEqual(env["exit_code"], 2, (argv, env))
 
+    def test_issue_create_files_an_open_issue_found_by_its_body_words(self):
+        _, _, env = self.sim.post("issue", "create", REPO, "--title", "bot summary", "--file", "-",
+                                  stdin="<!-- gitbay-bot:summary 0123abcd -->\nall quiet\n")
+        number = env["data"]["number"]
+        shown = self.sim.data("issue", "show", REPO, str(number))
+        self.assertEqual((shown["title"], shown["state"], shown["author"]), ("bot summary", "open", "triage-bot"))
+        self.assertIn("all quiet", shown["body"])
+        rows = self.sim.data("issue", "list", "--q", "repo:%s is:open author:@me 0123abcd" % REPO)["items"]
+        self.assertEqual([r["number"] for r in rows], [number])
+        for argv in (("--file", "-"), ("--title", " "), ("--title", "t", "--body", "b", "--file", "-")):
+            _, _, env = self.sim.post("issue", "create", REPO, *argv, stdin="x")
+            self.assertEqual(env["exit_code"], 2, argv)
+
+    def test_issue_edit_replaces_the_body_in_place_and_file_wins_over_body(self):
+        _, _, env = self.sim.post("issue", "edit", REPO, "214", "--body", "ignored", "--file", "-", stdin="new body")
+        self.assertEqual(env["data"], {"number": 214})
+        shown = self.sim.data("issue", "show", REPO, "214")
+        self.assertEqual(shown["body"], "new body")
+        self.assertEqual(self.updated_at(214), "2026-11-29T12:00:00.000Z")
+        _, _, env = self.sim.post("issue", "edit", REPO, "214")
+        self.assertEqual(env["exit_code"], 2)
+        _, _, env = self.sim.get("issue", "edit", REPO, "214", "--title", "x")
+        self.assertNotEqual(env.get("exit_code"), 0)
+
+    def test_mr_edit_replaces_the_description(self):
+        number = str(self.sim.data("mr", "list", REPO)[0]["number"])
+        _, _, env = self.sim.post("mr", "edit", REPO, number, "--file", "-", stdin="described")
+        self.assertEqual(env["data"], {"number": int(number)})
+        self.assertEqual(self.sim.data("mr", "show", REPO, number)["body"], "described")
+        _, _, env = self.sim.post("mr", "edit", REPO, number)
+        self.assertEqual(env["exit_code"], 2)
+
     def test_close_reopen(self):
         _, _, env = self.sim.post("issue", "close", REPO, "214")
         self.assertEqual(env["data"], {"number": 214, "state": "closed"})
