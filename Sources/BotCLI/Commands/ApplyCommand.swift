@@ -38,13 +38,14 @@ struct ApplyCommand {
         let settings = try ConfigurationLoader.settings(
             invocation: invocation, environment: environment, console: console)
         let client = try ForgeConnection.client(settings, access: .readWrite, console: console)
-        return try await Self.apply(plan, client: client, journalPath: settings.journal, console: console)
+        return try await Self.apply(plan, client: client, journalPath: settings.journal, console: console).code
     }
 
-    /// Applies a plan with the journal and SIGINT handling, prints the outcome and picks the exit code.
+    /// Applies a plan with the journal and SIGINT handling, prints the outcome and picks the exit code;
+    /// the report goes back too, for `run --report`.
     static func apply(
         _ plan: Plan, client: GitbayClient, journalPath: String, console: any Console
-    ) async throws(CommandFailure) -> BotExitCode {
+    ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
         let journal: FileJournal
         do {
             journal = try FileJournal(path: journalPath)
@@ -64,10 +65,10 @@ struct ApplyCommand {
                 console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
             })
         console.write(ApplyReportRenderer.text(report), to: .output)
-        if report.interrupted { return .interrupted }
+        if report.interrupted { return (.interrupted, report) }
         if report.outcomes.contains(where: { $0.status == .failed && $0.retryLater }) {
-            return .temporaryFailure
+            return (.temporaryFailure, report)
         }
-        return report.isComplete && plan.guards.isEmpty ? .ok : .incomplete
+        return (report.isComplete && plan.guards.isEmpty ? .ok : .incomplete, report)
     }
 }

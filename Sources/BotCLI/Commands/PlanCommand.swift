@@ -12,11 +12,17 @@ struct PlanCommand {
             Reads the forge (or a --snapshot) through a read-only client, so it cannot write, and \
             prints every action with its exact command and the conditions that chose it. Save the \
             plan with -o and apply exactly that plan later with 'gitbay-bot apply'. With \
-            --detailed-exitcode it exits 2 when actions are pending and 0 when there is nothing to do.
+            --detailed-exitcode it exits 2 when actions are pending and 0 when there is nothing to do. \
+            --mr-section keeps the plan in a marked section of a merge request's description (gitbay \
+            cannot edit comments); that one edit is the only write, through a client of its own.
             """,
         options: SharedOptions.evaluation + [
             .value("output", short: "o", valueName: "file", help: "Also save the plan as JSON to this file."),
             .flag("detailed-exitcode", help: "Exit 2 when actions are pending, 0 when there is nothing to do."),
+            SharedOptions.report,
+            .value(
+                "mr-section", valueName: "owner/name!n",
+                help: "Keep the Markdown plan in a marked section of this merge request's description."),
         ],
         positionals: [SharedOptions.rules]
     )
@@ -26,9 +32,32 @@ struct PlanCommand {
     let console: any Console
 
     func run() async throws(CommandFailure) -> BotExitCode {
+        let mergeRequest = try invocation.value("mr-section").map { text throws(CommandFailure) in
+            guard let reference = ItemReference(parsing: text), reference.kind == .mergeRequests else {
+                throw CommandFailure("--mr-section takes a merge request, owner/name!12, not '\(text)'", code: .usage)
+            }
+            return reference
+        }
         let run = PlanningRun(invocation: invocation, environment: environment, console: console)
-        let outcome = try await run.evaluate(access: .readOnly)
+        let settings = try run.settings()
+        let outcome = try await run.evaluate(access: .readOnly, settings: settings)
         console.write(run.render(outcome.plan), to: .output)
+        let code: BotExitCode =
+            invocation.flag("detailed-exitcode") && outcome.plan.pendingCommandCount > 0 ? .pending : .ok
+        if let path = invocation.value("report") {
+            let report = RunReport(plan: outcome.plan, applied: nil, metrics: outcome.client?.metrics, exitCode: code)
+            try ReportFile.write(RunReportRenderer.markdown(report), to: path)
+        }
+        if let mergeRequest {
+            let writer = try ForgeConnection.client(settings, access: .readWrite, console: console)
+            do {
+                let edited = try await PlanSection.publish(
+                    PlanRenderer.markdown(outcome.plan), on: mergeRequest, client: writer)
+                console.write("plan section of \(mergeRequest): \(edited ? "updated" : "unchanged")\n", to: .error)
+            } catch {
+                throw ReportFile.failure(error, publishing: "the description of \(mergeRequest)")
+            }
+        }
         if let path = invocation.value("output") {
             do {
                 try Data(PlanRenderer.json(outcome.plan).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -36,9 +65,6 @@ struct PlanCommand {
                 throw CommandFailure("cannot write the plan to \(path): \(error.localizedDescription)", code: .failure)
             }
         }
-        if invocation.flag("detailed-exitcode"), outcome.plan.pendingCommandCount > 0 {
-            return .pending
-        }
-        return .ok
+        return code
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import GitbayClient
+import GitbayKit
 import RuleEngine
 
 /// `gitbay-bot run`: the cron entry point; evaluates the rules and applies the plan.
@@ -18,6 +19,10 @@ struct RunCommand {
         options: SharedOptions.evaluation + [
             .flag("dry-run", help: "Print the plan and write nothing."),
             SharedOptions.journal,
+            SharedOptions.report,
+            .value(
+                "summary-issue", valueName: "owner/name",
+                help: "Keep one issue in this repository showing the last run (found by a hidden marker)."),
         ],
         positionals: [SharedOptions.rules]
     )
@@ -28,14 +33,48 @@ struct RunCommand {
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let dryRun = invocation.flag("dry-run") || invocation.value("snapshot") != nil
+        let summaryRepository = try invocation.value("summary-issue").map { text throws(CommandFailure) in
+            do {
+                return try RepositoryPath(text)
+            } catch {
+                throw CommandFailure("--summary-issue takes owner/name: \(error)", code: .usage)
+            }
+        }
         let run = PlanningRun(invocation: invocation, environment: environment, console: console)
         let settings = try run.settings()
         let outcome = try await run.evaluate(access: dryRun ? .readOnly : .readWrite, settings: settings)
         console.write(run.render(outcome.plan), to: .output)
-        guard !dryRun, let client = outcome.client else {
-            return outcome.plan.guards.isEmpty ? .ok : .incomplete
+        var code: BotExitCode = outcome.plan.guards.isEmpty ? .ok : .incomplete
+        var applied: ApplyReport?
+        if !dryRun, let client = outcome.client {
+            (code, applied) = try await ApplyCommand.apply(
+                outcome.plan, client: client, journalPath: settings.journal, console: console)
         }
-        return try await ApplyCommand.apply(
-            outcome.plan, client: client, journalPath: settings.journal, console: console)
+        let report = RunReport(plan: outcome.plan, applied: applied, metrics: outcome.client?.metrics, exitCode: code)
+        if let path = invocation.value("report") {
+            try ReportFile.write(RunReportRenderer.markdown(report), to: path)
+        }
+        if let summaryRepository {
+            guard !dryRun, let client = outcome.client else {
+                console.write("note: a dry run leaves the summary issue alone\n", to: .error)
+                return code
+            }
+            let issue = SummaryIssue(repository: summaryRepository, ruleNames: outcome.rules.map(\.name))
+            do {
+                let result = try await issue.publish(RunReportRenderer.markdown(report), client: client)
+                console.write("summary issue: \(describe(result, in: summaryRepository))\n", to: .error)
+            } catch {
+                throw ReportFile.failure(error, publishing: "the summary issue in \(summaryRepository)")
+            }
+        }
+        return code
+    }
+
+    private func describe(_ result: SummaryIssue.Result, in repository: RepositoryPath) -> String {
+        switch result {
+        case .created(let number): return "filed \(repository)#\(number)"
+        case .edited(let number): return "updated \(repository)#\(number)"
+        case .unchanged(let number): return "\(repository)#\(number) already shows this run"
+        }
     }
 }

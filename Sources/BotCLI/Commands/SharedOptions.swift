@@ -41,6 +41,8 @@ enum SharedOptions {
     static let journal = OptionSpec.value(
         "journal", valueName: "file",
         help: "Where to append the journal (default: journal:, else $XDG_STATE_HOME/gitbay-bot/journal.jsonl).")
+    static let report = OptionSpec.value(
+        "report", valueName: "file", help: "Also write a Markdown report (for CI job summaries) to this file.")
     static let rules = PositionalSpec(
         "rules", help: "Rule files or folders (default: rules: in the configuration, else rules/).", optional: true,
         repeating: true)

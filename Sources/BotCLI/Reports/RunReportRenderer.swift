@@ -1,0 +1,115 @@
+import Foundation
+import GitbayClient
+import RuleEngine
+
+/// Renders a ``RunReport`` as Markdown for CI job summaries and the summary issue.
+///
+/// Everything other people wrote (rule descriptions, item titles, server messages) goes through
+/// ``MarkdownText`` so it cannot break the tables or mention anyone.
+enum RunReportRenderer {
+    /// At most this many "not done" lines, so a report stays far below gitbay's 64 KiB body limit.
+    static let maximumListed = 50
+
+    static func markdown(_ report: RunReport) -> String {
+        let plan = report.plan
+        let when = plan.evaluatedAt.formatted(Date.ISO8601FormatStyle())
+        var text = "## gitbay-bot \(report.applied == nil ? "dry run" : "run")\n\n"
+        text += "Evaluated at \(when) on \(MarkdownText.escape(plan.source)) as \(MarkdownText.escape(plan.me)); "
+        text += "exit \(report.exitCode.rawValue) (\(meaning(report.exitCode))).\n\n"
+        text += ruleTable(report)
+        text += notDone(report)
+        if !plan.guards.isEmpty {
+            text += "\n### Guards\n\n"
+            for guardText in plan.guards { text += "- \(MarkdownText.escape(guardText))\n" }
+        }
+        if let metrics = report.metrics {
+            text += "\n### Requests\n\n"
+            text += "| reads | writes | retries | 429s | 503s | too many writes | waited |\n"
+            text += "| ---: | ---: | ---: | ---: | ---: | ---: | --- |\n"
+            text += "| \(metrics.reads) | \(metrics.writes) | \(metrics.retries) | \(metrics.rateLimitedResponses) "
+            text += "| \(metrics.busyResponses) | \(metrics.tooManyWritesResponses) | \(waits(metrics)) |\n"
+        }
+        return text
+    }
+
+    /// One row per rule: what it looked at, matched, did, and what it left undone.
+    private static func ruleTable(_ report: RunReport) -> String {
+        let actedHeader = report.applied == nil ? "would act" : "acted"
+        var text = "| rule | kind | considered | matched | \(actedHeader) | already done | skipped | held | failed |\n"
+        text += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        for rule in report.plan.rules {
+            let actions = report.plan.entries.filter { $0.rule == rule.name }.flatMap(\.actions)
+            let planned = { (status: PlannedAction.Status) in actions.filter { $0.status == status }.count }
+            let outcomes = report.applied?.outcomes.filter { $0.rule == rule.name } ?? []
+            let outcome = { (status: ApplyOutcome.Status) in outcomes.filter { $0.status == status }.count }
+            let acted = report.applied == nil ? planned(.pending) : outcome(.applied)
+            let alreadyDone = planned(.alreadyDone) + outcome(.alreadyDone)
+            let skipped = planned(.refused) + planned(.invalid) + outcome(.skipped) + outcome(.notRun)
+            text += "| \(MarkdownText.escape(rule.name)) | \(rule.kind.rawValue) | \(rule.considered) "
+            text += "| \(rule.matched) | \(acted) | \(alreadyDone) | \(skipped) | \(planned(.held)) "
+            text += "| \(outcome(.failed)) |\n"
+        }
+        return text
+    }
+
+    /// Every action not done, with the reason: refused, invalid or held when planning, then
+    /// skipped, failed or not run when applying.
+    private static func notDone(_ report: RunReport) -> String {
+        var lines: [String] = []
+        for entry in report.plan.entries {
+            for action in entry.actions where [.refused, .invalid, .held].contains(action.status) {
+                lines.append(
+                    line(
+                        status: action.status.rawValue, rule: entry.rule, action: action.action,
+                        item: entry.item.reference, reason: action.note))
+            }
+        }
+        for outcome in report.applied?.outcomes ?? [] where [.skipped, .failed, .notRun].contains(outcome.status) {
+            lines.append(
+                line(
+                    status: outcome.status.rawValue, rule: outcome.rule, action: outcome.action, item: outcome.item,
+                    reason: outcome.detail))
+        }
+        guard !lines.isEmpty else { return "" }
+        var text = "\n### Not done, and why\n\n"
+        text += lines.prefix(maximumListed).joined()
+        if lines.count > maximumListed {
+            text += "- … and \(lines.count - maximumListed) more (see the job's log)\n"
+        }
+        return text
+    }
+
+    private static func line(status: String, rule: String, action: String, item: String, reason: String?) -> String {
+        var text = "- **\(status)**: \(MarkdownText.escape(rule)) \(MarkdownText.escape(action)) on "
+        text += MarkdownText.escape(item)
+        if let reason { text += ": \(MarkdownText.escape(reason))" }
+        return text + "\n"
+    }
+
+    private static func waits(_ metrics: ClientMetrics) -> String {
+        let parts = [
+            ("pacing", metrics.pacingWait), ("server", metrics.serverWait), ("backoff", metrics.backoffWait),
+        ]
+        .filter { $0.1 > .zero }
+        .map { "\($0.0) \(seconds($0.1)) s" }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        return String(format: "%.1f", Double(whole) + Double(attoseconds) / 1e18)
+    }
+
+    private static func meaning(_ code: BotExitCode) -> String {
+        switch code {
+        case .ok: return "done"
+        case .failure: return "failure"
+        case .pending: return "actions pending"
+        case .incomplete: return "incomplete; the next run finishes it"
+        case .usage: return "usage"
+        case .temporaryFailure: return "rate-limited or busy; run again later"
+        case .invalidRules: return "invalid rules"
+        case .interrupted: return "interrupted"
+        }
+    }
+}
