@@ -1,0 +1,97 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+import YAML
+
+@testable import BotCLI
+
+private let examples = SimulatorProcess.repositoryRoot.appendingPathComponent("examples")
+
+private func text(_ path: String) throws -> String {
+    try String(contentsOf: examples.appendingPathComponent(path), encoding: .utf8)
+}
+
+/// The recipes of docs/recipes.md: each example file is checked the way its tool would read it.
+@Suite struct RecipeTests {
+    @Test func theCrontabLineHasFiveTimeFieldsAndRunsTheBot() throws {
+        let lines = try text("cron/gitbay-bot.crontab").split(separator: "\n").filter {
+            !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace)
+        }
+        #expect(lines.count == 1)
+        let fields = try #require(lines.first).split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+        #expect(fields.count == 6)
+        let ranges = [0...59, 0...23, 1...31, 1...12, 0...7]
+        for (field, range) in zip(fields.prefix(5), ranges) {
+            for part in field.split(separator: ",") {
+                let base = part.split(separator: "/").first.map(String.init) ?? ""
+                let step = part.split(separator: "/").dropFirst().first
+                #expect(step.map { Int($0) != nil } ?? true, "\(field)")
+                if base == "*" { continue }
+                let bounds = base.split(separator: "-").compactMap { Int($0) }
+                #expect(!bounds.isEmpty && bounds.allSatisfy(range.contains), "\(field)")
+            }
+        }
+        #expect(fields[5].contains("gitbay-bot run"))
+    }
+
+    @Test func theSystemdUnitsVerify() throws {
+        let service = try text("systemd/gitbay-bot.service")
+        let timer = try text("systemd/gitbay-bot.timer")
+        #expect(service.contains("Type=oneshot"))
+        #expect(service.contains("ExecStart=/usr/local/bin/gitbay-bot run"))
+        #expect(timer.contains("OnCalendar="))
+        let analyze = "/usr/bin/systemd-analyze"
+        guard FileManager.default.isExecutableFile(atPath: analyze) else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("units-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The binary's install path differs per machine; verify everything else about the units.
+        try service.replacingOccurrences(of: "/usr/local/bin/gitbay-bot", with: "/bin/true")
+            .write(to: folder.appendingPathComponent("gitbay-bot.service"), atomically: true, encoding: .utf8)
+        try timer.write(to: folder.appendingPathComponent("gitbay-bot.timer"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: analyze)
+        process.arguments = [
+            "verify", folder.appendingPathComponent("gitbay-bot.service").path,
+            folder.appendingPathComponent("gitbay-bot.timer").path,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+
+    @Test func theCIFileSchedulesARunWithAReportAndPreviewsPlans() throws {
+        let jobs = try YAMLDecoder().decode(CIFile.self, from: Array(try text("gitbay-ci/ci.yml").utf8), file: "ci.yml")
+            .jobs
+        let scheduled = try #require(jobs["triage"])
+        let schedule = try #require(scheduled.schedule)
+        #expect(schedule.split(separator: " ").count == 5)
+        #expect(scheduled.steps.contains { $0.hasPrefix("gitbay-bot run") && $0.contains("--report") })
+        let preview = try #require(jobs["rules-preview"])
+        #expect(preview.schedule == nil)
+        #expect(preview.steps.contains { $0.hasPrefix("gitbay-bot check") })
+        #expect(preview.steps.contains { $0.hasPrefix("gitbay-bot plan --format markdown") })
+    }
+
+    @Test func theExampleConfigurationIsValid() throws {
+        let configuration = try ConfigurationLoader.decode(
+            Array(try text("gitbay-bot.yml").utf8), file: "gitbay-bot.yml")
+        #expect(configuration.url?.value == "https://gitbay.example")
+        #expect(configuration.tripwire?.share?.value == 0.25)
+    }
+}
+
+/// A gitbay `.gitbay/ci.yml`, as far as the recipes use it.
+private struct CIFile: Decodable {
+    /// One job: its cron (scheduled jobs only), its path filter and its shell steps.
+    struct Job: Decodable {
+        var schedule: String?
+        var paths: [String]?
+        var steps: [String]
+    }
+
+    var jobs: [String: Job]
+}
