@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The built `gitbay-bot` running as a child process, for drills that need real signals.
 ///
@@ -8,6 +9,7 @@ final class BotProcess: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
     private let error = Pipe()
+    private let signalled = Atomic<Bool>(false)
 
     /// The built `gitbay-bot`, in the folder of this test binary.
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -30,6 +32,25 @@ final class BotProcess: @unchecked Sendable {
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
+
+    /// Sends `signal` once `condition` holds, polled every 10 ms on a thread of its own (the test
+    /// pool's threads may all be busy when the suites run in parallel), for at most `seconds`.
+    func send(_ signal: Int32, when condition: @escaping @Sendable () -> Bool, within seconds: TimeInterval = 30) {
+        let deadline = Date().addingTimeInterval(seconds)
+        Thread.detachNewThread { [self] in
+            while process.isRunning && Date() < deadline {
+                if condition() {
+                    send(signal)
+                    signalled.store(true, ordering: .relaxed)
+                    return
+                }
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// Whether ``send(_:when:within:)`` saw its condition and sent its signal.
+    var hasSignalled: Bool { signalled.load(ordering: .relaxed) }
 
     /// Waits for the bot to end, at most `seconds` (then kills it), and returns what it left.
     func finish(

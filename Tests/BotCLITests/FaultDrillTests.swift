@@ -103,10 +103,9 @@ private func idleForge(issues count: Int) throws -> URL {
             let child = try BotProcess(
                 ["run", rules, "--journal", journal] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
-            let reached = try await eventually { try applied(simulator).values.reduce(0, +) >= 3 }
-            child.send(SIGKILL)
+            child.send(SIGKILL) { ((try? applied(simulator)) ?? [:]).values.reduce(0, +) >= 3 }
             let killed = await child.finish()
-            #expect(reached)
+            #expect(child.hasSignalled)
             #expect(killed.reason == .uncaughtSignal && killed.status == SIGKILL)
             // The write in flight still lands on the server after its delay; wait it out.
             try await Task.sleep(for: .seconds(1))
@@ -124,10 +123,9 @@ private func idleForge(issues count: Int) throws -> URL {
             let child = try BotProcess(
                 ["run", rules, "--journal", journal] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
-            let reached = try await eventually { try !simulator.journalEntries().isEmpty }
-            child.send(SIGINT)
+            child.send(SIGINT) { !((try? simulator.journalEntries()) ?? []).isEmpty }
             let ended = await child.finish()
-            #expect(reached)
+            #expect(child.hasSignalled)
             #expect(ended.reason == .exit && ended.status == 130, "\(ended.output)\(ended.error)")
             try await Task.sleep(for: .seconds(1))
             // Every write the server saw, the bot journaled as applied: the one in flight finished,
