@@ -1741,9 +1741,9 @@ def too_many_writes(rate, wait):
 # ---------------------------------------------------------------------------------------------
 # Faults
 
-FAULT_KINDS = ("500", "503", "429", "reset", "reset-after", "slow", "malformed", "truncated", "401",
+FAULT_KINDS = ("500", "503", "429", "reset", "reset-after", "slow", "malformed", "truncated", "huge", "401",
                "too-many-writes")
-FAULT_KEYS = ("rate", "times", "command", "method", "retry_after", "delay", "honest")
+FAULT_KEYS = ("rate", "times", "command", "method", "retry_after", "delay", "honest", "after", "bytes")
 
 
 class Fault:
@@ -1771,7 +1771,12 @@ class Fault:
         self.retry_after = int(opts.get("retry_after", 1))
         self.delay = float(opts.get("delay", 1))
         self.honest = opts.get("honest", "0") in ("1", "true", "yes")
+        self.after = int(opts.get("after", 0))
+        self.bytes = int(opts.get("bytes", 20 << 20))
+        if self.after < 0 or self.bytes < 0:
+            raise ValueError("after and bytes must not be negative")
         self.fired = 0
+        self.seen = 0
 
     def matches(self, method, argv, is_write):
         if self.method and self.method != method:
@@ -1807,7 +1812,8 @@ class Reply:
         self.status = status
         self.body = raw if raw is not None else (to_json(obj) if obj is not None else b"")
         self.headers = dict(headers or {})
-        self.after = None  # "reset", "malformed", "truncated", "truncated-honest"
+        self.after = None  # "reset", "malformed", "truncated", "truncated-honest", "huge"
+        self.padding = 0  # the whitespace a "huge" reply appends to its JSON
 
 
 class Simulator:
@@ -1869,6 +1875,9 @@ class Simulator:
         with self.control_lock:
             for f in self.faults:
                 if not f.matches(method, argv, is_write):
+                    continue
+                f.seen += 1
+                if f.seen <= f.after:
                     continue
                 if f.times is not None and f.fired >= f.times:
                     continue
@@ -2002,14 +2011,15 @@ class Simulator:
                 self.count("not_modified")
                 reply = Reply(304, headers={"ETag": etag, "Cache-Control": "private, no-cache"})
         if fault is not None:
-            reply.after = {"reset-after": "reset", "malformed": "malformed",
+            reply.after = {"reset-after": "reset", "malformed": "malformed", "huge": "huge",
                            "truncated": "truncated-honest" if fault.honest else "truncated"}[fault.kind]
+            reply.padding = fault.bytes
         return reply
 
     def fault_reply(self, fault, user, argv, stdin, is_write):
         """The reply of a fault that stops the request before it runs, or None for after-the-fact ones."""
         k = fault.kind
-        if k in ("reset-after", "malformed", "truncated"):
+        if k in ("reset-after", "malformed", "truncated", "huge"):
             return None
         reply = None
         if k == "500":
@@ -2132,6 +2142,9 @@ class Handler(BaseHTTPRequestHandler):
         payload = reply.body
         if reply.after == "malformed":
             payload = b"<html><body>502 Bad Gateway</body></html>\n"
+        elif reply.after == "huge":
+            self.send_huge(reply)
+            return
         elif reply.after in ("truncated", "truncated-honest"):
             full = payload
             payload = full[:max(1, len(full) // 2)]
@@ -2160,6 +2173,24 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if reply.status != 304:
             self.wfile.write(payload)
+
+    def send_huge(self, reply):
+        """Sends the reply's JSON followed by `padding` bytes of whitespace: still valid JSON, never gzipped."""
+        self.send_response(reply.status)
+        for k, v in reply.headers.items():
+            self.send_header(k, v)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply.body) + reply.padding))
+        self.end_headers()
+        try:
+            self.wfile.write(reply.body)
+            chunk = b" " * (1 << 20)
+            left = reply.padding
+            while left > 0:
+                self.wfile.write(chunk[:min(left, len(chunk))])
+                left -= len(chunk)
+        except OSError:
+            self.close_connection = True
 
     def reset(self):
         """Drops the connection with a TCP reset and no (complete) response."""

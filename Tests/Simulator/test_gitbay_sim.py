@@ -596,6 +596,26 @@ class FaultTests(FixtureSim):
             json.loads(body)
         self.assertEqual(self.sim.get("whoami")[0], 200)
 
+    def test_huge_is_valid_json_padded_and_applies(self):
+        self.set_faults("huge,bytes=3000000,times=1,method=POST")
+        status, hdrs, body = self.sim.raw("POST", "/api/v1/cmd", body={"argv": ["issue", "close", REPO, "214"]},
+                                          headers={"Accept-Encoding": "gzip"})
+        self.assertEqual((status, "Content-Encoding" in hdrs), (200, False))
+        self.assertGreater(len(body), 3000000)
+        self.assertEqual(json.loads(body)["exit_code"], 0)
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["state"], "closed")
+        last = self.sim.journal_lines()[-1]
+        self.assertEqual((last["applied"], last["fault"]), (True, "huge"))
+
+    def test_after_lets_the_first_matching_requests_through(self):
+        self.set_faults("401,after=2,method=GET")
+        self.assertEqual([self.sim.get("whoami")[0] for _ in range(4)], [200, 200, 401, 401])
+        self.set_faults("500,after=1,times=1,command=issue close")
+        self.assertEqual(self.sim.get("whoami")[0], 200)
+        self.assertEqual(self.sim.post("issue", "close", REPO, "214")[0], 200)
+        self.assertEqual(self.sim.post("issue", "close", REPO, "213")[0], 500)
+        self.assertEqual(self.sim.post("issue", "close", REPO, "213")[0], 200)
+
 
 class RateLimitTests(unittest.TestCase):
     def test_api_rate_429_with_retry_after(self):

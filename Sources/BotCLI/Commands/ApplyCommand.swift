@@ -65,6 +65,11 @@ struct ApplyCommand {
                 console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
             })
         console.write(ApplyReportRenderer.text(report), to: .output)
+        if let rejection = report.tokenRejection {
+            throw CommandFailure(
+                "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
+                    + "--token-file): it may have been revoked or have expired", code: .failure)
+        }
         if report.interrupted { return (.interrupted, report) }
         if report.outcomes.contains(where: { $0.status == .failed && $0.retryLater }) {
             return (.temporaryFailure, report)

@@ -5,7 +5,8 @@ import GitbayKit
 /// Applies a plan: for each entry, re-reads the item, re-checks the rule's conditions, skips what
 /// is already done, sends the planned commands in order and journals each one.
 ///
-/// A failed write does not stop the others. A write whose outcome is unknown (the reply was lost)
+/// A failed write does not stop the others, unless the server turned the token away: then nothing
+/// later can succeed, and the rest is reported as not run. A write whose outcome is unknown (the reply was lost)
 /// is never sent again blindly: the item is re-read and the action counted done only if it shows.
 public struct Applier: Sendable {
     public let registry: PluginRegistry
@@ -36,9 +37,11 @@ public struct Applier: Sendable {
                 report.interrupted = true
                 break
             }
-            append(
-                await finish(
-                    action, refresher: &refresher, writer: writer, journal: journal, run: run, me: plan.me, now: now))
+            if report.tokenRejection != nil { break }
+            let finished = await finish(
+                action, refresher: &refresher, writer: writer, journal: journal, run: run, me: plan.me, now: now,
+                tokenRejection: &report.tokenRejection)
+            append(finished)
         }
         for entry in plan.entries {
             let held = entry.actions.filter { $0.status == .held }
@@ -46,6 +49,12 @@ public struct Applier: Sendable {
                 append(outcome(entry, action, .held, action.note))
             }
             guard entry.hasPendingActions else { continue }
+            if let rejection = report.tokenRejection {
+                for action in entry.actions where action.status == .pending {
+                    append(outcome(entry, action, .notRun, "not sent: \(rejection)"))
+                }
+                continue
+            }
             if report.interrupted || shouldStop() {
                 report.interrupted = true
                 for action in entry.actions where action.status == .pending {
@@ -61,6 +70,7 @@ public struct Applier: Sendable {
                 }
                 context = fresh
             } catch {
+                report.tokenRejection = Self.tokenRejection(error)
                 failAll(entry, "could not re-read the item: \(error)").forEach(append)
                 continue
             }
@@ -72,16 +82,21 @@ public struct Applier: Sendable {
                 skipAll(entry, reason).forEach(append)
                 continue
             }
+            recordPlan(of: entry, journal: journal, run: run, at: now())
             for action in entry.actions where action.status == .pending {
+                if let rejection = report.tokenRejection {
+                    append(outcome(entry, action, .notRun, "not sent: \(rejection)"))
+                    continue
+                }
                 if report.interrupted || shouldStop() {
                     report.interrupted = true
                     append(outcome(entry, action, .notRun, "interrupted"))
                     continue
                 }
-                append(
-                    await apply(
-                        action, of: entry, context: context, refresher: &refresher, writer: writer,
-                        journal: journal, run: run, me: plan.me, now: now))
+                let applied = await apply(
+                    action, of: entry, context: context, refresher: &refresher, writer: writer,
+                    journal: journal, run: run, me: plan.me, now: now, tokenRejection: &report.tokenRejection)
+                append(applied)
             }
         }
         return report
@@ -89,7 +104,8 @@ public struct Applier: Sendable {
 
     private func apply(
         _ action: PlannedAction, of entry: PlanEntry, context: ItemContext, refresher: inout ItemRefresher,
-        writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date
+        writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date,
+        tokenRejection: inout String?
     ) async -> ApplyOutcome {
         guard let command = action.command, let definition = registry.action(action.action, for: entry.item.kind)
         else {
@@ -127,6 +143,7 @@ public struct Applier: Sendable {
                 return outcome(entry, action, .alreadyDone, "done on a fresh read after: \(error.message)")
             }
             record(.result, "failed", error.description)
+            if error.kind == .unauthorized { tokenRejection = error.description }
             var failure = outcome(entry, action, .failed, error.description)
             failure.retryLater = error.kind == .rateLimited || error.kind == .busy
             return failure
@@ -137,7 +154,8 @@ public struct Applier: Sendable {
     /// since, in which case the rules decide afresh on this and later runs.
     private func finish(
         _ action: UnfinishedAction, refresher: inout ItemRefresher, writer: any ForgeWriter,
-        journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date
+        journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date,
+        tokenRejection: inout String?
     ) async -> ApplyOutcome {
         let item = PlannedItem(
             repository: action.item.repository.description, kind: action.item.kind, number: action.item.number,
@@ -152,6 +170,7 @@ public struct Applier: Sendable {
             }
             context = fresh
         } catch {
+            tokenRejection = Self.tokenRejection(error)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
         if Self.othersActed(on: context.item, since: action.since, me: me) {
@@ -160,10 +179,41 @@ public struct Applier: Sendable {
         }
         var result = await apply(
             planned, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal, run: run,
-            me: me, now: now)
+            me: me, now: now, tokenRejection: &tokenRejection)
+        if result.status == .alreadyDone {
+            // Settle it in the journal, or every later run would look at it again.
+            for phase in [JournalEntry.Phase.intent, .result] {
+                journal?.record(
+                    JournalEntry(
+                        at: now(), run: run, phase: phase, rule: action.rule, item: action.item.description,
+                        action: action.action, argv: action.command.argv,
+                        outcome: phase == .result ? "already-done" : nil, stdin: action.command.stdin,
+                        argument: action.argument))
+            }
+        }
         result.detail = ["finishing what an earlier run started", result.detail].compactMap { $0 }
             .joined(separator: "; ")
         return result
+    }
+
+    /// Records every pending action of a multi-action entry before its first write, so that a run
+    /// killed after that write leaves the rest of the entry on record for the next run to finish.
+    private func recordPlan(of entry: PlanEntry, journal: (any ApplyJournal)?, run: String, at date: Date) {
+        let pending = entry.actions.filter { $0.status == .pending && $0.command != nil }
+        guard pending.count > 1, let journal else { return }
+        for action in pending {
+            guard let command = action.command else { continue }
+            journal.record(
+                JournalEntry(
+                    at: date, run: run, phase: .planned, rule: entry.rule, item: entry.item.reference,
+                    action: action.action, argv: command.argv, stdin: command.stdin, argument: action.argument))
+        }
+    }
+
+    /// The description of `error` when it is the server turning the token away, else nil.
+    static func tokenRejection(_ error: any Error) -> String? {
+        guard let error = error as? GitbayError, error.kind == .unauthorized else { return nil }
+        return error.description
     }
 
     /// Whether anyone but the bot has commented since `date` (the system's notes aside).

@@ -11,6 +11,9 @@ public protocol ApplyJournal: Sendable {
 /// One line of the journal.
 public struct JournalEntry: Sendable, Hashable, Codable {
     public enum Phase: String, Sendable, Hashable, Codable {
+        /// One of an entry's actions, recorded for all of them before the entry's first write, so a
+        /// run killed after that write still tells the next run what the rest of the entry was.
+        case planned
         case intent
         case result
     }

@@ -42,6 +42,9 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     public var outcomes: [ApplyOutcome] = []
     /// Whether the run stopped early (SIGINT) after the write in flight.
     public var interrupted = false
+    /// The failure with which the server turned the token away mid-run (401: revoked, expired);
+    /// the run stops there, because every later request would be refused the same way.
+    public var tokenRejection: String?
 
     public init() {}
 
@@ -52,6 +55,7 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     /// Whether nothing is left undone: every action was applied, found done, or no longer wanted
     /// (its entry stopped matching, which is the rules' answer, not a failure).
     public var isComplete: Bool {
-        !interrupted && outcomes.allSatisfy { [.applied, .alreadyDone, .skipped].contains($0.status) }
+        !interrupted && tokenRejection == nil
+            && outcomes.allSatisfy { [.applied, .alreadyDone, .skipped].contains($0.status) }
     }
 }

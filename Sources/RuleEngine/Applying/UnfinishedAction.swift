@@ -34,19 +34,31 @@ public struct UnfinishedAction: Sendable, Hashable {
         for key in order {
             let entries = groups[key] ?? []
             let intents = entries.filter { $0.phase == .intent }
+            let planned = entries.filter { $0.phase == .planned }
             func done(_ intent: JournalEntry) -> Bool {
                 entries.contains {
                     $0.phase == .result && $0.action == intent.action && $0.argv == intent.argv
                         && ($0.outcome == "applied" || $0.outcome == "already-done")
                 }
             }
-            for intent in intents {
+            func unsettled(_ intent: JournalEntry) -> Bool {
+                !entries.contains { $0.phase == .result && $0.action == intent.action && $0.argv == intent.argv }
+            }
+            // A write sent without a result may have landed: with the entry's plan on record, the
+            // rest of the entry is as unfinished as after a write known to have landed.
+            let maybeLanded = !planned.isEmpty && intents.contains(where: unsettled)
+            let candidates =
+                intents
+                + planned.filter { plan in
+                    !intents.contains { $0.action == plan.action && $0.argv == plan.argv }
+                }
+            for intent in candidates {
                 let identity = "\(key.rule)|\(key.item)|\(intent.action)|\(intent.argv.joined(separator: " "))"
                 if done(intent) {
                     unfinished[identity] = nil
                     continue
                 }
-                let partlyDone = intents.contains { $0 != intent && done($0) }
+                let partlyDone = maybeLanded || intents.contains { $0 != intent && done($0) }
                 guard partlyDone, let first = intents.first, let item = ItemReference(parsing: key.item) else {
                     continue
                 }

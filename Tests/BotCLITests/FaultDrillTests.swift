@@ -1,0 +1,237 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+private let root = SimulatorProcess.repositoryRoot
+private let demo = root.appendingPathComponent("examples/demo-forge.json")
+private let rules = root.appendingPathComponent("rules").path
+private let now = "2026-11-29T12:00:00.000Z"
+/// The demo plan's writes, each of which must land exactly once across a drill's runs.
+private let demoWrites = 10
+/// A simulator fast enough that a drill's cost is its faults, not the 120-a-minute pacing.
+private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+
+/// A fresh journal path in a temporary folder.
+private func journalPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-drill-\(UUID().uuidString).jsonl").path
+}
+
+/// The bot journal's lines, one JSON object each.
+private func lines(_ path: String) throws -> [[String: Any]] {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    return try text.split(separator: "\n").map {
+        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+}
+
+private func argv(_ entry: [String: Any]) -> String {
+    ((entry["argv"] as? [String]) ?? []).joined(separator: " ")
+}
+
+/// The argv of every write the simulator applied, with how many times.
+private func applied(_ simulator: SimulatorProcess) throws -> [String: Int] {
+    try simulator.journalEntries().filter { $0["applied"] as? Bool == true }.reduce(into: [:]) { counts, entry in
+        counts[argv(entry), default: 0] += 1
+    }
+}
+
+/// The connection options of every drill's bot.
+private func connection(_ simulator: SimulatorProcess) -> [String] {
+    ["--url", simulator.baseURL.absoluteString, "--now", now, "--rate-limit", "6000"]
+}
+
+private func bot(
+    _ simulator: SimulatorProcess, _ arguments: [String]
+) async -> (
+    code: Int32, output: String, error: String
+) {
+    await runBot(arguments + connection(simulator), environment: ["GITBAY_TOKEN": simulator.token])
+}
+
+/// Polls `condition` every 20 ms for at most `seconds`; whether it came true.
+private func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return try condition()
+}
+
+/// Runs the bot again without faults and checks that every demo write then landed exactly once
+/// and that a further plan has nothing left.
+private func finishesExactlyOnce(_ simulator: SimulatorProcess, journal: String) async throws {
+    try await simulator.control(#"{"faults":[],"revoke":false,"read_only":false}"#)
+    let again = await bot(simulator, ["run", rules, "--journal", journal])
+    #expect(again.code == 0, "\(again.output)\(again.error)")
+    let writes = try applied(simulator)
+    #expect(writes.count == demoWrites, "\(writes)")
+    #expect(writes.values.allSatisfy { $0 == 1 }, "\(writes)")
+    let plan = await bot(simulator, ["plan", rules])
+    #expect(plan.code == 0)
+    #expect(plan.output.contains("nothing to do"), "\(plan.output)")
+    // Nor does the journal leave anything for a further run to finish.
+    let third = await bot(simulator, ["run", rules, "--journal", journal])
+    #expect(third.code == 0)
+    #expect(third.output.hasSuffix("nothing to do\n"), "\(third.output)")
+}
+
+/// A forge of one repository holding `count` open issues nobody touched since February.
+private func idleForge(issues count: Int) throws -> URL {
+    let issues: [[String: Any]] = (1...count).map {
+        [
+            "number": $0, "title": "idle issue \($0)", "state": "open", "author": "alice",
+            "created_at": "2026-01-01T00:00:00.000Z", "updated_at": "2026-02-01T00:00:00.000Z",
+        ]
+    }
+    let forge: [String: Any] = [
+        "format": "gitbay-forge-state/1", "now": now, "me": "triage-bot", "users": ["triage-bot", "alice"],
+        "repos": [["path": "krz/big", "labels": [["name": "stale"]], "issues": issues]],
+    ]
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("big-forge-\(UUID()).json")
+    try JSONSerialization.data(withJSONObject: forge).write(to: file)
+    return file
+}
+
+/// Failure drills: the bot killed, interrupted, fed garbage, refused halfway or flooded with items.
+@Suite struct FaultDrillTests {
+    @Test func aRunKilledMidApplyIsFinishedByTheNextRunExactlyOnce() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
+        let options = fastSimulator + ["--fault", "slow,delay=0.5,method=POST"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let journal = journalPath()
+            let child = try BotProcess(
+                ["run", rules, "--journal", journal] + connection(simulator),
+                environment: ["GITBAY_TOKEN": simulator.token])
+            child.send(SIGKILL) { ((try? applied(simulator)) ?? [:]).values.reduce(0, +) >= 3 }
+            let killed = await child.finish()
+            #expect(child.hasSignalled)
+            #expect(killed.reason == .uncaughtSignal && killed.status == SIGKILL)
+            // The write in flight still lands on the server after its delay; wait it out.
+            try await Task.sleep(for: .seconds(1))
+            let landed = try applied(simulator).values.reduce(0, +)
+            #expect(landed >= 3 && landed < demoWrites, "killed too late to be a drill: \(landed)")
+            try await finishesExactlyOnce(simulator, journal: journal)
+        }
+    }
+
+    @Test func sigintFinishesTheWriteInFlightSendsNoMoreAndExits130() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
+        let options = fastSimulator + ["--fault", "slow,delay=0.5,method=POST"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let journal = journalPath()
+            let child = try BotProcess(
+                ["run", rules, "--journal", journal] + connection(simulator),
+                environment: ["GITBAY_TOKEN": simulator.token])
+            child.send(SIGINT) { !((try? simulator.journalEntries()) ?? []).isEmpty }
+            let ended = await child.finish()
+            #expect(child.hasSignalled)
+            #expect(ended.reason == .exit && ended.status == 130, "\(ended.output)\(ended.error)")
+            try await Task.sleep(for: .seconds(1))
+            // Every write the server saw, the bot journaled as applied: the one in flight finished,
+            // and nothing was sent after it.
+            let sent = try simulator.journalEntries().map(argv).sorted()
+            let results = try lines(journal).filter { $0["phase"] as? String == "result" }
+            let botApplied = results.filter { $0["outcome"] as? String == "applied" }.map(argv).sorted()
+            #expect(!sent.isEmpty && sent.count < demoWrites, "\(sent)")
+            #expect(sent == botApplied)
+            try await finishesExactlyOnce(simulator, journal: journal)
+        }
+    }
+
+    @Test(arguments: [
+        "malformed,method=GET,times=1", "truncated,method=GET,times=1", "truncated,honest=1,method=GET,times=1",
+        "huge,method=GET,times=1", "slow,delay=3,method=GET,times=1",
+    ])
+    func aBadAnswerToAReadIsRetriedAndTheRunFinishes(fault: String) async throws {
+        // A huge answer (20 MiB of valid, padded JSON) is accepted: the client has no size cap of
+        // its own, and its 30 s deadline bounds how long any answer can take.
+        try await SimulatorProcess.run(stateFile: demo, options: fastSimulator + ["--fault", fault]) { simulator in
+            let journal = journalPath()
+            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            #expect(first.code == 0, "\(first.output)\(first.error)")
+            let writes = try applied(simulator)
+            #expect(writes.count == demoWrites && writes.values.allSatisfy { $0 == 1 }, "\(writes)")
+            try await finishesExactlyOnce(simulator, journal: journal)
+        }
+    }
+
+    @Test func readsThatStayGarbageStopTheRunBeforeAnyWrite() async throws {
+        let options = fastSimulator + ["--fault", "malformed,method=GET"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let journal = journalPath()
+            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            #expect(first.code == 1, "\(first.output)\(first.error)")
+            #expect(first.error.contains("the server's answer is not a gitbay reply"), "\(first.error)")
+            #expect(try simulator.journalEntries().isEmpty)
+            try await finishesExactlyOnce(simulator, journal: journal)
+        }
+    }
+
+    @Test(arguments: [
+        "malformed,method=POST,times=2", "truncated,method=POST,times=2", "truncated,honest=1,method=POST,times=2",
+        "huge,method=POST,times=2", "slow,delay=3,method=POST,times=1",
+    ])
+    func aBadAnswerToAWriteNeverDoublesIt(fault: String) async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: fastSimulator + ["--fault", fault]) { simulator in
+            let journal = journalPath()
+            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            #expect(first.code == 0 || first.code == 3, "\(first.output)\(first.error)")
+            #expect(try applied(simulator).values.allSatisfy { $0 == 1 })
+            try await finishesExactlyOnce(simulator, journal: journal)
+        }
+    }
+
+    @Test func aTokenRevokedHalfwayStopsTheRunWithoutShowingTheToken() async throws {
+        let options = fastSimulator + ["--fault", "401,after=3,method=POST"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let journal = journalPath()
+            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            #expect(first.code == 1, "\(first.output)\(first.error)")
+            #expect(first.error.contains("token"), "\(first.error)")
+            #expect(!(first.output + first.error).contains(simulator.token))
+            let writes = try applied(simulator)
+            #expect(writes.values.reduce(0, +) == 3, "\(writes)")
+            #expect(writes.values.allSatisfy { $0 == 1 })
+            try await finishesExactlyOnce(simulator, journal: journal)
+        }
+    }
+
+    @Test func aServerTurningReadOnlyHalfwayFailsTheRestAndTheNextRunFinishes() async throws {
+        let options = fastSimulator + ["--fault", "slow,delay=0.3,method=POST"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let journal = journalPath()
+            async let first = bot(simulator, ["run", rules, "--journal", journal])
+            let reached = try await eventually { try applied(simulator).values.reduce(0, +) >= 3 }
+            try await simulator.control(#"{"read_only":true}"#)
+            let result = await first
+            #expect(reached)
+            #expect(result.code == 3, "\(result.output)\(result.error)")
+            let failed = try lines(journal).filter { $0["outcome"] as? String == "failed" }
+            #expect(!failed.isEmpty)
+            #expect(result.output.contains("failed"), "\(result.output)")
+            let refused = try simulator.journalEntries().filter { $0["applied"] as? Bool == false }
+            #expect(refused.count == failed.count)
+            try await finishesExactlyOnce(simulator, journal: journal)
+        }
+    }
+
+    @Test func tenThousandIdleIssuesTripTheGuards() async throws {
+        let forge = try idleForge(issues: 10_000)
+        defer { try? FileManager.default.removeItem(at: forge) }
+        let offline = ["plan", rules, "--snapshot", forge.path, "--max-actions", "50"]
+
+        let held = await runBot(offline + ["--detailed-exitcode"])
+        #expect(held.code == 0, "\(held.error)")
+        #expect(held.output.contains("tripwire: rule 'mark-stale' would act on 10000 of 10000 issues"))
+        #expect(held.output.hasSuffix("0 commands pending (0 rules, 0 entries), 20000 held back\n"))
+
+        let forced = await runBot(offline + ["--force", "--detailed-exitcode"])
+        #expect(forced.code == 2, "\(forced.error)")
+        #expect(forced.output.contains("--max-actions 50 reached: 19950 more commands left for the next run"))
+        #expect(forced.output.hasSuffix("50 commands pending (1 rule, 25 entries), 19950 held back\n"))
+
+        let plain = await runBot(offline + ["--force"])
+        #expect(plain.code == 0)
+    }
+}
