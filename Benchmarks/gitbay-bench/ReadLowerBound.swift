@@ -19,7 +19,13 @@ struct ReadLowerBound: Sendable {
 
     var total: Int { parts.reduce(0) { $0 + $1.requests } }
 
-    init(rules: [Rule], state: ForgeState, registry: PluginRegistry) {
+    /// - Parameter archived: repositories `repo list` shows archived: a reader skips them for the
+    ///   per-repository listings (nothing in them can be changed), while the issue query, which
+    ///   spans repositories, still returns their issues.
+    init(rules: [Rule], state: ForgeState, archived: Set<RepositoryPath>, registry: PluginRegistry) {
+        var state = state
+        let perRepositoryState = ForgeState(
+            now: state.now, me: state.me, repositories: state.repositories.filter { !archived.contains($0.path) })
         parts.append(Part(what: "identity (whoami, for @me and the bot's markers)", requests: 1))
         let byKind = Dictionary(grouping: rules, by: \.kind)
         let perRepository = [ItemKind.mergeRequests, .builds].compactMap { byKind[$0] }.flatMap { $0 }
@@ -31,10 +37,15 @@ struct ReadLowerBound: Sendable {
             addIssues(issueRules, state: state, registry: registry)
         }
         if let mergeRequestRules = byKind[.mergeRequests] {
-            addMergeRequests(mergeRequestRules, state: state, registry: registry)
+            addMergeRequests(mergeRequestRules, state: perRepositoryState, registry: registry)
         }
         if let buildRules = byKind[.builds] {
-            addBuilds(buildRules, state: state, listedOpenMergeRequests: byKind[.mergeRequests] ?? [])
+            addBuilds(buildRules, state: perRepositoryState, listedOpenMergeRequests: byKind[.mergeRequests] ?? [])
+        }
+        state.repositories = state.repositories.map { repository in
+            var repository = repository
+            if archived.contains(repository.path) { repository.mergeRequests = [] }
+            return repository
         }
         addDetails(rules.filter { $0.kind != .builds }, state: state, registry: registry)
     }
