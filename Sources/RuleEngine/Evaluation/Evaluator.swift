@@ -33,10 +33,15 @@ public struct Evaluator: Sendable {
             entries += ruleEntries
         }
         capActions(&entries, guards: &guards)
+        var acting: [String: Int] = [:]
+        var held: [String: Int] = [:]
+        for entry in entries {
+            if entry.hasPendingActions { acting[entry.rule, default: 0] += 1 }
+            if entry.actions.contains(where: { $0.status == .held }) { held[entry.rule, default: 0] += 1 }
+        }
         for index in summaries.indices {
-            let ruleEntries = entries.filter { $0.rule == summaries[index].name }
-            summaries[index].acting = ruleEntries.filter(\.hasPendingActions).count
-            summaries[index].held = ruleEntries.filter { $0.actions.contains { $0.status == .held } }.count
+            summaries[index].acting = acting[summaries[index].name] ?? 0
+            summaries[index].held = held[summaries[index].name] ?? 0
         }
         return Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
@@ -120,10 +125,8 @@ public struct Evaluator: Sendable {
         let decision = Decision(rule.condition, kind: rule.kind, registry: registry)
         let recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
         for repository in state.repositories where rule.scope.contains(repository.path) {
-            let contexts = sortedItems.contexts(of: rule.kind, in: repository, state: state)
-            // Indexing (not iterating) lends each context to the tests instead of copying it.
-            for index in contexts.indices {
-                if let selected, let value = selection?.value(contexts[index]),
+            for context in sortedItems.contexts(of: rule.kind, in: repository, state: state) {
+                if let selected, let value = selection?.value(context),
                     case .text(let text) = value, !selected.contains(text)
                 {
                     // Outside what the rule selects on the server too (`is:open`, `--status`),
@@ -133,28 +136,29 @@ public struct Evaluator: Sendable {
                 summary.considered += 1
                 // Most items do not match: decide first, short-circuiting and recording nothing,
                 // and record every condition's observed value only for the items that do.
-                guard decision.holds(contexts[index]) == true else { continue }
-                let context = contexts[index]
-                let item = context.item
-                var results: [ConditionResult] = []
-                _ = rule.condition.evaluate(context, registry: registry, results: &results)
+                guard decision.holds(context) == true else { continue }
                 summary.matched += 1
-                let reference = item.reference(in: repository.path)
-                entries.append(
-                    PlanEntry(
-                        rule: rule.name,
-                        item: PlannedItem(
-                            repository: repository.path.description, kind: rule.kind, number: item.number,
-                            title: item.title, reference: reference,
-                            updatedAt: recordsActivity ? item.updatedAt : nil),
-                        reasons: results,
-                        actions: rule.actions.map {
-                            plannedAction($0, rule: rule, context: context, reference: reference)
-                        },
-                        precondition: Precondition(rule.condition)))
+                entries.append(entry(rule, context: context, recordsActivity: recordsActivity))
             }
         }
         return (summary, entries)
+    }
+
+    /// The entry of a rule on an item it matches: every condition's observed value and the actions.
+    private func entry(_ rule: Rule, context: ItemContext, recordsActivity: Bool) -> PlanEntry {
+        let item = context.item
+        let path = context.repository.path
+        var results: [ConditionResult] = []
+        _ = rule.condition.evaluate(context, registry: registry, results: &results)
+        let reference = item.reference(in: path)
+        return PlanEntry(
+            rule: rule.name,
+            item: PlannedItem(
+                repository: path.description, kind: rule.kind, number: item.number, title: item.title,
+                reference: reference, updatedAt: recordsActivity ? item.updatedAt : nil),
+            reasons: results,
+            actions: rule.actions.map { plannedAction($0, rule: rule, context: context, reference: reference) },
+            precondition: Precondition(rule.condition))
     }
 
     /// One rule on one item, for `explain`: every condition's observed value and verdict, and the
