@@ -63,7 +63,11 @@ let package = Package(
 
         // Benchmarks: `swift run -c release gitbay-bench <subcommand>`.
         .executableTarget(
-            name: "gitbay-bench", dependencies: ["GitbayClient", "GitbayKit", "GitbayTestSupport"],
+            name: "gitbay-bench",
+            dependencies: [
+                "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "IssuesPlugin", "MergeRequestsPlugin",
+                "BuildsPlugin",
+            ],
             path: "Benchmarks/gitbay-bench"),
 
         // Test support: the simulator launcher and in-memory doubles shared by the suites.

@@ -15,6 +15,10 @@ enum GitbayBench {
     static let subcommands: [String: Subcommand] = [
         "transport": Subcommand(summary: TransportBenchmark.summary, run: TransportBenchmark.run),
         "client": Subcommand(summary: ClientBenchmark.summary, run: ClientBenchmark.run),
+        "reads": Subcommand(summary: ReadsBenchmark.summary, run: ReadsBenchmark.run),
+        "evaluate": Subcommand(summary: EvaluateBenchmark.summary, run: EvaluateBenchmark.run),
+        "check": Subcommand(summary: CheckBenchmark.summary, run: CheckBenchmark.run),
+        "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),
     ]
 
     static func main() async {

@@ -37,17 +37,15 @@ public enum BuildProtection: Sendable, Hashable {
     /// The first protection that applies to `build` in `repository`, or `nil` when none does.
     public static func find(for build: Build, in repository: RepositoryState) -> BuildProtection? {
         guard let defaultBranch = repository.defaultBranch else { return .unread("the default branch") }
-        guard let refs = repository.refs else { return .unread("repo refs") }
+        guard repository.refs != nil else { return .unread("repo refs") }
         guard !repository.known.isDisjoint(with: [.openMergeRequests, .allMergeRequests]) else {
             return .unread("the open merge requests")
         }
+        let index = BuildIndex.of(repository)
         if build.ref == defaultBranch { return .defaultBranch(defaultBranch) }
-        if refs.tags.contains(where: { $0.name == build.ref }) { return .tag(build.ref) }
-        let openHead = repository.mergeRequests.first {
-            $0.mergeRequest.state == .open && $0.mergeRequest.headSHA == build.sha
-        }
-        if let openHead { return .openMergeRequestHead(openHead.mergeRequest.number) }
-        if let branch = refs.branches.first(where: { $0.sha == build.sha }) { return .branchTip(branch.name) }
+        if index.tags.contains(build.ref) { return .tag(build.ref) }
+        if let number = index.openMergeRequestByHead[build.sha] { return .openMergeRequestHead(number) }
+        if let branch = index.branchByTip[build.sha] { return .branchTip(branch) }
         return nil
     }
 }

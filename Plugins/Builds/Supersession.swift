@@ -26,8 +26,8 @@ public enum Supersession: Sendable, Hashable {
     public static func evaluate(_ build: Build, in repository: RepositoryState) -> Supersession {
         guard build.status == .pending || build.status == .running else { return .finished }
         if let protection = BuildProtection.find(for: build, in: repository) { return .protected(protection) }
-        let newer = repository.builds.filter { $0.ref == build.ref && $0.job == build.job && $0.number > build.number }
-        guard let newest = newer.map(\.number).max() else { return .newest }
+        let key = BuildIndex.RefAndJob(ref: build.ref, job: build.job)
+        guard let newest = BuildIndex.of(repository).newestBuild[key], newest > build.number else { return .newest }
         return .superseded(by: newest)
     }
 }

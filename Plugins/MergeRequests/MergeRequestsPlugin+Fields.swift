@@ -39,13 +39,13 @@ extension MergeRequestsPlugin {
             doc: "Whether the MR below it merged: an open MR whose newest `retargeted from A to B: !N merged` "
                 + "system comment names its current target and a merged !N (trusted when !N is not listed)."
         ) { mr, context in
-            .boolean(StackLanding.derive(for: mr, among: context.repository.mergeRequests) != nil)
+            .boolean(StackLanding.derive(for: mr, in: context.repository) != nil)
         },
         field(
             "stack.parent", .count, needs: [.detail, .allMergeRequests],
             doc: "The number of the merged MR it was stacked on, when stack.landed; absent otherwise."
         ) { mr, context in
-            StackLanding.derive(for: mr, among: context.repository.mergeRequests).map { .count($0.parent) } ?? .absent
+            StackLanding.derive(for: mr, in: context.repository).map { .count($0.parent) } ?? .absent
         },
         field(
             "checks", .enumeration(CheckState.knownValues.map(\.rawValue) + ["none"]), needs: [.detail],

@@ -27,12 +27,25 @@ public struct StackLanding: Sendable, Hashable {
     )
         -> StackLanding?
     {
+        derive(for: mergeRequest) { number in
+            mergeRequests.first { $0.mergeRequest.number == number }?.mergeRequest.state
+        }
+    }
+
+    /// The landing of `mergeRequest`'s stack, judged against `repository`'s merge requests
+    /// through an index built once per repository state, so a field costs no scan per item.
+    public static func derive(for mergeRequest: MergeRequest, in repository: RepositoryState) -> StackLanding? {
+        let states = repository.memo.value { MergeRequestStates(repository.mergeRequests) }
+        return derive(for: mergeRequest) { states.byNumber[$0] }
+    }
+
+    private static func derive(
+        for mergeRequest: MergeRequest, parentState: (Int) -> MergeRequestState?
+    ) -> StackLanding? {
         guard mergeRequest.state == .open, let note = RetargetNote.newest(in: mergeRequest.comments),
             note.to == mergeRequest.targetRef
         else { return nil }
-        if let parent = mergeRequests.first(where: { $0.mergeRequest.number == note.parent }),
-            parent.mergeRequest.state != .merged
-        {
+        if let state = parentState(note.parent), state != .merged {
             return nil
         }
         return StackLanding(parent: note.parent, note: note)

@@ -25,34 +25,108 @@ public struct Evaluator: Sendable {
         var summaries: [Plan.RuleSummary] = []
         var entries: [PlanEntry] = []
         var guards: [String] = []
+        var items = ItemsByRepository()
         for rule in rules {
-            var (summary, ruleEntries) = evaluate(rule, state: state)
+            var (summary, ruleEntries) = evaluate(rule, state: state, items: &items)
             holdBeyondGuards(rule, summary: &summary, entries: &ruleEntries, guards: &guards)
             summaries.append(summary)
             entries += ruleEntries
         }
         capActions(&entries, guards: &guards)
+        var acting: [String: Int] = [:]
+        var held: [String: Int] = [:]
+        for entry in entries {
+            if entry.hasPendingActions { acting[entry.rule, default: 0] += 1 }
+            if entry.actions.contains(where: { $0.status == .held }) { held[entry.rule, default: 0] += 1 }
+        }
         for index in summaries.indices {
-            let ruleEntries = entries.filter { $0.rule == summaries[index].name }
-            summaries[index].acting = ruleEntries.filter(\.hasPendingActions).count
-            summaries[index].held = ruleEntries.filter { $0.actions.contains { $0.status == .held } }.count
+            summaries[index].acting = acting[summaries[index].name] ?? 0
+            summaries[index].held = held[summaries[index].name] ?? 0
         }
         return Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
     }
 
+    /// Each repository's items of each kind with their contexts, sorted and built once per plan
+    /// rather than once per rule.
+    struct ItemsByRepository {
+        private var contexts: [ItemKind: [RepositoryPath: [ItemContext]]] = [:]
+
+        mutating func contexts(of kind: ItemKind, in repository: RepositoryState, state: ForgeState) -> [ItemContext] {
+            if let known = contexts[kind]?[repository.path] { return known }
+            let built = Evaluator.items(of: kind, in: repository).map {
+                ItemContext(item: $0, repository: repository, now: state.now, me: state.me)
+            }
+            contexts[kind, default: [:]][repository.path] = built
+            return built
+        }
+    }
+
+    /// A rule's condition with its fields looked up once, deciding an item with the fewest tests
+    /// and describing none: the verdict ``ConditionTree/evaluate(_:registry:results:)`` gives, as
+    /// `all` stops at its first false part and `any` at its first true one.
+    private indirect enum Decision {
+        case all([Decision])
+        case any([Decision])
+        case not(Decision)
+        case test(CheckedCondition, FieldDefinition?)
+
+        init(_ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry) {
+            switch tree {
+            case .all(let trees): self = .all(trees.map { Decision($0, kind: kind, registry: registry) })
+            case .any(let trees): self = .any(trees.map { Decision($0, kind: kind, registry: registry) })
+            case .not(let tree): self = .not(Decision(tree, kind: kind, registry: registry))
+            case .test(let condition, _): self = .test(condition, registry.field(condition.field.name, for: kind))
+            }
+        }
+
+        func holds(_ context: ItemContext) -> Bool? {
+            switch self {
+            case .all(let parts):
+                var verdict: Bool? = true
+                for part in parts {
+                    switch part.holds(context) {
+                    case false: return false
+                    case nil: verdict = nil
+                    default: break
+                    }
+                }
+                return verdict
+            case .any(let parts):
+                var verdict: Bool? = false
+                for part in parts {
+                    switch part.holds(context) {
+                    case true: return true
+                    case nil: verdict = nil
+                    default: break
+                    }
+                }
+                return verdict
+            case .not(let part):
+                return part.holds(context).map { !$0 }
+            case .test(let condition, let field):
+                guard let field, context.knows(field.needs) else { return nil }
+                return condition.holds(for: field.value(context), me: context.me)
+            }
+        }
+    }
+
     /// Every item of the rule's kind in its scope, with the entry for each one that matches.
-    func evaluate(_ rule: Rule, state: ForgeState) -> (Plan.RuleSummary, [PlanEntry]) {
+    private func evaluate(
+        _ rule: Rule, state: ForgeState, items sortedItems: inout ItemsByRepository
+    ) -> (
+        Plan.RuleSummary, [PlanEntry]
+    ) {
         var summary = Plan.RuleSummary(
             name: rule.name, kind: rule.kind, description: rule.description, location: rule.location.description)
         var entries: [PlanEntry] = []
-        let selection = Self.selectionField(for: rule.kind)
-        let selected = rule.condition.requiredValues(of: selection)
+        let selection = registry.field(Self.selectionField(for: rule.kind), for: rule.kind)
+        let selected = rule.condition.requiredValues(of: Self.selectionField(for: rule.kind))
+        let decision = Decision(rule.condition, kind: rule.kind, registry: registry)
         let recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
         for repository in state.repositories where rule.scope.contains(repository.path) {
-            for item in Self.items(of: rule.kind, in: repository) {
-                let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
-                if let selected, let value = registry.field(selection, for: rule.kind)?.value(context),
+            for context in sortedItems.contexts(of: rule.kind, in: repository, state: state) {
+                if let selected, let value = selection?.value(context),
                     case .text(let text) = value, !selected.contains(text)
                 {
                     // Outside what the rule selects on the server too (`is:open`, `--status`),
@@ -60,25 +134,31 @@ public struct Evaluator: Sendable {
                     continue
                 }
                 summary.considered += 1
-                var results: [ConditionResult] = []
-                guard rule.condition.evaluate(context, registry: registry, results: &results) == true else { continue }
+                // Most items do not match: decide first, short-circuiting and recording nothing,
+                // and record every condition's observed value only for the items that do.
+                guard decision.holds(context) == true else { continue }
                 summary.matched += 1
-                let reference = item.reference(in: repository.path)
-                entries.append(
-                    PlanEntry(
-                        rule: rule.name,
-                        item: PlannedItem(
-                            repository: repository.path.description, kind: rule.kind, number: item.number,
-                            title: item.title, reference: reference,
-                            updatedAt: recordsActivity ? item.updatedAt : nil),
-                        reasons: results,
-                        actions: rule.actions.map {
-                            plannedAction($0, rule: rule, context: context, reference: reference)
-                        },
-                        precondition: Precondition(rule.condition)))
+                entries.append(entry(rule, context: context, recordsActivity: recordsActivity))
             }
         }
         return (summary, entries)
+    }
+
+    /// The entry of a rule on an item it matches: every condition's observed value and the actions.
+    private func entry(_ rule: Rule, context: ItemContext, recordsActivity: Bool) -> PlanEntry {
+        let item = context.item
+        let path = context.repository.path
+        var results: [ConditionResult] = []
+        _ = rule.condition.evaluate(context, registry: registry, results: &results)
+        let reference = item.reference(in: path)
+        return PlanEntry(
+            rule: rule.name,
+            item: PlannedItem(
+                repository: path.description, kind: rule.kind, number: item.number, title: item.title,
+                reference: reference, updatedAt: recordsActivity ? item.updatedAt : nil),
+            reasons: results,
+            actions: rule.actions.map { plannedAction($0, rule: rule, context: context, reference: reference) },
+            precondition: Precondition(rule.condition))
     }
 
     /// One rule on one item, for `explain`: every condition's observed value and verdict, and the

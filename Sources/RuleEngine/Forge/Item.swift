@@ -47,9 +47,12 @@ public enum Item: Sendable, Hashable {
         switch self {
         case .issue(let record): return record.known
         case .mergeRequest(let record): return record.known
-        case .build: return Set(ReadNeed.allCases)
+        case .build: return Self.everything
         }
     }
+
+    /// Every need, built once: `known` is consulted for each condition of each build.
+    private static let everything = Set(ReadNeed.allCases)
 
     /// How people and gitbay's web write a reference to it: `krz/gitbay#12`, `krz/gitbay!12`,
     /// `krz/gitbay/builds/4213`.

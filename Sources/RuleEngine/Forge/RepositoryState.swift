@@ -2,17 +2,19 @@ import GitbayKit
 
 /// What the bot knows of one repository: its items and the repository-wide facts rules consult.
 public struct RepositoryState: Sendable, Hashable {
-    public var path: RepositoryPath
-    public var defaultBranch: String?
+    public var path: RepositoryPath { didSet { memo = RepositoryMemo() } }
+    public var defaultBranch: String? { didSet { memo = RepositoryMemo() } }
     /// Branch and tag tips; `nil` until read.
-    public var refs: RepositoryRefs?
+    public var refs: RepositoryRefs? { didSet { memo = RepositoryMemo() } }
     /// The dependency checker's state; `nil` until read.
-    public var dependencies: DependencyStatus?
-    public var issues: [IssueRecord]
-    public var mergeRequests: [MergeRequestRecord]
-    public var builds: [Build]
+    public var dependencies: DependencyStatus? { didSet { memo = RepositoryMemo() } }
+    public var issues: [IssueRecord] { didSet { memo = RepositoryMemo() } }
+    public var mergeRequests: [MergeRequestRecord] { didSet { memo = RepositoryMemo() } }
+    public var builds: [Build] { didSet { memo = RepositoryMemo() } }
     /// Which repository-wide needs have been read (`.refs`, `.dependencies`, `.openMergeRequests`...).
-    public var known: Set<ReadNeed>
+    public var known: Set<ReadNeed> { didSet { memo = RepositoryMemo() } }
+    /// What plugins derived from the state above; replaced, never edited, when any of it changes.
+    public private(set) var memo = RepositoryMemo()
 
     public init(
         path: RepositoryPath, defaultBranch: String? = nil, refs: RepositoryRefs? = nil,

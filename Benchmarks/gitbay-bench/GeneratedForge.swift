@@ -1,0 +1,34 @@
+import Foundation
+import GitbayTestSupport
+
+/// A forge-state file written by `Tests/Simulator/generate_forge.py`, cached under the temporary folder.
+///
+/// Generating the 20-repository forge takes seconds, so a file is reused while its parameters match.
+enum GeneratedForge {
+    static let now = "2026-11-29T12:00:00.000Z"
+
+    /// The path of a forge with `repos` repositories and the given items per repository (seed 1).
+    static func file(repos: Int, issues: Int = 500, mergeRequests: Int = 100, builds: Int = 300) throws -> URL {
+        let name = "gitbay-bench-forge-\(repos)r-\(issues)i-\(mergeRequests)m-\(builds)b.json"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        let partial = url.appendingPathExtension("partial")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", SimulatorProcess.repositoryRoot.appendingPathComponent("Tests/Simulator/generate_forge.py").path,
+            "--repos", "\(repos)", "--issues", "\(issues)", "--mrs", "\(mergeRequests)", "--builds", "\(builds)",
+            "--seed", "1", "--now", now, "-o", partial.path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw GenerationFailed(status: process.terminationStatus) }
+        try FileManager.default.moveItem(at: partial, to: url)
+        return url
+    }
+
+    /// `generate_forge.py` exited with an error.
+    struct GenerationFailed: Error {
+        var status: Int32
+    }
+}

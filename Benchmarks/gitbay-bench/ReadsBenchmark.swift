@@ -1,0 +1,119 @@
+import Foundation
+import GitbayClient
+import GitbayKit
+import GitbayTestSupport
+import RuleEngine
+
+/// `gitbay-bench reads`: the shipped rules read through the ``ReadPlanner`` from the simulator on
+/// generated forges of growing size, requests counted against ``ReadLowerBound``.
+///
+/// The simulator runs with a frozen clock, a large time scale and a high request rate so pacing
+/// does not dominate; what is measured is the number of requests, which pacing cannot change.
+enum ReadsBenchmark {
+    static let summary = "shipped rules read from the simulator: requests vs the lower bound of pages needed"
+    static let target = 1.25
+
+    static func run(_ arguments: [String]) async throws {
+        var sizes = [2, 5, 10, 20]
+        var verbose = false
+        var scope = "repo:*"
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            switch word {
+            case "--repos": sizes = (words.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+            case "--verbose": verbose = true
+            case "--scope": scope = words.popFirst() ?? scope
+            default:
+                print("usage: gitbay-bench reads [--repos 2,5,10,20] [--scope repo:*] [--verbose]")
+                return
+            }
+        }
+        BenchRow.report(try await measure(sizes: sizes, scope: try RuleScope(parsing: scope), verbose: verbose))
+    }
+
+    /// Measures each forge size with the shipped rules, their scope replaced by `scope` (by
+    /// default `repo:*`, so every repository of the forge is in scope, not only `owner:krz`'s fifth).
+    static func measure(sizes: [Int], scope: RuleScope, verbose: Bool) async throws -> [BenchRow] {
+        let rules = try ShippedRules.load(scope: scope)
+        var rows: [BenchRow] = []
+        for size in sizes {
+            rows.append(try await measure(repos: size, rules: rules, verbose: verbose))
+        }
+        return rows
+    }
+
+    private static func measure(repos: Int, rules: [Rule], verbose: Bool) async throws -> BenchRow {
+        let file = try GeneratedForge.file(repos: repos)
+        let data = try Data(contentsOf: file)
+        let offline = try ForgeStateFile.load(from: data).forgeState()
+        let archived = try archivedRepositories(data)
+        let bound = ReadLowerBound(rules: rules, state: offline, archived: archived, registry: ShippedRules.registry)
+        let evaluator = Evaluator(registry: ShippedRules.registry)
+        let options = ["--clock", "frozen", "--time-scale", "1000", "--api-rate", "1000000"]
+        return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
+            let client = try GitbayClient(
+                configuration: GitbayClientConfiguration(
+                    baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: .readOnly,
+                    rateLimits: RateLimits(requestsPerMinute: 1_000_000, timeScale: 1000)),
+                transport: PlatformTransport.make())
+            let start = ContinuousClock.now
+            let (online, report) = try await ReadPlanner(registry: ShippedRules.registry).read(
+                rules: rules, reader: client, now: offline.now)
+            let wall = BenchClock.seconds(ContinuousClock.now - start)
+            let stats = try await simulator.stats()
+            let served = (stats["reads"] as? NSNumber)?.intValue ?? -1
+            let sent = client.metrics.reads
+            let onlinePlan = evaluator.plan(rules: rules, state: online, source: "online")
+            let offlinePlan = evaluator.plan(rules: rules, state: offline, source: "offline")
+            // The planner skips archived repositories' merge requests and builds (nothing there can
+            // change), which the offline plan, blind to `archived`, does not: compare without them.
+            let inArchived = offlinePlan.entries.filter { entry in
+                archived.contains { $0.description == entry.item.repository } && entry.item.kind != .issues
+            }
+            // Tripwire notes quote the counts of items looked at, which those repositories change too.
+            let agree =
+                onlinePlan.entries.map(withoutNotes)
+                == offlinePlan.entries.filter { !inArchived.contains($0) }.map(withoutNotes)
+            let ratio = Double(sent) / Double(bound.total)
+            let items = offline.repositories.reduce(0) {
+                $0 + $1.issues.count + $1.mergeRequests.count + $1.builds.count
+            }
+            if verbose {
+                print("\(repos) repositories, \(items) items: \(sent) reads sent, \(served) served, \(wall) s")
+                print("  planner:")
+                for step in report.steps { print("    \(step)") }
+                print("  lower bound (\(bound.total)):")
+                for part in bound.parts { print("    \(part.what): \(part.requests)") }
+                print("  plans agree: \(agree) (\(onlinePlan.entries.count) entries)")
+                if !inArchived.isEmpty {
+                    print("  offline plan only: \(inArchived.count) entries on archived repositories")
+                }
+            }
+            return BenchRow(
+                name: "reads", size: "\(repos) repos, \(items) items",
+                measure: "read requests / lower bound",
+                value: "\(sent) / \(bound.total) = \(String(format: "%.3f", ratio))"
+                    + (served == sent ? "" : " (server saw \(served))")
+                    + (inArchived.isEmpty ? "" : "; offline plan also has \(inArchived.count) on archived repos"),
+                target: "≤ \(target), plans agree",
+                verdict: ratio <= target && agree && served == sent ? "PASS" : "FAIL")
+        }
+    }
+
+    /// The repositories the forge-state file marks `archived` (the state Swift reads drops the flag).
+    private static func archivedRepositories(_ data: Data) throws -> Set<RepositoryPath> {
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let repositories = object?["repos"] as? [[String: Any]] ?? []
+        return Set(
+            try repositories.filter { $0["archived"] as? Bool == true }.compactMap { repository in
+                try (repository["path"] as? String).map { try RepositoryPath($0) }
+            })
+    }
+
+    /// An entry without its actions' notes, which quote run-wide counts.
+    private static func withoutNotes(_ entry: PlanEntry) -> PlanEntry {
+        var entry = entry
+        for index in entry.actions.indices { entry.actions[index].note = nil }
+        return entry
+    }
+}

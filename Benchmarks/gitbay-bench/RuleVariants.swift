@@ -1,0 +1,46 @@
+import Foundation
+import RuleEngine
+
+/// Rule files generated from the shipped ones: the same rules under new names, with their
+/// thresholds and limits varied, so benchmarks load and evaluate many rules of realistic shape.
+enum RuleVariants {
+    /// `count` files, cycling through the shipped files; file `i` renames each rule `<name>-v<i>`.
+    static func files(count: Int) throws -> [(path: String, bytes: [UInt8])] {
+        let shipped = try ShippedRules.files()
+        return (0..<count).map { index in
+            let source = shipped[index % shipped.count]
+            let name = (source.path as NSString).lastPathComponent.replacingOccurrences(of: ".yml", with: "")
+            let text = variant(String(decoding: source.bytes, as: UTF8.self), index: index)
+            return (String(format: "%03d-%@.yml", index, name), Array(text.utf8))
+        }
+    }
+
+    /// Files whose rules number at least `rules` (each shipped cycle of three files holds five rules).
+    static func files(rules: Int) throws -> [(path: String, bytes: [UInt8])] {
+        var count = 0
+        var files: [(path: String, bytes: [UInt8])] = []
+        while try load(files).count < rules {
+            count += 1
+            files = try self.files(count: count)
+        }
+        return files
+    }
+
+    /// The rules of `files`, checked; a diagnostic error stops the benchmark.
+    static func load(_ files: [(path: String, bytes: [UInt8])]) throws -> [Rule] {
+        let set = RuleSet.load(files: files, registry: ShippedRules.registry)
+        guard !set.hasErrors else { throw ShippedRules.Failure.invalidRules(set.diagnostics.map { "\($0)" }) }
+        return set.rules
+    }
+
+    private static func variant(_ text: String, index: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var line = String(line)
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("- name: ") { line += "-v\(index)" }
+            line = line.replacingOccurrences(of: "idle > 60d", with: "idle > \(30 + index % 60)d")
+            line = line.replacingOccurrences(of: "idle > 14d", with: "idle > \(7 + index % 21)d")
+            line = line.replacingOccurrences(of: "limit: 20", with: "limit: \(10 + index % 40)")
+            return line
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,21 @@
+/// A small deterministic random source (SplitMix64), so every run of a benchmark builds the same forge.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+
+    /// True with probability `share`.
+    mutating func chance(_ share: Double) -> Bool {
+        Double.random(in: 0..<1, using: &self) < share
+    }
+}
