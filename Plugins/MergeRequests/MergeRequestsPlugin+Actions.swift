@@ -3,79 +3,55 @@ import RuleEngine
 
 extension MergeRequestsPlugin {
     /// Every merge request action, in the order the docs list them.
-    static let actions: [ActionDefinition] = [
-        ActionDefinition(
-            "ready", needs: [.detail],
-            doc: "Marks a draft ready, once per landing: done when not a draft, or when the rule's marked "
-                + "comment follows the newest retarget note (a person who re-drafts it is respected).",
-            command: { _, context in
-                try MergeRequestReadyCommand(repository: context.repository.path, number: context.item.number).control
+    static let actions: [ActionDefinition] =
+        [
+            ActionDefinition(
+                "ready", needs: [.detail],
+                doc: "Marks a draft ready, once per landing: done when not a draft, or when the rule's marked "
+                    + "comment follows the newest retarget note (a person who re-drafts it is respected).",
+                command: { _, context in
+                    try MergeRequestReadyCommand(repository: context.repository.path, number: context.item.number)
+                        .control
+                },
+                isDone: { request, context in
+                    guard let mr = context.mergeRequest, mr.draft else { return true }
+                    return readiedForThisLanding(mr, marker: request.marker, me: context.me)
+                },
+                refusal: { context in
+                    guard let mr = context.mergeRequest, mr.state == .merged || mr.state == .closed else { return nil }
+                    return "!\(mr.number) is \(mr.state.rawValue); only an open merge request can be marked ready"
+                },
+                warning: { context in
+                    guard let mr = context.mergeRequest, mr.queued != nil else { return nil }
+                    return "mr ready starts the queued merge of !\(mr.number) at once"
+                }
+            ),
+            ActionDefinition(
+                "draft", doc: "Marks it a draft; done when it is one.",
+                command: { _, context in
+                    try MergeRequestDraftCommand(repository: context.repository.path, number: context.item.number)
+                        .control
+                },
+                isDone: { _, context in context.mergeRequest?.draft ?? false }
+            ),
+        ]
+        + SharedActions.labels(command: "mr label", labels: labels) { repository, number, add, remove in
+            try MergeRequestLabelCommand(repository: repository, number: number, add: add, remove: remove).control
+        }
+        + [
+            SharedActions.comment(comments: { $0.mergeRequest?.comments ?? [] }) { repository, number, body in
+                try MergeRequestCommentCommand(repository: repository, number: number, body: body).control
             },
-            isDone: { request, context in
-                guard let mr = context.mergeRequest, mr.draft else { return true }
-                return readiedForThisLanding(mr, marker: request.marker, me: context.me)
-            },
-            refusal: { context in
-                guard let mr = context.mergeRequest, mr.state == .merged || mr.state == .closed else { return nil }
-                return "!\(mr.number) is \(mr.state.rawValue); only an open merge request can be marked ready"
-            },
-            warning: { context in
-                guard let mr = context.mergeRequest, mr.queued != nil else { return nil }
-                return "mr ready starts the queued merge of !\(mr.number) at once"
-            }
-        ),
-        ActionDefinition(
-            "draft", doc: "Marks it a draft; done when it is one.",
-            command: { _, context in
-                try MergeRequestDraftCommand(repository: context.repository.path, number: context.item.number).control
-            },
-            isDone: { _, context in context.mergeRequest?.draft ?? false }
-        ),
-        ActionDefinition(
-            "add-label", argument: .labels, needs: [.labels],
-            doc: "Adds the labels it lacks, in one `mr label` command; done when it has them all.",
-            command: { request, context in
-                try MergeRequestLabelCommand(
-                    repository: context.repository.path, number: context.item.number,
-                    add: NameChange.missing(request.argument.names, from: labels(context))
-                ).control
-            },
-            isDone: { request, context in NameChange.missing(request.argument.names, from: labels(context)).isEmpty }
-        ),
-        ActionDefinition(
-            "remove-label", argument: .labels, needs: [.labels],
-            doc: "Removes the labels it still has, in one `mr label` command; done when none is left.",
-            command: { request, context in
-                try MergeRequestLabelCommand(
-                    repository: context.repository.path, number: context.item.number,
-                    remove: NameChange.remaining(request.argument.names, in: labels(context))
-                ).control
-            },
-            isDone: { request, context in
-                NameChange.remaining(request.argument.names, in: labels(context)).isEmpty
-            }
-        ),
-        ActionDefinition(
-            "comment", argument: .text, needs: [.detail],
-            doc: "Posts the text with the rule's hidden marker; done while the bot's marked comment is the last word.",
-            command: { request, context in
-                try MergeRequestCommentCommand(
-                    repository: context.repository.path, number: context.item.number,
-                    body: MarkedComments.body(MarkedComments.text(of: request.argument), marker: request.marker)
-                ).control
-            },
-            isDone: { request, context in
-                MarkedComments.markerStands(request.marker, me: context.me, in: context.mergeRequest?.comments ?? [])
-            }
-        ),
-        ActionDefinition(
-            "close", doc: "Closes it without merging; done when it is closed or merged.",
-            command: { _, context in
-                try MergeRequestCloseCommand(repository: context.repository.path, number: context.item.number).control
-            },
-            isDone: { _, context in context.mergeRequest.map { $0.state == .closed || $0.state == .merged } ?? false }
-        ),
-    ]
+            ActionDefinition(
+                "close", doc: "Closes it without merging; done when it is closed or merged.",
+                command: { _, context in
+                    try MergeRequestCloseCommand(repository: context.repository.path, number: context.item.number)
+                        .control
+                },
+                isDone: { _, context in context.mergeRequest.map { $0.state == .closed || $0.state == .merged } ?? false
+                }
+            ),
+        ]
 
     private static func labels(_ context: ItemContext) -> [String] {
         context.mergeRequest?.labels ?? []
