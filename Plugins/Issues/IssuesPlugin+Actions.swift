@@ -8,9 +8,11 @@ extension IssuesPlugin {
             try IssueLabelCommand(repository: repository, number: number, add: add, remove: remove).control
         }
         + [
-            SharedActions.comment(comments: { $0.issue?.comments ?? [] }) { repository, number, body in
-                try IssueCommentCommand(repository: repository, number: number, body: body).control
-            },
+            SharedActions.comment(
+                comments: { $0.issue?.comments ?? [] },
+                render: { repository, number, body in
+                    try IssueCommentCommand(repository: repository, number: number, body: body).control
+                }),
             ActionDefinition(
                 "close", doc: "Closes the issue; done when it is closed.",
                 command: { _, context in

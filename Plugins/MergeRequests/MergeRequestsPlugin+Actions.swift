@@ -39,9 +39,11 @@ extension MergeRequestsPlugin {
             try MergeRequestLabelCommand(repository: repository, number: number, add: add, remove: remove).control
         }
         + [
-            SharedActions.comment(comments: { $0.mergeRequest?.comments ?? [] }) { repository, number, body in
-                try MergeRequestCommentCommand(repository: repository, number: number, body: body).control
-            },
+            SharedActions.comment(
+                comments: { $0.mergeRequest?.comments ?? [] },
+                render: { repository, number, body in
+                    try MergeRequestCommentCommand(repository: repository, number: number, body: body).control
+                }),
             ActionDefinition(
                 "close", doc: "Closes it without merging; done when it is closed or merged.",
                 command: { _, context in
