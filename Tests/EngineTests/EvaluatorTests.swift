@@ -117,3 +117,27 @@ let markStale = """
         #expect(plan.entries.first?.actions.map(\.status) == [.alreadyDone, .pending])
     }
 }
+
+@Suite struct ArchivedRepositoryTests {
+    @Test func noRuleActsOnAnArchivedRepository() throws {
+        var state = try forge(idle: 3)
+        let live = Evaluator(registry: registry).plan(rules: try rules(markStale), state: state, source: "t")
+        #expect(live.entries.count == 3)
+        state.repositories[0].archived = true
+        let plan = Evaluator(registry: registry).plan(rules: try rules(markStale), state: state, source: "t")
+        #expect(plan.entries.isEmpty)
+        #expect(plan.rules.first?.considered == 0)
+    }
+
+    @Test func theForgeStateFileCarriesArchived() throws {
+        let json = #"""
+            {"format":"gitbay-forge-state/1","now":"2026-11-29T12:00:00.000Z","me":"bot",
+             "repos":[{"path":"krz/old","archived":true},{"path":"krz/new"}]}
+            """#
+        let file = try ForgeStateFile.load(from: Data(json.utf8))
+        let state = file.forgeState()
+        #expect(state.repositories.map(\.archived) == [false, true])
+        let again = try ForgeStateFile.load(from: try ForgeStateFile(state: state).encoded()).forgeState()
+        #expect(again.repositories.map(\.archived) == [false, true])
+    }
+}

@@ -124,7 +124,7 @@ public struct Evaluator: Sendable {
         let selected = rule.condition.requiredValues(of: Self.selectionField(for: rule.kind))
         let decision = Decision(rule.condition, kind: rule.kind, registry: registry)
         let recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
-        for repository in state.repositories where rule.scope.contains(repository.path) {
+        for repository in state.repositories where rule.scope.contains(repository.path) && !repository.archived {
             for context in sortedItems.contexts(of: rule.kind, in: repository, state: state) {
                 if let selected, let value = selection?.value(context),
                     case .text(let text) = value, !selected.contains(text)

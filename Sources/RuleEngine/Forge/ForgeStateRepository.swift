@@ -24,14 +24,17 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
     public var builds: [Build]
     /// The dependency checker; `nil` when the file has no `deps`, which reads as a disabled checker.
     public var deps: DependencyStatus?
+    /// An archived repository refuses every write (exit 4), so no rule acts on it.
+    public var archived: Bool
 
     public init(
         path: RepositoryPath, defaultBranch: String = "main", branches: [String: String] = [:],
         tags: [String: String] = [:], settings: MergeGateSettings = MergeGateSettings(), labels: [IssueLabel] = [],
         milestones: [Milestone] = [], issues: [Issue] = [], mergeRequests: [MergeRequest] = [], builds: [Build] = [],
-        deps: DependencyStatus? = nil
+        deps: DependencyStatus? = nil, archived: Bool = false
     ) {
         self.path = path
+        self.archived = archived
         self.defaultBranch = defaultBranch
         self.branches = branches
         self.tags = tags
@@ -54,7 +57,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
             tags: Dictionary(state.refs?.tags.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 }),
             settings: gates.map(MergeGateSettings.init(gates:)) ?? MergeGateSettings(),
             issues: state.issues.map(\.issue), mergeRequests: state.mergeRequests.map(\.mergeRequest),
-            builds: state.builds, deps: state.dependencies)
+            builds: state.builds, deps: state.dependencies, archived: state.archived)
     }
 
     /// The repository as evaluation sees it: everything known, and every derived field computed the
@@ -72,7 +75,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
             dependencies: deps.flatMap { $0.enabled ? $0 : nil } ?? DependencyStatus(enabled: false),
             issues: issues.map { IssueRecord(issue: $0, known: everything) },
             mergeRequests: mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: everything) },
-            builds: builds.sorted { $0.number > $1.number }, known: everything)
+            builds: builds.sorted { $0.number > $1.number }, known: everything, archived: archived)
     }
 
     /// An issue as `issue show` sends it, plus `updated_at` (which defaults to `created_at`).
@@ -114,6 +117,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         case mergeRequests = "merge_requests"
         case builds
         case deps
+        case archived
     }
 
     private enum MilestoneKeys: String, CodingKey {
@@ -139,6 +143,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         mergeRequests = try container.decodeIfPresent([MergeRequest].self, forKey: .mergeRequests) ?? []
         builds = try container.decodeIfPresent([Build].self, forKey: .builds) ?? []
         deps = try container.decodeIfPresent(DependencyStatus.self, forKey: .deps)
+        archived = try container.decodeIfPresent(Bool.self, forKey: .archived) ?? false
         if deps != nil, try !container.nestedContainer(keyedBy: DepsKeys.self, forKey: .deps).contains(.enabled) {
             deps?.enabled = true
         }
@@ -173,6 +178,9 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
     /// recomputes them on read.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        if archived {
+            try container.encode(true, forKey: .archived)
+        }
         try container.encode(path, forKey: .path)
         try container.encode(defaultBranch, forKey: .defaultBranch)
         if !branches.isEmpty { try container.encode(branches, forKey: .branches) }

@@ -13,13 +13,15 @@ public struct RepositoryState: Sendable, Hashable {
     public var builds: [Build] { didSet { memo = RepositoryMemo() } }
     /// Which repository-wide needs have been read (`.refs`, `.dependencies`, `.openMergeRequests`...).
     public var known: Set<ReadNeed> { didSet { memo = RepositoryMemo() } }
+    /// An archived repository refuses every write (exit 4), so evaluation leaves it alone.
+    public var archived: Bool
     /// What plugins derived from the state above; replaced, never edited, when any of it changes.
     public private(set) var memo = RepositoryMemo()
 
     public init(
         path: RepositoryPath, defaultBranch: String? = nil, refs: RepositoryRefs? = nil,
         dependencies: DependencyStatus? = nil, issues: [IssueRecord] = [], mergeRequests: [MergeRequestRecord] = [],
-        builds: [Build] = [], known: Set<ReadNeed> = []
+        builds: [Build] = [], known: Set<ReadNeed> = [], archived: Bool = false
     ) {
         self.path = path
         self.defaultBranch = defaultBranch
@@ -29,6 +31,7 @@ public struct RepositoryState: Sendable, Hashable {
         self.mergeRequests = mergeRequests
         self.builds = builds
         self.known = known
+        self.archived = archived
     }
 
     /// The merge request with that number, if known.

@@ -78,6 +78,8 @@ struct ReadSession {
     var repositories: [RepositoryPath: RepositoryState] = [:]
     var report = ReadPlanner.Report()
     private var listedRepositories: [RepositoryPath]?
+    /// Archived repositories the listing showed: they refuse every write, so no rule acts on them.
+    private(set) var archivedRepositories: Set<RepositoryPath> = []
 
     init(registry: PluginRegistry, reader: any ForgeReader) {
         self.registry = registry
@@ -127,6 +129,7 @@ struct ReadSession {
         if needsListing, listedRepositories == nil {
             let rows = try await reader.all(try RepoListCommand())
             listedRepositories = rows.filter { !$0.archived }.map(\.path)
+            archivedRepositories = Set(rows.filter(\.archived).map(\.path))
             note("repositories: repo list", requests: max(1, (rows.count + 199) / 200))
         }
         let listed = (listedRepositories ?? []).filter { scope.contains($0) }
@@ -176,6 +179,17 @@ struct ReadSession {
                 milestone: row.milestone, createdAt: row.createdAt, updatedAt: row.updatedAt)
             repository.issues.append(IssueRecord(issue: issue, known: [.activity]))
             repositories[row.repo] = repository
+        }
+        // The query spans archived repositories too; learn which they are (one listing, shared
+        // with the other kinds) so that evaluation leaves them alone.
+        if scope.terms.contains(where: { term in
+            if case .repository(let pattern) = term { return pattern.contains("*") }
+            return true
+        }) {
+            _ = try await repositories(in: scope)
+            for path in archivedRepositories where repositories[path] != nil {
+                repositories[path]?.archived = true
+            }
         }
         let needs = rules.reduce(into: Set<ReadNeed>()) {
             $0.formUnion($1.condition.needs(registry: registry, kind: .issues))
@@ -338,7 +352,7 @@ struct ReadSession {
         var wanted: [RepositoryPath: Set<Int>] = [:]
         var wantedMergeRequests: [RepositoryPath: Set<Int>] = [:]
         for rule in rules where rule.kind != .builds {
-            for (path, repository) in repositories where rule.scope.contains(path) {
+            for (path, repository) in repositories where rule.scope.contains(path) && !repository.archived {
                 for item in Evaluator.items(of: rule.kind, in: repository) {
                     guard !item.known.contains(.detail) else { continue }
                     let context = ItemContext(item: item, repository: repository, now: now, me: me)
