@@ -77,7 +77,10 @@ private func arguments(_ documented: [String], folder: URL, server: URL) -> [Str
         } else if !word.hasPrefix("-"), !word.hasPrefix("/"), FileManager.default.fileExists(atPath: inRepository.path)
         {
             result.append(inRepository.path)
-        } else if option == "--snapshot" {
+        } else if option == "--snapshot"
+            || FileManager.default.fileExists(atPath: folder.appendingPathComponent(word).path)
+        {
+            // A file an earlier command of the page wrote (`-o plan.json`, then `apply plan.json`).
             result.append(folder.appendingPathComponent(word).path)
         } else {
             result.append(word)
@@ -85,7 +88,7 @@ private func arguments(_ documented: [String], folder: URL, server: URL) -> [Str
     }
     guard let subcommand = result.first, forgeCommands.contains(subcommand) else { return result }
     result += ["--config", folder.appendingPathComponent("gitbay-bot.yml").path, "--url", server.absoluteString]
-    if subcommand != "snapshot", !result.contains("--snapshot"), !result.contains("--now") {
+    if ["run", "plan", "explain"].contains(subcommand), !result.contains("--snapshot"), !result.contains("--now") {
         result += ["--now", now]
     }
     return result
