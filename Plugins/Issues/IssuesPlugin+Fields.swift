@@ -31,13 +31,13 @@ extension IssuesPlugin {
             issue.updatedAt.map { .duration(span(from: $0, to: context.now)) } ?? .absent
         },
         field("labels", .labelSet, needs: [.labels], doc: "The issue's label names.") { issue, _ in
-            .set(issue.labels.sorted())
+            .set(issue.labels)
         },
         field("assignees", .userSet, needs: [.detail], doc: "Who is assigned.") { issue, _ in
-            .set(issue.assignees.sorted())
+            .set(issue.assignees)
         },
         field("comments", .count, needs: [.detail], doc: "How many comments people wrote (system comments excluded).") {
-            issue, _ in .count(issue.comments.filter { !$0.isSystem }.count)
+            issue, _ in .count(issue.comments.reduce(0) { $0 + ($1.isSystem ? 0 : 1) })
         },
         field(
             "last_comment.author", .user, needs: [.detail],

@@ -26,7 +26,7 @@ extension MergeRequestsPlugin {
             mr, _ in .boolean(mr.draft)
         },
         field("labels", .labelSet, needs: [.labels], doc: "The merge request's label names.") { mr, _ in
-            .set(mr.labels.sorted())
+            .set(mr.labels)
         },
         field(
             "stacked_on", .count,

@@ -9,7 +9,7 @@ public enum FieldValue: Sendable, Hashable {
     case timestamp(Date)
     /// Text, a user name or an enumeration value.
     case text(String)
-    /// A set of label or user names, in a stable order for display.
+    /// A set of label or user names (in any order; shown sorted).
     case set([String])
     /// The field does not apply to this item (no comments yet, so no `last_comment.author`).
     case absent
@@ -22,8 +22,48 @@ public enum FieldValue: Sendable, Hashable {
         case .duration(let seconds): return DurationLiteral.describe(seconds: seconds)
         case .timestamp(let date): return date.formatted(.iso8601)
         case .text(let text): return text
-        case .set(let names): return "[" + names.joined(separator: ", ") + "]"
+        case .set(let names): return "[" + names.sorted().joined(separator: ", ") + "]"
         case .absent: return "(none)"
+        }
+    }
+}
+
+extension FieldValue {
+    /// Equal values; label and user sets compare as sets, whatever order they were read in.
+    public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.boolean(let a), .boolean(let b)): return a == b
+        case (.count(let a), .count(let b)): return a == b
+        case (.duration(let a), .duration(let b)): return a == b
+        case (.timestamp(let a), .timestamp(let b)): return a == b
+        case (.text(let a), .text(let b)): return a == b
+        case (.set(let a), .set(let b)): return Set(a) == Set(b)
+        case (.absent, .absent): return true
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .boolean(let value):
+            hasher.combine(0)
+            hasher.combine(value)
+        case .count(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .duration(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .timestamp(let value):
+            hasher.combine(3)
+            hasher.combine(value)
+        case .text(let value):
+            hasher.combine(4)
+            hasher.combine(value)
+        case .set(let names):
+            hasher.combine(5)
+            hasher.combine(Set(names))
+        case .absent: hasher.combine(6)
         }
     }
 }

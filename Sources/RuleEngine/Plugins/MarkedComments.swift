@@ -16,7 +16,14 @@ public enum MarkedComments {
 
     /// The newest comment a person (or a bot account) wrote; system comments are the server's.
     public static func newestNonSystem(_ comments: [Comment]) -> Comment? {
-        chronological(comments).last { !$0.isSystem }
+        // The last of `chronological(comments)` that is not a system note, found in one pass
+        // without sorting: conditions ask this of every issue, so it must not allocate.
+        var newest: Comment?
+        for comment in comments where !comment.isSystem {
+            if let current = newest, comment.createdAt < current.createdAt { continue }
+            newest = comment
+        }
+        return newest
     }
 
     /// The body to post: the rendered text, then the marker on its own line, where a later run finds it.
