@@ -58,6 +58,13 @@ import Testing
         #expect(error.description == "repos[0].issues[1].number: expected an integer")
     }
 
+    @Test func aListWhereAnObjectBelongsIsNamed() throws {
+        let notAList = #"{"format":"gitbay-forge-state/1","now":"2026-11-29T12:00:00.000Z","me":"b","repos":{}}"#
+        #expect(problem(notAList)?.description == "repos: expected a list")
+        let notAnObject = #"{"format":"gitbay-forge-state/1","now":"2026-11-29T12:00:00.000Z","me":"b","repos":[[]]}"#
+        #expect(problem(notAnObject)?.description == "repos[0]: expected an object")
+    }
+
     @Test func anUnknownStateAndARepeatedNumberAreRefused() throws {
         let reopened = #"{"number":2,"title":"t","state":"reopened","author":"al","created_at":"2026-01-02T00:00:00Z"}"#
         #expect(
