@@ -23,14 +23,7 @@ final class FileJournal: ApplyJournal {
     /// run was killed) are passed over.
     static func entries(at path: String) -> [JournalEntry] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
-                if let date = try? style.parse(text) { return date }
-            }
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a time"))
-        }
+        let decoder = PlanJSON.decoder()
         return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(JournalEntry.self, from: $0) }
     }
 
@@ -43,13 +36,7 @@ final class FileJournal: ApplyJournal {
     }
 
     func record(_ entry: JournalEntry) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        }
-        guard let line = try? encoder.encode(entry) else { return }
+        guard let line = try? PlanJSON.encoder(pretty: false).encode(entry) else { return }
         handle.withLock { handle in
             handle.write(line + Data("\n".utf8))
             try? handle.synchronize()

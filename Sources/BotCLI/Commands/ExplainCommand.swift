@@ -1,9 +1,6 @@
 import ArgumentParsing
 import Foundation
-import GitbayClient
-import GitbayKit
 import RuleEngine
-import YAML
 
 /// `gitbay-bot explain ITEM`: why each rule did or did not fire on one item.
 struct ExplainCommand {
@@ -36,30 +33,9 @@ struct ExplainCommand {
         let run = PlanningRun(invocation: invocation, environment: environment, console: console)
         let (rules, state, source) = try await run.state(for: reference)
         let evaluator = Evaluator(registry: BuiltinPlugins.registry, options: try run.evaluationOptions())
-        guard let repository = state.repositories.first(where: { $0.path == reference.repository }),
-            let item = Evaluator.items(of: reference.kind, in: repository).first(where: {
-                $0.number == reference.number
-            })
-        else {
+        guard let explanation = evaluator.explanation(of: reference, rules: rules, state: state, source: source) else {
             throw CommandFailure("\(reference) is not in \(source) (or not among what the rules read)", code: .failure)
         }
-        let plan = evaluator.plan(rules: rules, state: state, source: source)
-        let results = rules.filter { $0.kind == reference.kind }.map { rule in
-            let inScope = rule.scope.contains(reference.repository)
-            let (holds, conditions, actions) = evaluator.explain(rule, item: item, in: repository, state: state)
-            let planned = plan.entries.first { $0.rule == rule.name && $0.item.reference == reference.description }
-            let verdict: Explanation.Verdict =
-                !inScope ? .notMatched : holds == true ? .matched : holds == false ? .notMatched : .unknown
-            return Explanation.RuleResult(
-                name: rule.name, description: rule.description, location: rule.location.description, inScope: inScope,
-                verdict: verdict, conditions: conditions, actions: planned?.actions ?? (inScope ? actions : []))
-        }
-        let explanation = Explanation(
-            evaluatedAt: state.now, me: state.me, source: source,
-            item: PlannedItem(
-                repository: reference.repository.description, kind: reference.kind, number: reference.number,
-                title: item.title, reference: reference.description),
-            rules: results, guards: plan.guards)
         switch invocation.value("format") {
         case "json": console.write(ExplainRenderer.json(explanation), to: .output)
         case "markdown": console.write(ExplainRenderer.markdown(explanation), to: .output)

@@ -119,10 +119,7 @@ struct PlanningRun {
 
     private func frozenNow() throws(CommandFailure) -> Date? {
         guard let text = invocation.value("now") else { return nil }
-        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
-            if let date = try? style.parse(text) { return date }
-        }
-        if let date = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return date }
+        if let date = TimeLiteral.date(text) { return date }
         throw CommandFailure("--now takes 2026-11-29 or an RFC 3339 time, not '\(text)'", code: .usage)
     }
 

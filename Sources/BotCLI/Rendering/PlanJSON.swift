@@ -2,7 +2,7 @@ import Foundation
 import GitbayKit
 import RuleEngine
 
-/// The JSON coding of plans and explanations: pretty, sorted keys, ISO 8601 dates in UTC with
+/// The JSON coding of plans, explanations and the journal: sorted keys, ISO 8601 dates in UTC with
 /// milliseconds.
 ///
 /// One place decides the dates' form so a plan written by `plan -o` reads back unchanged in
@@ -10,19 +10,30 @@ import RuleEngine
 public enum PlanJSON {
     /// A value as pretty JSON with sorted keys, ending in a newline.
     public static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(GitbayTimestamp.format(date, precision: .milliseconds))
-        }
         // Plans hold strings, integers, booleans and dates only, which always encode.
-        let data = (try? encoder.encode(value)) ?? Data()
+        let data = (try? encoder(pretty: true).encode(value)) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     /// A value decoded from JSON written by ``encode(_:)`` (or by another tool in the same form).
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        try decoder().decode(type, from: data)
+    }
+
+    /// The encoder: pretty for files people read, one line per value for JSON lines.
+    static func encoder(pretty: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(GitbayTimestamp.format(date, precision: .milliseconds))
+        }
+        return encoder
+    }
+
+    /// The decoder matching ``encoder(pretty:)``.
+    static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -33,7 +44,7 @@ public enum PlanJSON {
             }
             return date
         }
-        return try decoder.decode(type, from: data)
+        return decoder
     }
 
     /// A saved plan, refused unless it is in the format this version reads (`gitbay-bot-plan/1`).

@@ -68,7 +68,7 @@ struct RuleTestRunner: Sendable {
         let forgePath = Self.resolve(test.forge.value, in: directory)
         var now: Date?
         if let text = test.now {
-            now = Self.time(text.value)
+            now = TimeLiteral.date(text.value)
             if now == nil {
                 diagnostics.append(
                     .error("now: takes 2026-11-29 or an RFC 3339 time, not '\(text.value)'", at: text.location))
@@ -147,13 +147,5 @@ struct RuleTestRunner: Sendable {
     static func resolve(_ path: String, in directory: String) -> String {
         guard !path.hasPrefix("/"), !directory.isEmpty else { return path }
         return ((directory as NSString).appendingPathComponent(path) as NSString).standardizingPath
-    }
-
-    /// `2026-11-29` or an RFC 3339 time, as `--now` takes them.
-    static func time(_ text: String) -> Date? {
-        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
-            if let date = try? style.parse(text) { return date }
-        }
-        return try? Date.ISO8601FormatStyle().year().month().day().parse(text)
     }
 }

@@ -92,7 +92,7 @@ struct ConditionTyping {
             }
             return .duration(seconds)
         case .timestamp:
-            guard let date = Self.timestamp(value.text) else {
+            guard let date = TimeLiteral.date(value.text) else {
                 throw ConditionSyntaxError(
                     "'\(value.text)' is not a time; write 2026-01-31 or 2026-01-31T12:00:00Z", at: value.span)
             }
@@ -118,11 +118,5 @@ struct ConditionTyping {
             }
             return .text(value.text)
         }
-    }
-
-    private static func timestamp(_ text: String) -> Date? {
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        return try? Date.ISO8601FormatStyle().year().month().day().parse(text)
     }
 }

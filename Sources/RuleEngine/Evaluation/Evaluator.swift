@@ -161,21 +161,40 @@ public struct Evaluator: Sendable {
             precondition: Precondition(rule.condition))
     }
 
-    /// One rule on one item, for `explain`: every condition's observed value and verdict, and the
-    /// actions it would take (before limits and guards, which the whole plan decides).
-    public func explain(
-        _ rule: Rule, item: Item, in repository: RepositoryState, state: ForgeState
-    ) -> (
-        holds: Bool?, results: [ConditionResult], actions: [PlannedAction]
-    ) {
+    /// Why one item is or is not acted on, for `explain`: every rule of its kind with each
+    /// condition's observed value and verdict, and the actions as the whole plan decides them
+    /// (with the limit or guard that held one back). `nil` when the state does not hold the item.
+    public func explanation(
+        of reference: ItemReference, rules: [Rule], state: ForgeState, source: String
+    ) -> Explanation? {
+        guard let repository = state.repositories.first(where: { $0.path == reference.repository }),
+            let item = Self.items(of: reference.kind, in: repository).first(where: { $0.number == reference.number })
+        else { return nil }
+        let plan = plan(rules: rules, state: state, source: source)
         let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
-        var results: [ConditionResult] = []
-        let holds = rule.condition.evaluate(context, registry: registry, results: &results)
-        guard holds == true else { return (holds, results, []) }
-        let reference = item.reference(in: repository.path)
-        return (
-            holds, results, rule.actions.map { plannedAction($0, rule: rule, context: context, reference: reference) }
-        )
+        let results = rules.filter { $0.kind == reference.kind }.map { rule in
+            let inScope = rule.scope.contains(reference.repository)
+            var conditions: [ConditionResult] = []
+            let holds = rule.condition.evaluate(context, registry: registry, results: &conditions)
+            let planned = plan.entries.first { $0.rule == rule.name && $0.item.reference == reference.description }
+            let actions =
+                planned?.actions
+                ?? (inScope && holds == true
+                    ? rule.actions.map {
+                        plannedAction($0, rule: rule, context: context, reference: reference.description)
+                    } : [])
+            let verdict: Explanation.Verdict =
+                !inScope ? .notMatched : holds == true ? .matched : holds == false ? .notMatched : .unknown
+            return Explanation.RuleResult(
+                name: rule.name, description: rule.description, location: rule.location.description, inScope: inScope,
+                verdict: verdict, conditions: conditions, actions: actions)
+        }
+        return Explanation(
+            evaluatedAt: state.now, me: state.me, source: source,
+            item: PlannedItem(
+                repository: reference.repository.description, kind: reference.kind, number: reference.number,
+                title: item.title, reference: reference.description),
+            rules: results, guards: plan.guards)
     }
 
     /// The field a listing can filter on for each kind: what ``ReadPlanner`` pushes to the server.

@@ -209,11 +209,12 @@ struct ReadSession {
                     repositories[row.repo] = repository
                 }
             }
-            for path in repositories.keys {
-                for index in repositories[path]!.issues.indices {
-                    repositories[path]!.issues[index].issue.labels.sort()
-                    repositories[path]!.issues[index].known.insert(.labels)
+            for (path, var repository) in repositories {
+                for index in repository.issues.indices {
+                    repository.issues[index].issue.labels.sort()
+                    repository.issues[index].known.insert(.labels)
                 }
+                repositories[path] = repository
             }
             note("issue labels: \(labels.count) label: queries", requests: requests)
         }

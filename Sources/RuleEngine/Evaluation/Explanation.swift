@@ -1,5 +1,4 @@
 import Foundation
-import RuleEngine
 
 /// Why one item is or is not acted on: every rule of its kind, with each condition's observed value.
 ///
