@@ -161,9 +161,10 @@ public struct Evaluator: Sendable {
             precondition: Precondition(rule.condition))
     }
 
-    /// Why one item is or is not acted on, for `explain`: every rule of its kind with each
-    /// condition's observed value and verdict, and the actions as the whole plan decides them
-    /// (with the limit or guard that held one back). `nil` when the state does not hold the item.
+    /// Why one item is or is not acted on, for `explain`; `nil` when the state does not hold it.
+    ///
+    /// Every rule of the item's kind comes with each condition's observed value and verdict, and
+    /// the actions as the whole plan decides them (with the limit or guard that held one back).
     public func explanation(
         of reference: ItemReference, rules: [Rule], state: ForgeState, source: String
     ) -> Explanation? {
