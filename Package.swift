@@ -81,10 +81,12 @@ let package = Package(
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),
         .testTarget(
             name: "BuiltinPluginsTests",
-            dependencies: ["IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "RuleEngine", "GitbayKit"]
+            dependencies: [
+                "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "RuleEngine", "GitbayKit", "GitbayTestSupport",
+            ]
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
-        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML", "GitbayTestSupport"]),
         .testTarget(
             name: "EngineTests",
             dependencies: [

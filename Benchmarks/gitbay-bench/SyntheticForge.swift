@@ -1,5 +1,6 @@
 import Foundation
 import GitbayKit
+import GitbayTestSupport
 import RuleEngine
 
 /// A forge built in memory for `gitbay-bench evaluate`: a given number of items spread over ten

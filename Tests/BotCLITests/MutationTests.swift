@@ -1,5 +1,6 @@
 import BotCLI
 import Foundation
+import GitbayTestSupport
 import RuleEngine
 import Testing
 import YAML

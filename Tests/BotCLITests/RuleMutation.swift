@@ -1,3 +1,5 @@
+import GitbayTestSupport
+
 /// One random edit of a rule file's bytes, of the kinds that break YAML, the rule format and the
 /// condition language in the ways people and tools do.
 enum RuleMutation: CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import GitbayKit
+import GitbayTestSupport
 import MergeRequestsPlugin
 import RuleEngine
 import Testing
@@ -87,5 +88,38 @@ import Testing
     ])
     func otherSystemCommentsAreNotNotes(body: String) {
         #expect(RetargetNote(Fixtures.system(body, daysAgo: 1)) == nil)
+    }
+
+    /// The hand-written parser reads every note exactly as the regex gitbay's format suggests,
+    /// greedy groups included, on bodies built from the pieces that make parsing hard.
+    @Test func readsNotesAsTheRegexWould() {
+        let pieces = [
+            " to ", "to", " ", ": !", ":", "!", "1", "42", "007", "x", "main", "owner/name:feat", " merged", "é",
+            "e\u{301}", "\n", "\u{2028}", "٣", "99999999999999999999",
+        ]
+        let pattern = #/retargeted from (.+) to (.+): !([0-9]+) merged/#
+        var random = SeededGenerator(seed: 0x7265_7461_7267)
+        func some(_ count: ClosedRange<Int>) -> String {
+            (0..<Int.random(in: count, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        }
+        var notes = 0
+        for _ in 0..<5_000 {
+            // A note's shape, each fixed part now and then swapped for random pieces.
+            let shape = ["retargeted from ", some(1...3), " to ", some(1...3), ": !", some(1...1), " merged"]
+            let body = shape.enumerated().map { index, part in
+                index % 2 == 0 && random.chance(0.1) ? some(0...2) : part
+            }.joined()
+            let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+            let expected = (try? pattern.wholeMatch(in: trimmed)).flatMap { match in
+                Int(match.output.3).map { (String(match.output.1), String(match.output.2), $0) }
+            }
+            let note = RetargetNote(Fixtures.system(body, daysAgo: 1))
+            #expect(note?.from == expected?.0, "\(body.debugDescription)")
+            #expect(note?.to == expected?.1, "\(body.debugDescription)")
+            #expect(note?.parent == expected?.2, "\(body.debugDescription)")
+            if note != nil { notes += 1 }
+        }
+        // Enough bodies are notes for the comparison to mean something.
+        #expect(notes > 250)
     }
 }

@@ -1,21 +1,9 @@
+import GitbayTestSupport
 import Testing
 import YAML
 
 @Suite("Random mutations of a valid rules file")
 struct MutationTests {
-    /// A deterministic SplitMix64 generator, so a failing mutation can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     /// The rules file the mutations start from.
     struct RuleFile: Decodable {
         var version: Int
@@ -63,7 +51,7 @@ struct MutationTests {
         let original = Array(Self.source.utf8)
         _ = try YAMLDecoder().decode(RuleFile.self, from: original, file: testFile)
         let lineCount = Self.source.split(separator: "\n", omittingEmptySubsequences: false).count
-        var random = SplitMix(state: 0x6769_7462_6179)
+        var random = SeededGenerator(seed: 0x6769_7462_6179)
         let inserts: [[UInt8]] = [[0x5B], [0x2A], [0x26], [0x09], Array("&a ".utf8), Array("*a".utf8), [0x00], [0xFF]]
         var failures = 0
         var successes = 0

@@ -22,143 +22,130 @@ public struct Evaluator: Sendable {
     }
 
     public func plan(rules: [Rule], state: ForgeState, source: String) -> Plan {
-        var summaries: [Plan.RuleSummary] = []
+        var evaluations = rules.map { RuleEvaluation($0, registry: registry) }
+        evaluateItemByItem(&evaluations, state: state)
         var entries: [PlanEntry] = []
         var guards: [String] = []
-        var items = ItemsByRepository()
-        for rule in rules {
-            var (summary, ruleEntries) = evaluate(rule, state: state, items: &items)
-            holdBeyondGuards(rule, summary: &summary, entries: &ruleEntries, guards: &guards)
-            summaries.append(summary)
-            entries += ruleEntries
+        var ranges: [Range<Int>] = []
+        entries.reserveCapacity(evaluations.reduce(0) { $0 + $1.entries.count })
+        for index in evaluations.indices {
+            holdBeyondGuards(&evaluations[index], guards: &guards)
+            ranges.append(entries.endIndex..<entries.endIndex + evaluations[index].entries.count)
+            entries += evaluations[index].entries
+            evaluations[index].entries = []
         }
         capActions(&entries, guards: &guards)
-        var acting: [String: Int] = [:]
-        var held: [String: Int] = [:]
-        for entry in entries {
-            if entry.hasPendingActions { acting[entry.rule, default: 0] += 1 }
-            if entry.actions.contains(where: { $0.status == .held }) { held[entry.rule, default: 0] += 1 }
-        }
-        for index in summaries.indices {
-            summaries[index].acting = acting[summaries[index].name] ?? 0
-            summaries[index].held = held[summaries[index].name] ?? 0
+        // Each rule's entries sit together, in rule order, so its counts come from its own range.
+        let summaries = zip(evaluations, ranges).map { evaluation, range in
+            var summary = evaluation.summary
+            summary.acting = Self.count(entries, in: range, where: \.hasPendingActions)
+            summary.held = Self.count(entries, in: range) { $0.actions.contains { $0.status == .held } }
+            return summary
         }
         return Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
     }
 
-    /// Each repository's items of each kind with their contexts, sorted and built once per plan
-    /// rather than once per rule.
-    struct ItemsByRepository {
-        private var contexts: [ItemKind: [RepositoryPath: [ItemContext]]] = [:]
-
-        mutating func contexts(of kind: ItemKind, in repository: RepositoryState, state: ForgeState) -> [ItemContext] {
-            if let known = contexts[kind]?[repository.path] { return known }
-            let built = Evaluator.items(of: kind, in: repository).map {
-                ItemContext(item: $0, repository: repository, now: state.now, me: state.me)
-            }
-            contexts[kind, default: [:]][repository.path] = built
-            return built
-        }
-    }
-
-    /// A rule's condition with its fields looked up once, deciding an item with the fewest tests
-    /// and describing none: the verdict ``ConditionTree/evaluate(_:registry:results:)`` gives, as
-    /// `all` stops at its first false part and `any` at its first true one.
-    private indirect enum Decision {
-        case all([Decision])
-        case any([Decision])
-        case not(Decision)
-        case test(CheckedCondition, FieldDefinition?)
-
-        init(_ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry) {
-            switch tree {
-            case .all(let trees): self = .all(trees.map { Decision($0, kind: kind, registry: registry) })
-            case .any(let trees): self = .any(trees.map { Decision($0, kind: kind, registry: registry) })
-            case .not(let tree): self = .not(Decision(tree, kind: kind, registry: registry))
-            case .test(let condition, _): self = .test(condition, registry.field(condition.field.name, for: kind))
-            }
-        }
-
-        func holds(_ context: ItemContext) -> Bool? {
-            switch self {
-            case .all(let parts):
-                var verdict: Bool? = true
-                for part in parts {
-                    switch part.holds(context) {
-                    case false: return false
-                    case nil: verdict = nil
-                    default: break
-                    }
-                }
-                return verdict
-            case .any(let parts):
-                var verdict: Bool? = false
-                for part in parts {
-                    switch part.holds(context) {
-                    case true: return true
-                    case nil: verdict = nil
-                    default: break
-                    }
-                }
-                return verdict
-            case .not(let part):
-                return part.holds(context).map { !$0 }
-            case .test(let condition, let field):
-                guard let field, context.knows(field.needs) else { return nil }
-                return condition.holds(for: field.value(context), me: context.me)
-            }
-        }
-    }
-
-    /// Every item of the rule's kind in its scope, with the entry for each one that matches.
-    private func evaluate(
-        _ rule: Rule, state: ForgeState, items sortedItems: inout ItemsByRepository
-    ) -> (
-        Plan.RuleSummary, [PlanEntry]
-    ) {
-        var summary = Plan.RuleSummary(
-            name: rule.name, kind: rule.kind, description: rule.description, location: rule.location.description)
+    /// One rule being evaluated: what it needs, looked up once per plan, and what it found so far.
+    private struct RuleEvaluation {
+        let prepared: PreparedRule
+        var summary: Plan.RuleSummary
         var entries: [PlanEntry] = []
-        let selection = registry.field(Self.selectionField(for: rule.kind), for: rule.kind)
-        let selected = rule.condition.requiredValues(of: Self.selectionField(for: rule.kind))
-        let decision = Decision(rule.condition, kind: rule.kind, registry: registry)
-        let recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
-        for repository in state.repositories where rule.scope.contains(repository.path) && !repository.archived {
-            for context in sortedItems.contexts(of: rule.kind, in: repository, state: state) {
-                if let selected, let value = selection?.value(context),
-                    case .text(let text) = value, !selected.contains(text)
-                {
-                    // Outside what the rule selects on the server too (`is:open`, `--status`),
-                    // so it is not counted among the items the rule looked at, online or offline.
-                    continue
+
+        var rule: Rule { prepared.rule }
+
+        init(_ rule: Rule, registry: PluginRegistry) {
+            prepared = PreparedRule(rule, registry: registry)
+            summary = Plan.RuleSummary(
+                name: rule.name, kind: rule.kind, description: rule.description, location: rule.location.description)
+        }
+    }
+
+    /// What evaluating a rule over many items needs, looked up once per plan; a class, so that
+    /// handing it to each entry shares it rather than copying it.
+    private final class PreparedRule {
+        let rule: Rule
+        let condition: CompiledCondition
+        let precondition: Precondition
+        /// Each action with the plugin's definition of it (`nil` when no plugin offers it).
+        let actions: [(action: RuleAction, definition: ActionDefinition?)]
+        /// Whether `idle` or `updated_at` is tested, so the entry records the time it saw.
+        let recordsActivity: Bool
+        /// The values of `state` (`status` for builds) the rule requires, as the server filters
+        /// them; a handful at most, which an array tests faster than a set hashes.
+        let selected: [String]?
+
+        init(_ rule: Rule, registry: PluginRegistry) {
+            self.rule = rule
+            condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
+            precondition = Precondition(rule.condition)
+            actions = rule.actions.map { ($0, registry.action($0.name, for: rule.kind)) }
+            recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
+            selected = rule.condition.requiredValues(of: Evaluator.selectionField(for: rule.kind)).map(Array.init)
+        }
+    }
+
+    /// Runs every rule over every item of its kind in its scope, item by item: each item is
+    /// read from memory once for all the rules rather than once per rule, which on a large forge
+    /// is the difference between working in the cache and waiting on memory.
+    ///
+    /// Each rule still sees its items in repository path order, oldest first, so its entries
+    /// come out as if the rules had run one after another.
+    private func evaluateItemByItem(_ evaluations: inout [RuleEvaluation], state: ForgeState) {
+        for kind in ItemKind.allCases {
+            let ofKind = evaluations.indices.filter { evaluations[$0].rule.kind == kind }
+            guard !ofKind.isEmpty else { continue }
+            let selection = registry.field(Self.selectionField(for: kind), for: kind)?.value
+            for repository in state.repositories where !repository.archived {
+                let inScope = ofKind.filter { evaluations[$0].rule.scope.contains(repository.path) }
+                guard !inScope.isEmpty else { continue }
+                let path = repository.path.description
+                for item in Self.items(of: kind, in: repository) {
+                    let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
+                    let selectionValue = selection?(context)
+                    var reference: String?
+                    for index in inScope {
+                        let prepared = evaluations[index].prepared
+                        if let selected = prepared.selected, case .text(let text) = selectionValue,
+                            !selected.contains(text)
+                        {
+                            // Outside what the rule selects on the server too (`is:open`, `--status`),
+                            // so it is not counted among the items the rule looked at, online or offline.
+                            continue
+                        }
+                        evaluations[index].summary.considered += 1
+                        // Most items do not match: decide first, short-circuiting and recording
+                        // nothing, and record every condition's observed value only for the items that do.
+                        guard prepared.condition.decide(context) == true else { continue }
+                        evaluations[index].summary.matched += 1
+                        let known = reference ?? item.reference(in: repository.path)
+                        reference = known
+                        let entry = entry(prepared, context: context, path: path, reference: known)
+                        evaluations[index].entries.append(entry)
+                    }
                 }
-                summary.considered += 1
-                // Most items do not match: decide first, short-circuiting and recording nothing,
-                // and record every condition's observed value only for the items that do.
-                guard decision.holds(context) == true else { continue }
-                summary.matched += 1
-                entries.append(entry(rule, context: context, recordsActivity: recordsActivity))
             }
         }
-        return (summary, entries)
     }
 
     /// The entry of a rule on an item it matches: every condition's observed value and the actions.
-    private func entry(_ rule: Rule, context: ItemContext, recordsActivity: Bool) -> PlanEntry {
+    private func entry(
+        _ evaluation: PreparedRule, context: ItemContext, path: String, reference: String
+    ) -> PlanEntry {
+        let rule = evaluation.rule
         let item = context.item
-        let path = context.repository.path
         var results: [ConditionResult] = []
-        _ = rule.condition.evaluate(context, registry: registry, results: &results)
-        let reference = item.reference(in: path)
+        _ = evaluation.condition.evaluate(context, results: &results)
         return PlanEntry(
             rule: rule.name,
             item: PlannedItem(
-                repository: path.description, kind: rule.kind, number: item.number, title: item.title,
-                reference: reference, updatedAt: recordsActivity ? item.updatedAt : nil),
+                repository: path, kind: rule.kind, number: item.number, title: item.title,
+                reference: reference, updatedAt: evaluation.recordsActivity ? item.updatedAt : nil),
             reasons: results,
-            actions: rule.actions.map { plannedAction($0, rule: rule, context: context, reference: reference) },
-            precondition: Precondition(rule.condition))
+            actions: evaluation.actions.map {
+                plannedAction($0.action, definition: $0.definition, rule: rule, context: context, reference: reference)
+            },
+            precondition: evaluation.precondition)
     }
 
     /// Why one item is or is not acted on, for `explain`; `nil` when the state does not hold it.
@@ -218,7 +205,16 @@ public struct Evaluator: Sendable {
 
     /// One action on one item: its command, or why it will not run.
     func plannedAction(_ action: RuleAction, rule: Rule, context: ItemContext, reference: String) -> PlannedAction {
-        guard let definition = registry.action(action.name, for: rule.kind) else {
+        plannedAction(
+            action, definition: registry.action(action.name, for: rule.kind), rule: rule, context: context,
+            reference: reference)
+    }
+
+    /// One action on one item, its plugin's definition already looked up.
+    private func plannedAction(
+        _ action: RuleAction, definition: ActionDefinition?, rule: Rule, context: ItemContext, reference: String
+    ) -> PlannedAction {
+        guard let definition else {
             return PlannedAction(action: action.name, status: .invalid, note: "no plugin offers this action")
         }
         guard context.knows(definition.needs) else {
@@ -264,10 +260,10 @@ public struct Evaluator: Sendable {
     }
 
     /// The tripwire and the rule's own limit.
-    private func holdBeyondGuards(
-        _ rule: Rule, summary: inout Plan.RuleSummary, entries: inout [PlanEntry], guards: inout [String]
-    ) {
-        let acting = entries.filter(\.hasPendingActions).count
+    private func holdBeyondGuards(_ evaluation: inout RuleEvaluation, guards: inout [String]) {
+        let rule = evaluation.rule
+        let summary = evaluation.summary
+        let acting = Self.count(evaluation.entries, in: evaluation.entries.indices, where: \.hasPendingActions)
         let share = summary.considered == 0 ? 0 : Double(acting) / Double(summary.considered)
         if !options.force, acting > options.tripwireFloor, share > options.tripwireShare {
             let percent = Int((share * 100).rounded())
@@ -275,19 +271,18 @@ public struct Evaluator: Sendable {
                 "tripwire: rule '\(rule.name)' would act on \(acting) of \(summary.considered) \(rule.kind.rawValue) "
                 + "(\(percent)%, more than \(Int(options.tripwireShare * 100))%); check the rule, then use --force"
             guards.append(note)
-            hold(&entries, where: { _ in true }, note: note)
+            for index in evaluation.entries.indices {
+                evaluation.entries[index].hold(note: note)
+            }
             return
         }
         if let limit = rule.limit, acting > limit {
             var seen = 0
             let note = "rule '\(rule.name)' limit of \(limit) reached"
-            hold(
-                &entries,
-                where: { entry in
-                    guard entry.hasPendingActions else { return false }
-                    seen += 1
-                    return seen > limit
-                }, note: note)
+            for index in evaluation.entries.indices where evaluation.entries[index].hasPendingActions {
+                seen += 1
+                if seen > limit { evaluation.entries[index].hold(note: note) }
+            }
             guards.append("\(note): \(acting - limit) more \(rule.kind.rawValue) left for the next run")
         }
     }
@@ -313,12 +308,13 @@ public struct Evaluator: Sendable {
         }
     }
 
-    private func hold(_ entries: inout [PlanEntry], where select: (PlanEntry) -> Bool, note: String) {
-        for index in entries.indices where select(entries[index]) {
-            for action in entries[index].actions.indices where entries[index].actions[action].status == .pending {
-                entries[index].actions[action].status = .held
-                entries[index].actions[action].note = note
-            }
+    /// How many entries in `range` pass `test`, reading them in place: iterating a slice would
+    /// copy every entry, and plans run to a hundred thousand of them.
+    private static func count(_ entries: [PlanEntry], in range: Range<Int>, where test: (PlanEntry) -> Bool) -> Int {
+        var count = 0
+        for index in range where test(entries[index]) {
+            count += 1
         }
+        return count
     }
 }

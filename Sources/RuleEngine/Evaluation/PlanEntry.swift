@@ -22,4 +22,12 @@ public struct PlanEntry: Sendable, Hashable, Codable {
 
     /// Whether any action will run.
     public var hasPendingActions: Bool { actions.contains { $0.status == .pending } }
+
+    /// Holds back every pending action, saying which limit or guard did.
+    mutating func hold(note: String) {
+        for index in actions.indices where actions[index].status == .pending {
+            actions[index].status = .held
+            actions[index].note = note
+        }
+    }
 }

@@ -1,21 +1,33 @@
 import Foundation
 
 /// One item with everything a field or action may consult: its repository, the time and the bot.
-public struct ItemContext: Sendable {
-    public var item: Item
-    public var repository: RepositoryState
-    public var now: Date
-    public var me: String
+///
+/// A class, not a struct: evaluation hands the same context to every condition of every rule,
+/// and copying the item and its repository (a score of reference-counted fields) each time was
+/// the largest cost of evaluating a big forge. It is immutable, so sharing it is safe.
+public final class ItemContext: Sendable {
+    public let item: Item
+    public let repository: RepositoryState
+    public let now: Date
+    public let me: String
+    /// What has been read of the item and of its repository together, one bit per ``ReadNeed``.
+    private let known: ReadNeed.Mask
 
     public init(item: Item, repository: RepositoryState, now: Date, me: String) {
         self.item = item
         self.repository = repository
         self.now = now
         self.me = me
+        self.known = ReadNeed.Mask(item.known).union(ReadNeed.Mask(repository.known))
     }
 
     /// Whether every need in `needs` has been read, for the item or its repository.
     public func knows(_ needs: Set<ReadNeed>) -> Bool {
-        needs.allSatisfy { item.known.contains($0) || repository.known.contains($0) }
+        knows(ReadNeed.Mask(needs))
+    }
+
+    /// Whether every need in `needs` has been read: the test evaluation makes per condition.
+    public func knows(_ needs: ReadNeed.Mask) -> Bool {
+        known.isSuperset(of: needs)
     }
 }

@@ -19,6 +19,38 @@ public enum ReadNeed: String, Sendable, Hashable, CaseIterable, Codable, Compara
     case allMergeRequests
 
     public static func < (lhs: ReadNeed, rhs: ReadNeed) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.ordinal < rhs.ordinal
+    }
+
+    /// The need's place in the declaration order: its sort key and its bit in a ``Mask``.
+    fileprivate var ordinal: Int {
+        switch self {
+        case .labels: return 0
+        case .activity: return 1
+        case .detail: return 2
+        case .refs: return 3
+        case .dependencies: return 4
+        case .openMergeRequests: return 5
+        case .allMergeRequests: return 6
+        }
+    }
+}
+
+extension ReadNeed {
+    /// A set of needs as one bit each, which evaluation tests per condition without hashing.
+    public struct Mask: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+
+        public init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        public init(_ needs: Set<ReadNeed>) {
+            self = Mask(needs.map(Mask.init(need:)))
+        }
+
+        init(need: ReadNeed) {
+            self.init(rawValue: 1 << need.ordinal)
+        }
     }
 }

@@ -353,16 +353,16 @@ struct ReadSession {
         var wanted: [RepositoryPath: Set<Int>] = [:]
         var wantedMergeRequests: [RepositoryPath: Set<Int>] = [:]
         for rule in rules where rule.kind != .builds {
+            let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
+            let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
+                needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])
+            }
             for (path, repository) in repositories where rule.scope.contains(path) && !repository.archived {
                 for item in Evaluator.items(of: rule.kind, in: repository) {
                     guard !item.known.contains(.detail) else { continue }
                     let context = ItemContext(item: item, repository: repository, now: now, me: me)
-                    var results: [ConditionResult] = []
-                    let verdict = rule.condition.evaluate(context, registry: registry, results: &results)
+                    let verdict = condition.decide(context)
                     guard verdict != false else { continue }
-                    let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
-                        needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])
-                    }
                     guard verdict == nil || !context.knows(actionNeeds) else { continue }
                     if rule.kind == .issues {
                         wanted[path, default: []].insert(item.number)

@@ -1,12 +1,13 @@
-/// A small deterministic random source (SplitMix64), so every run of a benchmark builds the same forge.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
+/// SplitMix64: a small seeded random source, so every run of a randomised test or benchmark makes
+/// the same values and a failing case can be rebuilt from its seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,7 +16,7 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// True with probability `share`.
-    mutating func chance(_ share: Double) -> Bool {
+    public mutating func chance(_ share: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < share
     }
 }
