@@ -22,8 +22,7 @@ public struct Evaluator: Sendable {
     }
 
     public func plan(rules: [Rule], state: ForgeState, source: String) -> Plan {
-        var evaluations = rules.map { RuleEvaluation($0, registry: registry) }
-        evaluateItemByItem(&evaluations, state: state)
+        var evaluations = evaluate(rules, state: state)
         var entries: [PlanEntry] = []
         var guards: [String] = []
         var ranges: [Range<Int>] = []
@@ -36,116 +35,17 @@ public struct Evaluator: Sendable {
         }
         capActions(&entries, guards: &guards)
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
-        let summaries = zip(evaluations, ranges).map { evaluation, range in
-            var summary = evaluation.summary
-            summary.acting = Self.count(entries, in: range, where: \.hasPendingActions)
-            summary.held = Self.count(entries, in: range) { $0.actions.contains { $0.status == .held } }
-            return summary
+        var summaries: [Plan.RuleSummary] = []
+        for (index, range) in ranges.enumerated() {
+            var summary = evaluations[index].summary
+            for entry in range {
+                if entries[entry].hasPendingActions { summary.acting += 1 }
+                if entries[entry].hasHeldActions { summary.held += 1 }
+            }
+            summaries.append(summary)
         }
         return Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
-    }
-
-    /// One rule being evaluated: what it needs, looked up once per plan, and what it found so far.
-    private struct RuleEvaluation {
-        let prepared: PreparedRule
-        var summary: Plan.RuleSummary
-        var entries: [PlanEntry] = []
-
-        var rule: Rule { prepared.rule }
-
-        init(_ rule: Rule, registry: PluginRegistry) {
-            prepared = PreparedRule(rule, registry: registry)
-            summary = Plan.RuleSummary(
-                name: rule.name, kind: rule.kind, description: rule.description, location: rule.location.description)
-        }
-    }
-
-    /// What evaluating a rule over many items needs, looked up once per plan; a class, so that
-    /// handing it to each entry shares it rather than copying it.
-    private final class PreparedRule {
-        let rule: Rule
-        let condition: CompiledCondition
-        let precondition: Precondition
-        /// Each action with the plugin's definition of it (`nil` when no plugin offers it).
-        let actions: [(action: RuleAction, definition: ActionDefinition?)]
-        /// Whether `idle` or `updated_at` is tested, so the entry records the time it saw.
-        let recordsActivity: Bool
-        /// The values of `state` (`status` for builds) the rule requires, as the server filters
-        /// them; a handful at most, which an array tests faster than a set hashes.
-        let selected: [String]?
-
-        init(_ rule: Rule, registry: PluginRegistry) {
-            self.rule = rule
-            condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
-            precondition = Precondition(rule.condition)
-            actions = rule.actions.map { ($0, registry.action($0.name, for: rule.kind)) }
-            recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
-            selected = rule.condition.requiredValues(of: Evaluator.selectionField(for: rule.kind)).map(Array.init)
-        }
-    }
-
-    /// Runs every rule over every item of its kind in its scope, item by item: each item is
-    /// read from memory once for all the rules rather than once per rule, which on a large forge
-    /// is the difference between working in the cache and waiting on memory.
-    ///
-    /// Each rule still sees its items in repository path order, oldest first, so its entries
-    /// come out as if the rules had run one after another.
-    private func evaluateItemByItem(_ evaluations: inout [RuleEvaluation], state: ForgeState) {
-        for kind in ItemKind.allCases {
-            let ofKind = evaluations.indices.filter { evaluations[$0].rule.kind == kind }
-            guard !ofKind.isEmpty else { continue }
-            let selection = registry.field(Self.selectionField(for: kind), for: kind)?.value
-            for repository in state.repositories where !repository.archived {
-                let inScope = ofKind.filter { evaluations[$0].rule.scope.contains(repository.path) }
-                guard !inScope.isEmpty else { continue }
-                let path = repository.path.description
-                for item in Self.items(of: kind, in: repository) {
-                    let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
-                    let selectionValue = selection?(context)
-                    var reference: String?
-                    for index in inScope {
-                        let prepared = evaluations[index].prepared
-                        if let selected = prepared.selected, case .text(let text) = selectionValue,
-                            !selected.contains(text)
-                        {
-                            // Outside what the rule selects on the server too (`is:open`, `--status`),
-                            // so it is not counted among the items the rule looked at, online or offline.
-                            continue
-                        }
-                        evaluations[index].summary.considered += 1
-                        // Most items do not match: decide first, short-circuiting and recording
-                        // nothing, and record every condition's observed value only for the items that do.
-                        guard prepared.condition.decide(context) == true else { continue }
-                        evaluations[index].summary.matched += 1
-                        let known = reference ?? item.reference(in: repository.path)
-                        reference = known
-                        let entry = entry(prepared, context: context, path: path, reference: known)
-                        evaluations[index].entries.append(entry)
-                    }
-                }
-            }
-        }
-    }
-
-    /// The entry of a rule on an item it matches: every condition's observed value and the actions.
-    private func entry(
-        _ evaluation: PreparedRule, context: ItemContext, path: String, reference: String
-    ) -> PlanEntry {
-        let rule = evaluation.rule
-        let item = context.item
-        var results: [ConditionResult] = []
-        _ = evaluation.condition.evaluate(context, results: &results)
-        return PlanEntry(
-            rule: rule.name,
-            item: PlannedItem(
-                repository: path, kind: rule.kind, number: item.number, title: item.title,
-                reference: reference, updatedAt: evaluation.recordsActivity ? item.updatedAt : nil),
-            reasons: results,
-            actions: evaluation.actions.map {
-                plannedAction($0.action, definition: $0.definition, rule: rule, context: context, reference: reference)
-            },
-            precondition: evaluation.precondition)
     }
 
     /// Why one item is or is not acted on, for `explain`; `nil` when the state does not hold it.
@@ -211,7 +111,7 @@ public struct Evaluator: Sendable {
     }
 
     /// One action on one item, its plugin's definition already looked up.
-    private func plannedAction(
+    func plannedAction(
         _ action: RuleAction, definition: ActionDefinition?, rule: Rule, context: ItemContext, reference: String
     ) -> PlannedAction {
         guard let definition else {
@@ -263,7 +163,10 @@ public struct Evaluator: Sendable {
     private func holdBeyondGuards(_ evaluation: inout RuleEvaluation, guards: inout [String]) {
         let rule = evaluation.rule
         let summary = evaluation.summary
-        let acting = Self.count(evaluation.entries, in: evaluation.entries.indices, where: \.hasPendingActions)
+        var acting = 0
+        for index in evaluation.entries.indices where evaluation.entries[index].hasPendingActions {
+            acting += 1
+        }
         let share = summary.considered == 0 ? 0 : Double(acting) / Double(summary.considered)
         if !options.force, acting > options.tripwireFloor, share > options.tripwireShare {
             let percent = Int((share * 100).rounded())
@@ -306,15 +209,5 @@ public struct Evaluator: Sendable {
         if heldCommands > 0 {
             guards.append("\(note): \(heldCommands) more commands left for the next run")
         }
-    }
-
-    /// How many entries in `range` pass `test`, reading them in place: iterating a slice would
-    /// copy every entry, and plans run to a hundred thousand of them.
-    private static func count(_ entries: [PlanEntry], in range: Range<Int>, where test: (PlanEntry) -> Bool) -> Int {
-        var count = 0
-        for index in range where test(entries[index]) {
-            count += 1
-        }
-        return count
     }
 }

@@ -21,7 +21,19 @@ public struct PlanEntry: Sendable, Hashable, Codable {
     }
 
     /// Whether any action will run.
-    public var hasPendingActions: Bool { actions.contains { $0.status == .pending } }
+    public var hasPendingActions: Bool { hasAction(.pending) }
+
+    /// Whether a limit or guard held any action back.
+    public var hasHeldActions: Bool { hasAction(.held) }
+
+    /// Looks at each action's status in place: `contains(where:)` would copy every action, and
+    /// plans run to a hundred thousand entries.
+    private func hasAction(_ status: PlannedAction.Status) -> Bool {
+        for index in actions.indices where actions[index].status == status {
+            return true
+        }
+        return false
+    }
 
     /// Holds back every pending action, saying which limit or guard did.
     mutating func hold(note: String) {

@@ -46,7 +46,10 @@ extension ReadNeed {
         }
 
         public init(_ needs: Set<ReadNeed>) {
-            self = Mask(needs.map(Mask.init(need:)))
+            self = []
+            for need in needs {
+                insert(Mask(need: need))
+            }
         }
 
         init(need: ReadNeed) {
