@@ -127,5 +127,9 @@ private func failure(_ text: String) -> (String, Int, Int)? {
         #expect(DurationLiteral.describe(seconds: 61 * 86_400 + 3 * 3_600 + 59) == "61d 3h")
         #expect(DurationLiteral.describe(seconds: 45) == "45s")
         #expect(DurationLiteral.describe(seconds: 0) == "0s")
+        #expect(DurationLiteral.describe(seconds: 86_400 + 5 * 60 + 7) == "1d 5m")
+        #expect(DurationLiteral.describe(seconds: 7_200.9) == "2h")
+        #expect(DurationLiteral.describe(seconds: 30 * 604_800) == "210d")
+        #expect(DurationLiteral.describe(seconds: 59 * 60 + 1) == "59m 1s")
     }
 }

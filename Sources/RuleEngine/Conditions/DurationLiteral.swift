@@ -28,15 +28,21 @@ public enum DurationLiteral {
     public static func describe(seconds: Double) -> String {
         var remaining = Int(seconds.rounded(.down))
         guard remaining > 0 else { return "0s" }
-        var parts: [String] = []
+        // Built in place: plans show a duration for every stale item, and at most two parts of
+        // a few digits stay a small string that needs no allocation.
+        var text = ""
+        var parts = 0
         for unit in units where unit.suffix != "w" {
             let size = Int(unit.seconds)
             if remaining >= size {
-                parts.append("\(remaining / size)\(unit.suffix)")
+                if parts > 0 { text += " " }
+                text += String(remaining / size)
+                text.unicodeScalars.append(unit.suffix)
                 remaining %= size
+                parts += 1
             }
-            if parts.count == 2 { break }
+            if parts == 2 { break }
         }
-        return parts.joined(separator: " ")
+        return text
     }
 }

@@ -9,8 +9,7 @@ extension Evaluator {
         let rule: Rule
         let condition: CompiledCondition
         let precondition: Precondition
-        /// Each action with the plugin's definition of it (`nil` when no plugin offers it).
-        let actions: [(action: RuleAction, definition: ActionDefinition?)]
+        let actions: [PreparedAction]
         /// Whether `idle` or `updated_at` is tested, so the entry records the time it saw.
         let recordsActivity: Bool
         /// The values of `state` (`status` for builds) the rule requires, as the server filters
@@ -22,41 +21,56 @@ extension Evaluator {
             self.rule = rule
             condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry, slots: &slots)
             precondition = Precondition(rule.condition)
-            actions = rule.actions.map { ($0, registry.action($0.name, for: rule.kind)) }
+            actions = rule.actions.map { PreparedAction($0, definition: registry.action($0.name, for: rule.kind)) }
             recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
             selected = rule.condition.requiredValues(of: Evaluator.selectionField(for: rule.kind)).map(Array.init)
         }
     }
 
-    /// One rule's findings over the whole forge, before the guards.
-    struct RuleEvaluation {
-        let prepared: PreparedRule
-        var summary: Plan.RuleSummary
-        var entries: [PlanEntry] = []
+    /// An action with the plugin's definition of it (`nil` when no plugin offers it); a class,
+    /// since a definition is a dozen closures and strings that every entry would otherwise copy.
+    final class PreparedAction: Sendable {
+        let action: RuleAction
+        let definition: ActionDefinition?
 
-        var rule: Rule { prepared.rule }
-
-        init(_ prepared: PreparedRule) {
-            self.prepared = prepared
-            let rule = prepared.rule
-            summary = Plan.RuleSummary(
-                name: rule.name, kind: rule.kind, description: rule.description, location: rule.location.description)
+        init(_ action: RuleAction, definition: ActionDefinition?) {
+            self.action = action
+            self.definition = definition
         }
     }
 
-    /// Runs every rule over every item of its kind in its scope.
+    /// Which items each rule matched, before any entry is built.
+    struct Matches {
+        /// Each rule's counts of items considered and matched (acting and held come later).
+        var summaries: [Plan.RuleSummary]
+        /// Every item some rule matched, each once.
+        var contexts: [ItemContext] = []
+        /// The field values derived while deciding, for each of ``contexts``: the entry records
+        /// them, and deriving them again was a third of building it.
+        var values: [FieldValues] = []
+        /// For each rule, the items it matched as indices into ``contexts``, in the order the
+        /// rule sees them: repositories in path order, then oldest first.
+        var items: [[Int]]
+    }
+
+    /// Decides every rule on every item of its kind in its scope.
     ///
     /// Items are taken one at a time through all their rules, so each is read from memory once
-    /// rather than once per rule: on a large forge that is the difference between working in the
-    /// cache and waiting on memory. Each rule still sees its items in repository path order,
-    /// oldest first, so its entries come out as if the rules had run one after another.
+    /// rather than once per rule (on a large forge the difference between working in the cache
+    /// and waiting on memory), and its field values are derived once for all the rules. Each
+    /// rule's matches still come out in the order it would see them running alone.
     ///
     /// One core only: evaluation spends its time retaining and releasing shared values, and two
     /// threads doing that to the same objects took 1.8 times the CPU for a tenth off the wall time.
-    func evaluate(_ rules: [Rule], state: ForgeState) -> [RuleEvaluation] {
-        var slots: [ItemKind: FieldSlots] = [:]
-        let rules = rules.map { PreparedRule($0, registry: registry, slots: &slots[$0.kind, default: FieldSlots()]) }
-        var evaluations = rules.map(RuleEvaluation.init)
+    func match(_ rules: [PreparedRule], slots: [ItemKind: FieldSlots], state: ForgeState) -> Matches {
+        var matches = Matches(
+            summaries: rules.map { prepared in
+                let rule = prepared.rule
+                return Plan.RuleSummary(
+                    name: rule.name, kind: rule.kind, description: rule.description,
+                    location: rule.location.description)
+            },
+            items: Array(repeating: [], count: rules.count))
         for kind in ItemKind.allCases {
             let ofKind = rules.indices.filter { rules[$0].rule.kind == kind }
             guard !ofKind.isEmpty else { continue }
@@ -64,12 +78,11 @@ extension Evaluator {
             for repository in state.repositories where !repository.archived {
                 let inScope = ofKind.filter { rules[$0].rule.scope.contains(repository.path) }
                 guard !inScope.isEmpty else { continue }
-                let path = repository.path.description
                 for item in Self.items(of: kind, in: repository) {
                     let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
                     var values = FieldValues(count: slots[kind]?.count ?? 0)
                     let selectionValue = selection?(context)
-                    var reference: String?
+                    var matched = false
                     for index in inScope {
                         let prepared = rules[index]
                         if let selected = prepared.selected, case .text(let text) = selectionValue,
@@ -79,35 +92,34 @@ extension Evaluator {
                             // so it is not counted among the items the rule looked at, online or offline.
                             continue
                         }
-                        evaluations[index].summary.considered += 1
-                        // Most items do not match: decide first, short-circuiting and recording
-                        // nothing, and record every condition's observed value only for the items that do.
+                        matches.summaries[index].considered += 1
                         guard prepared.condition.decide(context, values: &values) == true else { continue }
-                        evaluations[index].summary.matched += 1
-                        let known = reference ?? item.reference(in: repository.path)
-                        reference = known
-                        evaluations[index].entries.append(
-                            entry(prepared, context: context, values: &values, path: path, reference: known))
+                        matches.summaries[index].matched += 1
+                        matches.items[index].append(matches.contexts.count)
+                        matched = true
+                    }
+                    if matched {
+                        matches.contexts.append(context)
+                        matches.values.append(values)
                     }
                 }
             }
         }
-        return evaluations
+        return matches
     }
 
     /// The entry of a rule on an item it matches: every condition's observed value and the actions.
-    private func entry(
-        _ prepared: PreparedRule, context: ItemContext, values: inout FieldValues, path: String, reference: String
-    ) -> PlanEntry {
+    func entry(_ prepared: PreparedRule, context: ItemContext, values: inout FieldValues) -> PlanEntry {
         let rule = prepared.rule
         let item = context.item
+        let reference = item.reference(in: context.repository.path)
         var results: [ConditionResult] = []
         _ = prepared.condition.evaluate(context, values: &values, results: &results)
         return PlanEntry(
             rule: rule.name,
             item: PlannedItem(
-                repository: path, kind: rule.kind, number: item.number, title: item.title,
-                reference: reference, updatedAt: prepared.recordsActivity ? item.updatedAt : nil),
+                repository: context.repository.path.description, kind: rule.kind, number: item.number,
+                title: item.title, reference: reference, updatedAt: prepared.recordsActivity ? item.updatedAt : nil),
             reasons: results,
             actions: prepared.actions.map {
                 plannedAction($0.action, definition: $0.definition, rule: rule, context: context, reference: reference)

@@ -22,27 +22,31 @@ public struct Evaluator: Sendable {
     }
 
     public func plan(rules: [Rule], state: ForgeState, source: String) -> Plan {
-        var evaluations = evaluate(rules, state: state)
+        var slots: [ItemKind: FieldSlots] = [:]
+        let prepared = rules.map { PreparedRule($0, registry: registry, slots: &slots[$0.kind, default: FieldSlots()]) }
+        var matches = match(prepared, slots: slots, state: state)
+        var summaries = matches.summaries
         var entries: [PlanEntry] = []
         var guards: [String] = []
         var ranges: [Range<Int>] = []
-        entries.reserveCapacity(evaluations.reduce(0) { $0 + $1.entries.count })
-        for index in evaluations.indices {
-            holdBeyondGuards(&evaluations[index], guards: &guards)
-            ranges.append(entries.endIndex..<entries.endIndex + evaluations[index].entries.count)
-            entries += evaluations[index].entries
-            evaluations[index].entries = []
+        entries.reserveCapacity(matches.items.reduce(0) { $0 + $1.count })
+        // Built straight into the plan, rule after rule, so no entry is ever copied or moved.
+        for (index, rule) in prepared.enumerated() {
+            let start = entries.endIndex
+            for item in matches.items[index] {
+                entries.append(entry(rule, context: matches.contexts[item], values: &matches.values[item]))
+            }
+            ranges.append(start..<entries.endIndex)
+            holdBeyondGuards(
+                rule.rule, summary: summaries[index], entries: &entries, range: ranges[index], guards: &guards)
         }
         capActions(&entries, guards: &guards)
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
-        var summaries: [Plan.RuleSummary] = []
         for (index, range) in ranges.enumerated() {
-            var summary = evaluations[index].summary
             for entry in range {
-                if entries[entry].hasPendingActions { summary.acting += 1 }
-                if entries[entry].hasHeldActions { summary.held += 1 }
+                if entries[entry].hasPendingActions { summaries[index].acting += 1 }
+                if entries[entry].hasHeldActions { summaries[index].held += 1 }
             }
-            summaries.append(summary)
         }
         return Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
@@ -92,15 +96,18 @@ public struct Evaluator: Sendable {
 
     /// The items of one kind in a repository, oldest first.
     public static func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
+        let items: [Item]
         switch kind {
-        case .issues:
-            return repository.issues.sorted { $0.issue.number < $1.issue.number }.map(Item.issue)
-        case .mergeRequests:
-            return repository.mergeRequests.sorted { $0.mergeRequest.number < $1.mergeRequest.number }
-                .map(Item.mergeRequest)
-        case .builds:
-            return repository.builds.sorted { $0.number < $1.number }.map(Item.build)
+        case .issues: items = repository.issues.map(Item.issue)
+        case .mergeRequests: items = repository.mergeRequests.map(Item.mergeRequest)
+        case .builds: items = repository.builds.map(Item.build)
         }
+        // Listings come newest first and forge-state files oldest first: sort only when needed.
+        if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number < items[$0].number }) { return items }
+        if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number > items[$0].number }) {
+            return items.reversed()
+        }
+        return items.sorted { $0.number < $1.number }
     }
 
     /// One action on one item: its command, or why it will not run.
@@ -159,12 +166,13 @@ public struct Evaluator: Sendable {
         }
     }
 
-    /// The tripwire and the rule's own limit.
-    private func holdBeyondGuards(_ evaluation: inout RuleEvaluation, guards: inout [String]) {
-        let rule = evaluation.rule
-        let summary = evaluation.summary
+    /// The tripwire and the rule's own limit, on the rule's entries in `range`.
+    private func holdBeyondGuards(
+        _ rule: Rule, summary: Plan.RuleSummary, entries: inout [PlanEntry], range: Range<Int>,
+        guards: inout [String]
+    ) {
         var acting = 0
-        for index in evaluation.entries.indices where evaluation.entries[index].hasPendingActions {
+        for index in range where entries[index].hasPendingActions {
             acting += 1
         }
         let share = summary.considered == 0 ? 0 : Double(acting) / Double(summary.considered)
@@ -174,17 +182,17 @@ public struct Evaluator: Sendable {
                 "tripwire: rule '\(rule.name)' would act on \(acting) of \(summary.considered) \(rule.kind.rawValue) "
                 + "(\(percent)%, more than \(Int(options.tripwireShare * 100))%); check the rule, then use --force"
             guards.append(note)
-            for index in evaluation.entries.indices {
-                evaluation.entries[index].hold(note: note)
+            for index in range {
+                entries[index].hold(note: note)
             }
             return
         }
         if let limit = rule.limit, acting > limit {
             var seen = 0
             let note = "rule '\(rule.name)' limit of \(limit) reached"
-            for index in evaluation.entries.indices where evaluation.entries[index].hasPendingActions {
+            for index in range where entries[index].hasPendingActions {
                 seen += 1
-                if seen > limit { evaluation.entries[index].hold(note: note) }
+                if seen > limit { entries[index].hold(note: note) }
             }
             guards.append("\(note): \(acting - limit) more \(rule.kind.rawValue) left for the next run")
         }

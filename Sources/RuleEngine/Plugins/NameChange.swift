@@ -14,8 +14,12 @@ public enum NameChange {
         unique(wanted).filter { present.contains($0) }
     }
 
+    /// Rules name a handful of labels or users, so a scan beats hashing them into a set.
     private static func unique(_ names: [String]) -> [String] {
-        var seen: Set<String> = []
-        return names.filter { seen.insert($0).inserted }
+        var unique: [String] = []
+        for name in names where !unique.contains(name) {
+            unique.append(name)
+        }
+        return unique
     }
 }
