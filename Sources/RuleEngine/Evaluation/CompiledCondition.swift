@@ -49,27 +49,22 @@ public struct CompiledCondition: Sendable {
         }
     }
 
-    indirect enum Node: Sendable {
-        case all([Node])
-        case any([Node])
-        case not(Node)
-        case test(Test)
-
-        init(_ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry, slots: inout FieldSlots) {
-            switch tree {
-            case .all(let trees):
-                self = .all(trees.map { Node($0, kind: kind, registry: registry, slots: &slots) })
-            case .any(let trees):
-                self = .any(trees.map { Node($0, kind: kind, registry: registry, slots: &slots) })
-            case .not(let tree):
-                self = .not(Node(tree, kind: kind, registry: registry, slots: &slots))
-            case .test(let condition, let location):
-                self = .test(Test(condition, at: location, kind: kind, registry: registry, slots: &slots))
-            }
-        }
+    /// One node of the tree, in prefix order: a block's parts follow it up to its subtree's end.
+    ///
+    /// A flat array of plain values rather than a tree of boxes: walking it retains nothing,
+    /// where each visit of an indirect enum node retained and released it.
+    enum Operation: Sendable {
+        case all
+        case any
+        case not
+        /// The test at this index of ``tests``.
+        case test(Int)
     }
 
-    let root: Node
+    private let operations: [Operation]
+    /// For each operation, the index just past its subtree, where its next sibling starts.
+    private let ends: [Int]
+    private let tests: [Test]
     /// How many slots the item's ``FieldValues`` need; more than this tree's own fields when the
     /// slots are shared with other rules.
     private let slotCount: Int
@@ -83,7 +78,32 @@ public struct CompiledCondition: Sendable {
     /// The condition with its fields' slots taken from `slots`, shared with the other rules of
     /// the kind, so that one item's ``FieldValues`` serve them all.
     init(_ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry, slots: inout FieldSlots) {
-        root = Node(tree, kind: kind, registry: registry, slots: &slots)
+        var operations: [Operation] = []
+        var ends: [Int] = []
+        var tests: [Test] = []
+        func add(_ tree: ConditionTree) {
+            let index = operations.count
+            ends.append(index + 1)
+            switch tree {
+            case .all(let parts):
+                operations.append(.all)
+                parts.forEach(add)
+            case .any(let parts):
+                operations.append(.any)
+                parts.forEach(add)
+            case .not(let part):
+                operations.append(.not)
+                add(part)
+            case .test(let condition, let location):
+                operations.append(.test(tests.count))
+                tests.append(Test(condition, at: location, kind: kind, registry: registry, slots: &slots))
+            }
+            ends[index] = operations.count
+        }
+        add(tree)
+        self.operations = operations
+        self.ends = ends
+        self.tests = tests
         slotCount = slots.count
     }
 
@@ -96,7 +116,7 @@ public struct CompiledCondition: Sendable {
 
     /// The verdict alone, reusing and adding to the item's field values.
     func decide(_ context: ItemContext, values: inout FieldValues) -> Bool? {
-        Self.decide(root, context, values: &values)
+        decide(0, context, values: &values)
     }
 
     /// The verdict with three-valued logic, recording every condition's observed value in order:
@@ -112,65 +132,74 @@ public struct CompiledCondition: Sendable {
 
     /// The verdict with every condition recorded, reusing and adding to the item's field values.
     func evaluate(_ context: ItemContext, values: inout FieldValues, results: inout [ConditionResult]) -> Bool? {
-        Self.evaluate(root, context, values: &values, results: &results)
+        evaluate(0, context, values: &values, results: &results)
     }
 
-    private static func decide(_ node: Node, _ context: ItemContext, values: inout FieldValues) -> Bool? {
-        switch node {
-        case .all(let parts):
+    private func decide(_ index: Int, _ context: ItemContext, values: inout FieldValues) -> Bool? {
+        switch operations[index] {
+        case .all:
             var verdict: Bool? = true
-            for part in parts {
+            var part = index + 1
+            while part < ends[index] {
                 switch decide(part, context, values: &values) {
                 case false: return false
                 case nil: verdict = nil
                 default: break
                 }
+                part = ends[part]
             }
             return verdict
-        case .any(let parts):
+        case .any:
             var verdict: Bool? = false
-            for part in parts {
+            var part = index + 1
+            while part < ends[index] {
                 switch decide(part, context, values: &values) {
                 case true: return true
                 case nil: verdict = nil
                 default: break
                 }
+                part = ends[part]
             }
             return verdict
-        case .not(let part):
-            return decide(part, context, values: &values).map { !$0 }
+        case .not:
+            return decide(index + 1, context, values: &values).map { !$0 }
         case .test(let test):
-            return test.check(context, values: &values)?.holds
+            return tests[test].check(context, values: &values)?.holds
         }
     }
 
-    private static func evaluate(
-        _ node: Node, _ context: ItemContext, values: inout FieldValues, results: inout [ConditionResult]
+    private func evaluate(
+        _ index: Int, _ context: ItemContext, values: inout FieldValues, results: inout [ConditionResult]
     ) -> Bool? {
-        switch node {
-        case .all(let parts):
+        switch operations[index] {
+        case .all:
             var verdict: Bool? = true
-            for part in parts {
+            var part = index + 1
+            while part < ends[index] {
                 switch evaluate(part, context, values: &values, results: &results) {
                 case false: verdict = false
                 case nil where verdict == true: verdict = nil
                 default: break
                 }
+                part = ends[part]
             }
             return verdict
-        case .any(let parts):
+        case .any:
             var verdict: Bool? = false
-            for part in parts {
+            var part = index + 1
+            while part < ends[index] {
                 switch evaluate(part, context, values: &values, results: &results) {
                 case true: verdict = true
                 case nil where verdict == false: verdict = nil
                 default: break
                 }
+                part = ends[part]
             }
             return verdict
-        case .not(let part):
-            return evaluate(part, context, values: &values, results: &results).map { !$0 }
-        case .test(let test):
+        case .not:
+            return evaluate(index + 1, context, values: &values, results: &results).map { !$0 }
+        case .test(let index):
+            let test = tests[index]
             let checked = test.check(context, values: &values)
             results.append(
                 ConditionResult(
