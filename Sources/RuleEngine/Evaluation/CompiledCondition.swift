@@ -65,6 +65,8 @@ public struct CompiledCondition: Sendable {
     /// For each operation, the index just past its subtree, where its next sibling starts.
     private let ends: [Int]
     private let tests: [Test]
+    /// How many results ``evaluate(_:results:)`` records.
+    var testCount: Int { tests.count }
     /// How many slots the item's ``FieldValues`` need; more than this tree's own fields when the
     /// slots are shared with other rules.
     private let slotCount: Int

@@ -8,6 +8,9 @@ extension Evaluator {
     final class PreparedRule: Sendable {
         let rule: Rule
         let condition: CompiledCondition
+        /// The condition left to decide for an item whose `state` (`status`) is among
+        /// ``selected``: without the conditions that say so, which half the tests would repeat.
+        let conditionAfterSelection: CompiledCondition
         let precondition: Precondition
         let actions: [PreparedAction]
         /// Whether `idle` or `updated_at` is tested, so the entry records the time it saw.
@@ -20,6 +23,13 @@ extension Evaluator {
         init(_ rule: Rule, registry: PluginRegistry, slots: inout FieldSlots) {
             self.rule = rule
             condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry, slots: &slots)
+            // Only a field read with the list row is known for certain once the selection passed.
+            let selection = Evaluator.selectionField(for: rule.kind)
+            conditionAfterSelection =
+                registry.field(selection, for: rule.kind)?.needs.isEmpty == true
+                ? CompiledCondition(
+                    rule.condition.removingRequirements(on: selection), kind: rule.kind, registry: registry,
+                    slots: &slots) : condition
             precondition = Precondition(rule.condition)
             actions = rule.actions.map { PreparedAction($0, definition: registry.action($0.name, for: rule.kind)) }
             recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
@@ -85,15 +95,15 @@ extension Evaluator {
                     var matched = false
                     for index in inScope {
                         let prepared = rules[index]
-                        if let selected = prepared.selected, case .text(let text) = selectionValue,
-                            !selected.contains(text)
-                        {
+                        var condition = prepared.condition
+                        if let selected = prepared.selected, case .text(let text) = selectionValue {
                             // Outside what the rule selects on the server too (`is:open`, `--status`),
                             // so it is not counted among the items the rule looked at, online or offline.
-                            continue
+                            guard selected.contains(text) else { continue }
+                            condition = prepared.conditionAfterSelection
                         }
                         matches.summaries[index].considered += 1
-                        guard prepared.condition.decide(context, values: &values) == true else { continue }
+                        guard condition.decide(context, values: &values) == true else { continue }
                         matches.summaries[index].matched += 1
                         matches.items[index].append(matches.contexts.count)
                         matched = true
@@ -114,6 +124,7 @@ extension Evaluator {
         let item = context.item
         let reference = item.reference(in: context.repository.path)
         var results: [ConditionResult] = []
+        results.reserveCapacity(prepared.condition.testCount)
         _ = prepared.condition.evaluate(context, values: &values, results: &results)
         return PlanEntry(
             rule: rule.name,

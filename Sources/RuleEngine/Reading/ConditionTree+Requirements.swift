@@ -23,6 +23,18 @@ extension ConditionTree {
         }
     }
 
+    /// The tree without its top-level conditions that pin `field`: each holds for every item
+    /// whose value of `field` is among ``requiredValues(of:)``, which is their intersection, so
+    /// an item already found among them needs only the rest decided.
+    public func removingRequirements(on field: String) -> ConditionTree {
+        guard case .all(let parts) = self else { return self }
+        return .all(
+            parts.filter { part in
+                guard case .test = part else { return true }
+                return part.requiredValues(of: field) == nil
+            })
+    }
+
     /// Every label name the tree's set conditions mention for `field` (`labels has stale`).
     public func namedValues(of field: String) -> Set<String> {
         tests.reduce(into: Set<String>()) { names, condition in
