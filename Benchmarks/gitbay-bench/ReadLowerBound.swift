@@ -19,13 +19,12 @@ struct ReadLowerBound: Sendable {
 
     var total: Int { parts.reduce(0) { $0 + $1.requests } }
 
-    /// - Parameter archived: repositories `repo list` shows archived: a reader skips them for the
-    ///   per-repository listings (nothing in them can be changed), while the issue query, which
-    ///   spans repositories, still returns their issues.
-    init(rules: [Rule], state: ForgeState, archived: Set<RepositoryPath>, registry: PluginRegistry) {
-        var state = state
+    /// Archived repositories (`repo list` marks them) count only for the issue query, which spans
+    /// repositories and so returns their issues too: nothing in them can be changed, so a reader
+    /// skips them for the per-repository listings and for details.
+    init(rules: [Rule], state: ForgeState, registry: PluginRegistry) {
         let perRepositoryState = ForgeState(
-            now: state.now, me: state.me, repositories: state.repositories.filter { !archived.contains($0.path) })
+            now: state.now, me: state.me, repositories: state.repositories.filter { !$0.archived })
         parts.append(Part(what: "identity (whoami, for @me and the bot's markers)", requests: 1))
         let byKind = Dictionary(grouping: rules, by: \.kind)
         let perRepository = [ItemKind.mergeRequests, .builds].compactMap { byKind[$0] }.flatMap { $0 }
@@ -42,12 +41,7 @@ struct ReadLowerBound: Sendable {
         if let buildRules = byKind[.builds] {
             addBuilds(buildRules, state: perRepositoryState, listedOpenMergeRequests: byKind[.mergeRequests] ?? [])
         }
-        state.repositories = state.repositories.map { repository in
-            var repository = repository
-            if archived.contains(repository.path) { repository.mergeRequests = [] }
-            return repository
-        }
-        addDetails(rules.filter { $0.kind != .builds }, state: state, registry: registry)
+        addDetails(rules.filter { $0.kind != .builds }, state: perRepositoryState, registry: registry)
     }
 
     /// Requests to page through `rows` rows, 200 a page; asking costs one even when nothing comes back.
