@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 import Testing
 
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -8,7 +9,7 @@ private let rules = root.appendingPathComponent("rules").path
 
 /// A temporary file holding `text`.
 private func file(_ text: String, named name: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+    let url = Scratch.url("\(UUID().uuidString)-\(name)")
     try Data(text.utf8).write(to: url)
     return url.path
 }

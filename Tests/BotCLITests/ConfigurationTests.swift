@@ -34,7 +34,7 @@ private func settings(
 
 /// A temporary folder for files a test writes.
 private func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bot-config-\(UUID().uuidString)")
+    let url = Scratch.url("gitbay-bot-config-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }

@@ -96,7 +96,7 @@ private func arguments(_ documented: [String], folder: URL, server: URL) -> [Str
 
 /// A temporary folder holding the configuration the recipes expect in the working directory and a token file.
 private func workspace(token: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-commands-\(UUID().uuidString)")
+    let folder = Scratch.url("docs-commands-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let configuration = """
         rules:

@@ -13,7 +13,7 @@ private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write
 
 /// A fresh journal path in a temporary folder.
 private func journalPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-drill-\(UUID().uuidString).jsonl").path
+    Scratch.url("gitbay-drill-\(UUID().uuidString).jsonl").path
 }
 
 /// The bot journal's lines, one JSON object each.
@@ -88,7 +88,7 @@ private func idleForge(issues count: Int) throws -> URL {
         "format": "gitbay-forge-state/1", "now": now, "me": "triage-bot", "users": ["triage-bot", "alice"],
         "repos": [["path": "krz/big", "labels": [["name": "stale"]], "issues": issues]],
     ]
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("big-forge-\(UUID()).json")
+    let file = Scratch.url("big-forge-\(UUID()).json")
     try JSONSerialization.data(withJSONObject: forge).write(to: file)
     return file
 }

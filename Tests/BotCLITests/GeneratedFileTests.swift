@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 import Testing
 
 /// Broken files too large to commit, generated on the fly: 10,000-deep nesting in each YAML style.
@@ -23,7 +24,7 @@ import Testing
     @Test(arguments: deepFiles.map(\.name))
     func tenThousandLevelsStopAtTheLimit(_ name: String) async throws {
         let file = try #require(Self.deepFiles.first { $0.name == name })
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-deep-\(UUID().uuidString)")
+        let folder = Scratch.url("gitbay-deep-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("\(name).yml").path

@@ -49,7 +49,7 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 
     @Test func theCommandLineExitsZeroOrSeventyEightOnMutants() async throws {
         let originals = try RuleSet.files(at: [root.appendingPathComponent("rules").path])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let folder = Scratch.url(
             "gitbay-mutants-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -28,7 +28,7 @@ private func reader(_ simulator: SimulatorProcess) throws -> GitbayClient {
 /// edited in place run after run, never a new one per run.
 @Suite(.serialized) struct PublishingAgainstSimulatorTests {
     private func bot(_ simulator: SimulatorProcess, _ arguments: [String]) async -> (code: Int32, error: String) {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        let state = Scratch.url("state-\(UUID().uuidString)")
         let result = await runBot(
             arguments + ["--url", simulator.baseURL.absoluteString, "--now", now],
             environment: ["GITBAY_TOKEN": simulator.token, "XDG_STATE_HOME": state.path])

@@ -42,7 +42,7 @@ private func text(_ path: String) throws -> String {
         #expect(timer.contains("OnCalendar="))
         let analyze = "/usr/bin/systemd-analyze"
         guard FileManager.default.isExecutableFile(atPath: analyze) else { return }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("units-\(UUID().uuidString)")
+        let folder = Scratch.url("units-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The binary's install path differs per machine; verify everything else about the units.
         try service.replacingOccurrences(of: "/usr/local/bin/gitbay-bot", with: "/bin/true")

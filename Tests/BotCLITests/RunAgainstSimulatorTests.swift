@@ -10,7 +10,7 @@ private let now = "2026-11-29T12:00:00.000Z"
 
 /// A fresh journal path in a temporary folder.
 private func journalPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bot-journal-\(UUID().uuidString).jsonl").path
+    Scratch.url("gitbay-bot-journal-\(UUID().uuidString).jsonl").path
 }
 
 private func lines(_ path: String) throws -> [[String: Any]] {
@@ -91,7 +91,7 @@ private func withoutSource(_ text: String) -> String {
 
     @Test func aSavedPlanSkipsWhatSomeoneElseAlreadyDid() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
-            let planFile = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID()).json").path
+            let planFile = Scratch.url("plan-\(UUID()).json").path
             let planned = await bot(simulator, ["plan", rules, "-o", planFile])
             #expect(planned.code == 0)
             // Someone cancels build 201 and closes issue 34 between the plan and its application.

@@ -12,7 +12,7 @@ private let rules = root.appendingPathComponent("rules").path
 
 /// The demo forge's plan, as `plan -o` saves it.
 private func demoPlan() async throws -> Plan {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).json").path
+    let path = Scratch.url("plan-\(UUID().uuidString).json").path
     let result = await runBot(["plan", rules, "--snapshot", demo, "-o", path])
     #expect(result.code == 0)
     return try PlanJSON.decodePlan(from: try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -72,7 +72,7 @@ private func demoPlan() async throws -> Plan {
     }
 
     @Test func runWritesTheReportFile() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).md").path
+        let path = Scratch.url("report-\(UUID().uuidString).md").path
         let result = await runBot(["run", rules, "--snapshot", demo, "--report", path])
         #expect(result.code == 0)
         let text = try String(contentsOfFile: path, encoding: .utf8)

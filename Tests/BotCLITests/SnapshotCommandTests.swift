@@ -11,7 +11,7 @@ private let now = "2026-11-29T12:00:00.000Z"
 
 /// A fresh path for a snapshot in the temporary folder.
 private func snapshotPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bot-snapshot-\(UUID().uuidString).json").path
+    Scratch.url("gitbay-bot-snapshot-\(UUID().uuidString).json").path
 }
 
 /// A JSON plan's text without its `source` line, the one thing online and offline plans differ in.

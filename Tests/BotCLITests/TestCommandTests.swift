@@ -9,7 +9,7 @@ private let rules = root.appendingPathComponent("rules").path
 
 /// A fresh folder holding `files` (name to text), for tests written on the fly.
 private func folder(_ files: [String: String]) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let directory = Scratch.url(
         "gitbay-bot-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for (name, text) in files {

@@ -45,7 +45,8 @@ public struct CompiledCondition: Sendable {
         func check(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool, value: FieldValue)? {
             guard let value, context.knows(needs) else { return nil }
             let observed = values.value(at: slot) { value(context) }
-            return (predicate.holds(for: observed, me: context.me) != isNegated, observed)
+            let holds = predicate.holds(for: observed, me: context.me, regex: values.patterns.regex)
+            return (holds != isNegated, observed)
         }
     }
 
@@ -231,9 +232,12 @@ struct FieldSlots {
 /// so rules testing `labels` or `idle` of the same item share one derivation.
 struct FieldValues {
     private var values: [FieldValue?]
+    /// The `~=` patterns compiled so far, shared by all the items of one plan.
+    let patterns: Patterns
 
-    init(count: Int) {
+    init(count: Int, patterns: Patterns = Patterns()) {
         values = Array(repeating: nil, count: count)
+        self.patterns = patterns
     }
 
     mutating func value(at slot: Int, derive: () -> FieldValue) -> FieldValue {
@@ -241,5 +245,21 @@ struct FieldValues {
         let value = derive()
         values[slot] = value
         return value
+    }
+}
+
+/// Regular expressions compiled once for a whole plan instead of once per item: compiling took
+/// 25 to 45 µs, several times the rest of testing a condition.
+///
+/// A class holding non-`Sendable` regexes, so it lives inside one evaluation and is never shared
+/// between threads.
+final class Patterns {
+    private var compiled: [String: Regex<AnyRegexOutput>?] = [:]
+
+    func regex(_ pattern: String) -> Regex<AnyRegexOutput>? {
+        if let known = compiled[pattern] { return known }
+        let regex = try? Regex(pattern)
+        compiled[pattern] = regex
+        return regex
     }
 }

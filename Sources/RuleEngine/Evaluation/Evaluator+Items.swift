@@ -81,6 +81,7 @@ extension Evaluator {
                     location: rule.location.description)
             },
             items: Array(repeating: [], count: rules.count))
+        let patterns = Patterns()
         for kind in ItemKind.allCases {
             let ofKind = rules.indices.filter { rules[$0].rule.kind == kind }
             guard !ofKind.isEmpty else { continue }
@@ -90,7 +91,7 @@ extension Evaluator {
                 guard !inScope.isEmpty else { continue }
                 for item in Self.items(of: kind, in: repository) {
                     let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
-                    var values = FieldValues(count: slots[kind]?.count ?? 0)
+                    var values = FieldValues(count: slots[kind]?.count ?? 0, patterns: patterns)
                     let selectionValue = selection?(context)
                     var matched = false
                     for index in inScope {
