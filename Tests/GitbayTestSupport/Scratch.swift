@@ -12,7 +12,9 @@ public enum Scratch {
         return url
     }()
 
-    /// `name` inside the folder; nothing is made there. Callers keep names unique (a UUID in them).
+    /// The path of `name` inside the folder, where nothing is made yet.
+    ///
+    /// Callers keep names unique (a UUID in them).
     public static func url(_ name: String) -> URL {
         folder.appendingPathComponent(name)
     }
