@@ -49,7 +49,7 @@ private func failure(_ text: String) -> (String, Int, Int)? {
         ("idle > 60days", "'60days' is not a duration; write a number and a unit: 60d, 2w, 36h, 90m, 30s", 7, 6),
         ("state = opne", "'opne' is not a value of 'state'; did you mean 'open'? (values: open, closed)", 8, 4),
         ("idle = 60d", "'=' does not apply to 'idle' (a duration); use '>', '>=', '<', '<='", 5, 1),
-        ("idle", "'idle' is a duration, not a boolean; compare it, as in 'idle > 30d'", 0, 4),
+        ("idle", "'idle' (a duration) is not a boolean; compare it, as in 'idle > 30d'", 0, 4),
         ("labels has [stale", "unterminated list; add the closing ]", 11, 1),
         ("labels has", "'has' needs a value after it", 10, 1),
         (

@@ -143,6 +143,8 @@ private struct ConditionParser {
             return .single(OperandValue(text: token.text, isQuoted: token.kind == .quoted, span: token.span))
         case .openBracket:
             return try list(openedBy: token)
+        case .symbol where op == .equal && token.text == "=":
+            throw ConditionSyntaxError("use one '=' to compare, not '=='", at: token.span)
         case .symbol, .closeBracket, .comma:
             throw ConditionSyntaxError("expected a value after '\(op.rawValue)', found '\(token.text)'", at: token.span)
         }

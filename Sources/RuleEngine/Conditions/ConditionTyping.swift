@@ -9,7 +9,7 @@ struct ConditionTyping {
         guard let comparison = expression.comparison else {
             guard field.type == .boolean else {
                 throw ConditionSyntaxError(
-                    "'\(field.name)' is a \(field.type.name), not a boolean; compare it, as in "
+                    "'\(field.name)' (\(field.type.described)) is not a boolean; compare it, as in "
                         + example, at: expression.fieldSpan)
             }
             return .isTrue
@@ -18,7 +18,7 @@ struct ConditionTyping {
         guard field.type.operators.contains(op) else {
             let allowed = field.type.operators.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             throw ConditionSyntaxError(
-                "'\(op.rawValue)' does not apply to '\(field.name)' (a \(field.type.name)); use \(allowed)",
+                "'\(op.rawValue)' does not apply to '\(field.name)' (\(field.type.described)); use \(allowed)",
                 at: comparison.operatorSpan)
         }
         let operand = comparison.operand

@@ -34,6 +34,12 @@ public enum FieldType: Sendable, Hashable {
         }
     }
 
+    /// The type as errors say it, with its article: `a count`, `a label set`, `one of open, closed`.
+    public var described: String {
+        if case .enumeration = self { return name }
+        return "a " + name
+    }
+
     /// The comparisons allowed on this type, for checking and for error messages.
     public var operators: [ComparisonOperator] {
         switch self {

@@ -137,6 +137,13 @@ struct RuleCompiler {
                 error(message, at: pairs[0].key.location)
                 return nil
             }
+            if case .sequence(let parts) = value.content, parts.isEmpty {
+                // Empty, `all` holds for every item and `any` (or `not`) for none: surely not meant.
+                error(
+                    "'\(key):' needs at least one condition; empty, it would \(key == "all" ? "always" : "never") hold",
+                    at: pairs[0].key.location)
+                return nil
+            }
             guard let inner = tree(value, kind: kind) else { return nil }
             switch key {
             case "any":
