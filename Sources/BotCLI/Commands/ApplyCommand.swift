@@ -50,8 +50,15 @@ struct ApplyCommand {
         do {
             journal = try FileJournal(path: journalPath)
         } catch {
-            throw CommandFailure(
-                "cannot open the journal \(journalPath): \(error.localizedDescription)", code: .failure)
+            switch error {
+            case .busy:
+                throw CommandFailure(
+                    "another gitbay-bot run is applying with the journal \(journalPath); try again when it is done",
+                    code: .temporaryFailure)
+            case .failed(let error):
+                throw CommandFailure(
+                    "cannot open the journal \(journalPath): \(error.localizedDescription)", code: .failure)
+            }
         }
         let interrupt = InterruptFlag()
         interrupt.start()
