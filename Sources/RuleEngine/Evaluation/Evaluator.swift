@@ -21,6 +21,8 @@ public struct Evaluator: Sendable {
         "<!-- gitbay-bot:rule=\(rule) item=\(reference) -->"
     }
 
+    /// The plan of `rules` on `state`: each rule's entries in rule order, with the rule's limit,
+    /// the tripwire and `--max-actions` applied; `source` names where the state came from.
     public func plan(rules: [Rule], state: ForgeState, source: String) -> Plan {
         var slots: [ItemKind: FieldSlots] = [:]
         let prepared = rules.map { PreparedRule($0, registry: registry, slots: &slots[$0.kind, default: FieldSlots()]) }
