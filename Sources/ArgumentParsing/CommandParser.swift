@@ -1,3 +1,5 @@
+import Suggestions
+
 /// The command-line parser's entry point: argv and a command table in, a ``ParseOutcome`` out.
 ///
 /// It is a pure function (no environment reads, no printing, no `exit`), so the tool's entry point owns all
@@ -19,7 +21,8 @@ public enum CommandParser {
 
         if resolution.helpRequested {
             if resolution.helpSubcommand, let stray = strayValue(in: tokens, resolution: resolution) {
-                return failure(.unexpectedArguments([stray]), stack: resolution.namedStack)
+                return failure(
+                    unexpected([stray], subcommands: resolution.namedStack.innermost), stack: resolution.namedStack)
             }
             return .exit(.help(HelpGenerator(stack: resolution.namedStack, width: width).rendered()))
         }
@@ -45,7 +48,7 @@ public enum CommandParser {
                     return .exit(.help(HelpGenerator(stack: resolution.stack, width: width).rendered()))
                 }
                 if !matcher.positionals.isEmpty {
-                    throw ParseProblem.unexpectedArguments(matcher.positionals)
+                    throw unexpected(matcher.positionals, subcommands: command)
                 }
                 throw ParseProblem.missingSubcommand
             }
@@ -53,6 +56,17 @@ public enum CommandParser {
         } catch {
             return failure(error, stack: resolution.stack)
         }
+    }
+
+    /// Values where `command`'s subcommand goes: a mistyped subcommand when the first is close
+    /// to one, as an unknown option is to a declared one.
+    private static func unexpected(_ values: [String], subcommands command: CommandSpec) -> ParseProblem {
+        if let word = values.first,
+            let suggestion = Suggestion.closest(to: word, among: command.subcommands.map(\.name))
+        {
+            return .mistypedSubcommand(word, suggestion: suggestion)
+        }
+        return .unexpectedArguments(values)
     }
 
     /// The first value the `help` subcommand could not resolve to a subcommand, if any.

@@ -13,6 +13,8 @@ enum ParseProblem: Error, Equatable, Sendable {
     case invalidValue(value: String, spelling: String, option: OptionSpec)
     /// Positional values nothing declared takes.
     case unexpectedArguments([String])
+    /// A word where a subcommand goes that names none, but is close to `suggestion`.
+    case mistypedSubcommand(String, suggestion: String)
     /// A required positional argument that was not given.
     case missingPositional(PositionalSpec)
     /// A required option that was not given.
@@ -40,6 +42,8 @@ enum ParseProblem: Error, Equatable, Sendable {
                 return "Unexpected argument '\(values[0])'"
             }
             return "\(values.count) unexpected arguments: '\(values.joined(separator: "', '"))'"
+        case .mistypedSubcommand(let word, let suggestion):
+            return "Unexpected argument '\(word)'. Did you mean '\(suggestion)'?"
         case .missingPositional(let positional):
             var synopsis = "<\(positional.name)>"
             if positional.isRepeating {

@@ -129,6 +129,15 @@ import Testing
         #expect(Harness.usageError(["fetch"]) == "Error: Unexpected argument 'fetch'\n" + Self.rootUsage)
     }
 
+    @Test func aMistypedSubcommandGetsADidYouMean() {
+        #expect(
+            Harness.usageError(["synk"]) == "Error: Unexpected argument 'synk'. Did you mean 'sync'?\n" + Self.rootUsage
+        )
+        #expect(
+            Harness.usageError(["help", "lable"])
+                == "Error: Unexpected argument 'lable'. Did you mean 'label'?\n" + Self.rootUsage)
+    }
+
     @Test func unknownSubcommandOfAGroupWithADefaultIsTheDefaultsArgument() throws {
         let invocation = try Harness.invocation(["report", "octo/repo"])
         #expect(invocation.commandPath == ["forge", "report", "stale"])
