@@ -64,6 +64,37 @@ import Testing
                 """))
     }
 
+    /// A tripwire holds back every entry of its rule; the text and Markdown list the first five
+    /// and count the rest, while the JSON keeps them all.
+    @Test func heldBackEntriesPastTheFirstFiveAreCounted() throws {
+        let tripwire = "tripwire: rule 'r' would act on 8 of 8 issues (100%, more than 25%)"
+        var plan = PlanRenderingTests.plan(title: "One")
+        let template = plan.entries[0]
+        plan.entries = (1...8).map { number in
+            var entry = template
+            entry.item.number = number
+            entry.item.reference = "krz/gitbay#\(number)"
+            entry.actions[0].status = .held
+            entry.actions[0].note = tripwire
+            return entry
+        }
+        plan.rules[0].matched = 8
+        plan.rules[0].acting = 0
+        plan.rules[0].held = 8
+        let text = PlanRenderer.text(plan, colour: false)
+        #expect(text.contains("krz/gitbay#5  One"))
+        #expect(!text.contains("krz/gitbay#6  One"))
+        #expect(text.components(separatedBy: "held back: ").count - 1 == 5)
+        #expect(text.contains("\n  … and 3 more held back as above; every entry: --format json, or plan -o FILE\n"))
+        #expect(text.hasSuffix("0 commands pending (0 rules, 0 entries), 8 held back\n"))
+        let markdown = PlanRenderer.markdown(plan)
+        #expect(markdown.contains("krz/gitbay#5"))
+        #expect(!markdown.contains("krz/gitbay#6"))
+        #expect(markdown.contains("\n- … and 3 more held back as above; every entry: --format json, or plan -o FILE\n"))
+        let decoded = try PlanJSON.decodePlan(from: Data(PlanRenderer.json(plan).utf8))
+        #expect(decoded.entries.count == 8)
+    }
+
     @Test func aLongStdinBodyShowsOnlyItsFirstLineAndLineCount() {
         let body = (1...2000).map { "line \($0): lorem ipsum dolor sit amet" }.joined(separator: "\n")
         #expect(body.utf8.count > 64 * 1024)

@@ -18,13 +18,15 @@ public enum PlanRenderer {
             "gitbay-bot plan of \(DisplayText.visible(plan.source)) as \(DisplayText.visible(plan.me)), "
                 + "evaluated at \(GitbayTimestamp.format(plan.evaluatedAt, precision: .milliseconds))"
         ]
+        let byRule = entriesByRule(plan)
         for rule in plan.rules {
             lines.append("")
             lines.append(style.bold(DisplayText.visible(rule.name)) + " (\(rule.kind.rawValue)): " + counts(rule))
             if let description = rule.description {
                 lines.append("  " + DisplayText.visible(description))
             }
-            for entry in plan.entries where entry.rule == rule.name {
+            let (shown, hidden) = listed(byRule[rule.name] ?? [])
+            for entry in shown {
                 lines.append(blocks.item(entry.item, indent: 2))
                 for action in entry.actions {
                     lines += blocks.action(action, indent: 4)
@@ -33,6 +35,9 @@ public enum PlanRenderer {
                     lines.append("    because:")
                     lines += entry.reasons.map { blocks.condition($0, indent: 6) }
                 }
+            }
+            if hidden > 0 {
+                lines.append("  " + moreHeld(hidden))
             }
         }
         let guards = blocks.guards(plan.guards)
@@ -68,8 +73,9 @@ public enum PlanRenderer {
                         + "| \(rule.acting) | \(rule.held) |")
             }
         }
+        let byRule = entriesByRule(plan)
         for rule in plan.rules {
-            let entries = plan.entries.filter { $0.rule == rule.name }
+            let (entries, hidden) = listed(byRule[rule.name] ?? [])
             guard !entries.isEmpty else { continue }
             lines += [
                 "",
@@ -92,6 +98,9 @@ public enum PlanRenderer {
                     lines += entry.reasons.map { "    - " + markdownCondition($0) }
                 }
             }
+            if hidden > 0 {
+                lines.append("- " + MarkdownText.escape(moreHeld(hidden)))
+            }
             lines += ["", "</details>"]
         }
         if !plan.guards.isEmpty {
@@ -100,6 +109,33 @@ public enum PlanRenderer {
         }
         lines += ["", "**\(summary(plan))**"]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How many entries whose every action a guard held back are listed per rule; the rest are
+    /// counted. A tripwire holds back every entry of its rule, thousands on a big forge, and the
+    /// plan must stay readable; the JSON form lists them all.
+    static let heldListed = 5
+
+    /// The plan's entries by rule, in plan order, found in one pass.
+    private static func entriesByRule(_ plan: Plan) -> [String: [PlanEntry]] {
+        Dictionary(grouping: plan.entries, by: \.rule)
+    }
+
+    /// A rule's entries to list: all but the held-back ones past the first ``heldListed``, and
+    /// how many of those were left out.
+    private static func listed(_ entries: [PlanEntry]) -> (shown: [PlanEntry], hidden: Int) {
+        var heldSeen = 0
+        let shown = entries.filter { entry in
+            guard !entry.hasPendingActions, entry.hasHeldActions else { return true }
+            heldSeen += 1
+            return heldSeen <= heldListed
+        }
+        return (shown, entries.count - shown.count)
+    }
+
+    /// The line standing for the held-back entries left out.
+    private static func moreHeld(_ count: Int) -> String {
+        "… and \(count) more held back as above; every entry: --format json, or plan -o FILE"
     }
 
     /// `2 matched of 5, 1 acting, 1 held`.
