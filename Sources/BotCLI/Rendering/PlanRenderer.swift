@@ -111,9 +111,10 @@ public enum PlanRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// How many entries whose every action a guard held back are listed per rule; the rest are
-    /// counted. A tripwire holds back every entry of its rule, thousands on a big forge, and the
-    /// plan must stay readable; the JSON form lists them all.
+    /// How many held-back entries (every action held by a guard) are listed per rule.
+    ///
+    /// The rest are counted: a tripwire holds back every entry of its rule, thousands on a big
+    /// forge, and the plan must stay readable; the JSON form lists them all.
     static let heldListed = 5
 
     /// The plan's entries by rule, in plan order, found in one pass.
