@@ -21,11 +21,12 @@ struct RuleCompiler {
         self.scopeOverride = scopeOverride
     }
 
-    mutating func compile(_ source: RuleFileSource, file: String) -> [Rule] {
-        let fileScope = source.scope.flatMap { scope(from: $0) }
+    /// Checks a file's decoded rules under the file's `scope:`.
+    mutating func compile(_ sources: [RuleFileSource.RuleSource], scope: Located<String>?, file: String) -> [Rule] {
+        let fileScope = scope.flatMap { self.scope(from: $0) }
         var rules: [Rule] = []
-        for rule in source.rules {
-            if let compiled = compile(rule, fileScope: fileScope, fileHasScope: source.scope != nil, file: file) {
+        for rule in sources {
+            if let compiled = compile(rule, fileScope: fileScope, fileHasScope: scope != nil, file: file) {
                 rules.append(compiled)
             }
         }

@@ -11,7 +11,9 @@ struct RuleFileSource: Decodable {
     }
 
     var scope: Located<String>?
-    var rules: [RuleSource]
+    /// Each rule stays a node until it is decoded on its own, so a mistake in one rule does not
+    /// hide the mistakes in the others.
+    var rules: [Node]
 
     struct RuleSource: Decodable {
         /// Listed so a "missing key" note never calls a real key that was not read yet unknown.

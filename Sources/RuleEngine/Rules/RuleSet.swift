@@ -25,8 +25,17 @@ public struct RuleSet: Sendable {
         for file in files {
             sources[file.path] = file.bytes
             do {
-                let source = try YAMLDecoder().decode(RuleFileSource.self, from: file.bytes, file: file.path)
-                rules += compiler.compile(source, file: file.path)
+                let decoder = YAMLDecoder()
+                let source = try decoder.decode(RuleFileSource.self, from: file.bytes, file: file.path)
+                var decoded: [RuleFileSource.RuleSource] = []
+                for node in source.rules {
+                    do {
+                        decoded.append(try decoder.decode(RuleFileSource.RuleSource.self, from: node))
+                    } catch {
+                        diagnostics += error.diagnostics
+                    }
+                }
+                rules += compiler.compile(decoded, scope: source.scope, file: file.path)
             } catch {
                 diagnostics += error.diagnostics
             }
