@@ -72,6 +72,15 @@ struct ConditionTyping {
 
     /// Reads one written value as the field's type wants it.
     private func literal(_ value: OperandValue) throws(ConditionSyntaxError) -> Literal {
+        // Quotes make text: a quoted `"30d"` is right but for its quotes, so say that instead of
+        // calling it no duration.
+        if value.isQuoted, [.boolean, .count, .duration].contains(field.type),
+            (try? literal(OperandValue(text: value.text, isQuoted: false, span: value.span))) != nil
+        {
+            throw ConditionSyntaxError(
+                "\(field.type.described) is written without quotes: \(value.text)",
+                at: value.span)
+        }
         switch field.type {
         case .boolean:
             guard !value.isQuoted, value.text == "true" || value.text == "false" else {
