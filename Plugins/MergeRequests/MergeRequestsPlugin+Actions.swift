@@ -24,7 +24,12 @@ extension MergeRequestsPlugin {
                 warning: { context in
                     guard let mr = context.mergeRequest, mr.queued != nil else { return nil }
                     return "mr ready starts the queued merge of !\(mr.number) at once"
-                }
+                },
+                companion: (
+                    "comment",
+                    "the rule's marked comment is how the bot remembers it readied this landing; without it, "
+                        + "a merge request someone marks draft again is readied again on the next run"
+                )
             ),
             ActionDefinition(
                 "draft", doc: "Marks it a draft; done when it is one.",

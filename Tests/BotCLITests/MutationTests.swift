@@ -62,7 +62,9 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
             try Data(bytes).write(to: file)
             let result = await runBot(["check", file.path])
             codes[result.code, default: 0] += 1
-            #expect(result.code == 0 ? result.error.isEmpty : result.output.isEmpty)
+            // Passing files print warnings at most (a mutant may drop a rule's comment, which
+            // `ready` relies on); failing ones print nothing on standard output.
+            #expect(result.code == 0 ? !result.error.contains(": error: ") : result.output.isEmpty)
         }
         #expect(Set(codes.keys).isSubset(of: [0, 78]), "\(codes)")
         #expect(codes[78, default: 0] > 0)

@@ -41,10 +41,12 @@ struct CheckCommand {
             console.write(diagnostic.rendered(sources: ruleSet.sources) + "\n", to: .error)
         }
         let errors = ruleSet.diagnostics.filter { $0.severity == .error }.count
+        let warnings = ruleSet.diagnostics.filter { $0.severity == .warning }.count
         let files = fileCount == 1 ? "1 file" : "\(fileCount) files"
         if errors == 0 {
             let rules = ruleSet.rules.count == 1 ? "1 rule" : "\(ruleSet.rules.count) rules"
-            console.write("\(files), \(rules): no problems found\n", to: .output)
+            let verdict = warnings == 0 ? "no problems found" : warnings == 1 ? "1 warning" : "\(warnings) warnings"
+            console.write("\(files), \(rules): \(verdict)\n", to: .output)
         } else {
             console.write("\(files): \(errors == 1 ? "1 error" : "\(errors) errors")\n", to: .error)
         }

@@ -20,13 +20,18 @@ public struct ActionDefinition: Sendable {
     public var refusal: @Sendable (ItemContext) -> String?
     /// A caution to show in the plan (`mr ready` may start a queued merge); `nil` when none.
     public var warning: @Sendable (ItemContext) -> String?
+    /// Another action the rule should take too for this one to work as documented, and what
+    /// goes wrong without it (`ready` remembers a landing only by the rule's marked comment);
+    /// `check` warns when a rule lacks it.
+    public var companion: (action: String, without: String)?
 
     public init(
         _ name: String, argument: ActionArgumentKind = .none, needs: Set<ReadNeed> = [], doc: String,
         command: @escaping @Sendable (ActionRequest, ItemContext) throws -> ControlCommand,
         isDone: @escaping @Sendable (ActionRequest, ItemContext) -> Bool,
         refusal: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
-        warning: @escaping @Sendable (ItemContext) -> String? = { _ in nil }
+        warning: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
+        companion: (action: String, without: String)? = nil
     ) {
         self.name = name
         self.argument = argument
@@ -36,5 +41,6 @@ public struct ActionDefinition: Sendable {
         self.isDone = isDone
         self.refusal = refusal
         self.warning = warning
+        self.companion = companion
     }
 }

@@ -82,9 +82,22 @@ struct RuleCompiler {
         let condition = source.when.map { tree($0, kind: kind) } ?? .all([])
         let actions = self.actions(source.do, kind: kind)
         guard diagnostics.count == errorsBefore, let condition, let effectiveScope else { return nil }
+        warnOfMissingCompanions(actions, kind: kind)
         return Rule(
             name: name, description: source.description, kind: kind, limit: source.limit?.value,
             scope: effectiveScope, condition: condition, actions: actions, location: source.name.location)
+    }
+
+    /// Warns of an action whose plugin says it relies on another action the rule does not take.
+    private mutating func warnOfMissingCompanions(_ actions: [RuleAction], kind: ItemKind) {
+        let names = Set(actions.map(\.name))
+        for action in actions {
+            guard let companion = registry.action(action.name, for: kind)?.companion,
+                !names.contains(companion.action)
+            else { continue }
+            diagnostics.append(
+                .warning("'\(action.name)' without '\(companion.action)': \(companion.without)", at: action.location))
+        }
     }
 
     private static func isRuleName(_ name: String) -> Bool {
