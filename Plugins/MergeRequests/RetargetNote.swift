@@ -93,9 +93,8 @@ public struct RetargetNote: Sendable, Hashable {
 
     /// The newest retarget note among `comments`; `nil` when the MR was never retargeted by a merge.
     ///
-    /// Newest by creation time, the later of equal times in the server's order, as
-    /// ``MarkedComments/chronological(_:)`` orders them; one pass, parsing only notes that could
-    /// be newer than the one already found.
+    /// Newest by creation time, the later in the server's order of two with equal times; one
+    /// pass, parsing only notes that could be newer than the one already found.
     public static func newest(in comments: [GitbayKit.Comment]) -> RetargetNote? {
         var newest: RetargetNote?
         for comment in comments where comment.isSystem && newest.map({ $0.at <= comment.createdAt }) ?? true {

@@ -9,7 +9,9 @@ import Testing
 
     /// The rule as the docs state it, on comments sorted oldest first (ties in the server's order).
     private func stands(_ comments: [GitbayKit.Comment], me: String) -> Bool {
-        let ordered = MarkedComments.chronological(comments)
+        let ordered = comments.enumerated()
+            .sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
+            .map(\.element)
         guard let mine = ordered.lastIndex(where: { MarkedComments.isMarked($0, marker: marker, me: me) }) else {
             return false
         }

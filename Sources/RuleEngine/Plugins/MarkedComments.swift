@@ -7,16 +7,9 @@ import GitbayKit
 /// The engine gives every rule a hidden marker; the bot appends it to each comment it writes and
 /// later recognises the comment by it, instead of trusting a side cache that a crash could lose.
 public enum MarkedComments {
-    /// Comments oldest first by creation time; ties keep the server's order.
-    public static func chronological(_ comments: [Comment]) -> [Comment] {
-        comments.enumerated()
-            .sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
-            .map(\.element)
-    }
-
     /// The newest comment a person (or a bot account) wrote; system comments are the server's.
     public static func newestNonSystem(_ comments: [Comment]) -> Comment? {
-        // The last of `chronological(comments)` that is not a system note, found in one pass
+        // The last non-system comment in time order (ties in the server's order), found in one pass
         // without sorting: conditions ask this of every issue, so it must not allocate.
         var newest: Comment?
         for comment in comments where !comment.isSystem {
@@ -43,8 +36,8 @@ public enum MarkedComments {
     /// A retried run therefore never doubles a comment, while a second episode (the issue went
     /// stale again after someone spoke) is commented on again.
     public static func markerStands(_ marker: String, me: String, in comments: [Comment]) -> Bool {
-        // In `chronological` order (time, then the server's order) without sorting: two passes
-        // that allocate nothing, as every planned comment action asks this.
+        // In time order (ties in the server's order) without sorting: two passes that allocate
+        // nothing, as every planned comment action asks this.
         var mine: (at: Date, offset: Int)?
         for (offset, comment) in comments.enumerated() where isMarked(comment, marker: marker, me: me) {
             if let newest = mine, comment.createdAt < newest.at { continue }
