@@ -29,15 +29,16 @@ private func entry(
 
     @Test func aSecondOpenIsBusyUntilTheFirstCloses() throws {
         let path = journalPath()
-        var first: FileJournal? = try FileJournal(path: path)
-        #expect(first != nil)
-        #expect {
-            _ = try FileJournal(path: path)
-        } throws: { error in
-            if case .busy = error as? FileJournal.OpenError { return true }
-            return false
+        do {
+            let first = try FileJournal(path: path)
+            #expect {
+                _ = try FileJournal(path: path)
+            } throws: { error in
+                if case .busy = error as? FileJournal.OpenError { return true }
+                return false
+            }
+            withExtendedLifetime(first) {}
         }
-        first = nil
         #expect(throws: Never.self) { _ = try FileJournal(path: path) }
     }
 

@@ -28,10 +28,14 @@ func forge(idle count: Int, idleDays: Double = 90, fresh: Int = 0) throws -> For
             number: count + offset + 1, title: "New", state: .open, author: "alice", createdAt: now - 86_400,
             updatedAt: now - 3_600)
     }
-    let records = (stale + recent).map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) }
+    return try forge(issues: stale + recent)
+}
+
+/// A repository `krz/app` holding `issues`, everything about them read.
+func forge(issues: [GitbayKit.Issue]) throws -> ForgeState {
     let repository = RepositoryState(
         path: try RepositoryPath("krz/app"), defaultBranch: "main", dependencies: DependencyStatus(enabled: false),
-        issues: records, known: Set(ReadNeed.allCases))
+        issues: issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) }, known: Set(ReadNeed.allCases))
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }
 

@@ -8,17 +8,13 @@ import Testing
 @Suite struct PatternTests {
     private let titles = ["WIP: cursor", "Flaky timeout", "wip lowercase", "Docs", "Timeout in WIP"]
 
-    private func forge() throws -> ForgeState {
+    private func state() throws -> ForgeState {
         let issues = titles.enumerated().map { offset, title in
             GitbayKit.Issue(
                 number: offset + 1, title: title, state: .open, author: "alice", createdAt: now - 86_400,
                 updatedAt: now - 86_400)
         }
-        let repository = RepositoryState(
-            path: try RepositoryPath("krz/app"), defaultBranch: "main", dependencies: DependencyStatus(enabled: false),
-            issues: issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) },
-            known: Set(ReadNeed.allCases))
-        return ForgeState(now: now, me: "triage-bot", repositories: [repository])
+        return try forge(issues: issues)
     }
 
     @Test func eachRuleMatchesWithItsOwnPatterns() throws {
@@ -45,7 +41,7 @@ import Testing
                 do:
                   - add-label: seen
             """
-        let plan = Evaluator(registry: registry).plan(rules: try rules(yaml), state: try forge(), source: "t")
+        let plan = Evaluator(registry: registry).plan(rules: try rules(yaml), state: try state(), source: "t")
         let matched = Dictionary(grouping: plan.entries, by: \.rule).mapValues { $0.map(\.item.number) }
         #expect(matched == ["wip": [1], "timeouts-not-wip": [2], "any-wip": [1, 3, 5]])
     }

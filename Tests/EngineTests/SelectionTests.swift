@@ -8,18 +8,14 @@ import Testing
 @Suite struct SelectionTests {
     /// Open and closed issues 1-8, odd ones idle for 90 days, even ones for a day; 7 and 8 are
     /// labelled `keep`.
-    private func forge() throws -> ForgeState {
+    private func state() throws -> ForgeState {
         let issues = (1...8).map { number in
             GitbayKit.Issue(
                 number: number, title: "Issue \(number)", state: number <= 4 ? .open : .closed, author: "alice",
                 labels: number >= 7 ? ["keep"] : [], createdAt: now - 200 * 86_400,
                 updatedAt: now - (number % 2 == 1 ? 90 : 1) * 86_400)
         }
-        let repository = RepositoryState(
-            path: try RepositoryPath("krz/app"), defaultBranch: "main", dependencies: DependencyStatus(enabled: false),
-            issues: issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) },
-            known: Set(ReadNeed.allCases))
-        return ForgeState(now: now, me: "triage-bot", repositories: [repository])
+        return try forge(issues: issues)
     }
 
     private func matched(_ when: String) throws -> (numbers: [Int], considered: Int) {
@@ -33,7 +29,7 @@ import Testing
                 do:
                   - add-label: seen
             """
-        let plan = Evaluator(registry: registry).plan(rules: try rules(yaml), state: try forge(), source: "t")
+        let plan = Evaluator(registry: registry).plan(rules: try rules(yaml), state: try state(), source: "t")
         return (plan.entries.map(\.item.number), plan.rules[0].considered)
     }
 

@@ -19,11 +19,11 @@ public enum Predicate: Sendable, Hashable {
 
     /// Applies the test; an absent value fails every test (so a `not` in front passes it).
     public func holds(for value: FieldValue, me: String) -> Bool {
-        holds(for: value, me: me) { try? Regex($0) }
+        holds(for: value, me: me, patterns: Patterns())
     }
 
-    /// Applies the test, compiling a `~=` pattern with `regex`, which may keep what it compiled.
-    func holds(for value: FieldValue, me: String, regex: (String) -> Regex<AnyRegexOutput>?) -> Bool {
+    /// Applies the test, taking a `~=` pattern from `patterns`, which keeps what it compiled.
+    func holds(for value: FieldValue, me: String, patterns: Patterns) -> Bool {
         if case .absent = value { return false }
         switch self {
         case .isTrue:
@@ -41,7 +41,7 @@ public enum Predicate: Sendable, Hashable {
             default: return false
             }
         case .matches(let pattern, let negated):
-            guard case .text(let text) = value, let regex = regex(pattern) else { return false }
+            guard case .text(let text) = value, let regex = patterns.regex(pattern) else { return false }
             return ((try? regex.firstMatch(in: text)) != nil) != negated
         case .hasAll(let literals):
             guard case .set(let names) = value else { return false }

@@ -45,7 +45,7 @@ public struct CompiledCondition: Sendable {
         func check(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool, value: FieldValue)? {
             guard let value, context.knows(needs) else { return nil }
             let observed = values.value(at: slot) { value(context) }
-            let holds = predicate.holds(for: observed, me: context.me, regex: values.patterns.regex)
+            let holds = predicate.holds(for: observed, me: context.me, patterns: values.patterns)
             return (holds != isNegated, observed)
         }
     }
@@ -54,7 +54,7 @@ public struct CompiledCondition: Sendable {
     ///
     /// A flat array of plain values rather than a tree of boxes: walking it retains nothing,
     /// where each visit of an indirect enum node retained and released it.
-    enum Operation: Sendable {
+    enum Operation: Sendable, Equatable {
         case all
         case any
         case not
@@ -119,7 +119,8 @@ public struct CompiledCondition: Sendable {
 
     /// The verdict alone, reusing and adding to the item's field values.
     func decide(_ context: ItemContext, values: inout FieldValues) -> Bool? {
-        decide(0, context, values: &values)
+        var results: [ConditionResult]? = nil
+        return verdict(0, context, values: &values, recording: &results)
     }
 
     /// The verdict with three-valued logic, recording every condition's observed value in order:
@@ -135,76 +136,46 @@ public struct CompiledCondition: Sendable {
 
     /// The verdict with every condition recorded, reusing and adding to the item's field values.
     func evaluate(_ context: ItemContext, values: inout FieldValues, results: inout [ConditionResult]) -> Bool? {
-        evaluate(0, context, values: &values, results: &results)
+        // Moved into the optional and back, so the caller's reserved capacity is kept, not copied.
+        var recording: [ConditionResult]? = results
+        results = []
+        let holds = verdict(0, context, values: &values, recording: &recording)
+        results = recording ?? []
+        return holds
     }
 
-    private func decide(_ index: Int, _ context: ItemContext, values: inout FieldValues) -> Bool? {
-        switch operations[index] {
-        case .all:
-            var verdict: Bool? = true
-            var part = index + 1
-            while part < ends[index] {
-                switch decide(part, context, values: &values) {
-                case false: return false
-                case nil: verdict = nil
-                default: break
-                }
-                part = ends[part]
-            }
-            return verdict
-        case .any:
-            var verdict: Bool? = false
-            var part = index + 1
-            while part < ends[index] {
-                switch decide(part, context, values: &values) {
-                case true: return true
-                case nil: verdict = nil
-                default: break
-                }
-                part = ends[part]
-            }
-            return verdict
-        case .not:
-            return decide(index + 1, context, values: &values).map { !$0 }
-        case .test(let test):
-            return tests[test].check(context, values: &values)?.holds
-        }
-    }
-
-    private func evaluate(
-        _ index: Int, _ context: ItemContext, values: inout FieldValues, results: inout [ConditionResult]
+    /// The verdict of the subtree at `index`: when `recording` is `nil`, a block stops at its
+    /// first decisive part (false for `all`, true for `any`); otherwise every condition is tested
+    /// and appended to it, with the same verdict.
+    private func verdict(
+        _ index: Int, _ context: ItemContext, values: inout FieldValues, recording: inout [ConditionResult]?
     ) -> Bool? {
         switch operations[index] {
-        case .all:
-            var verdict: Bool? = true
+        case .all, .any:
+            // `all` is settled by a false part, `any` by a true one; an unknown part leaves the
+            // block unknown unless a settling part comes.
+            let settling = operations[index] == .any
+            var verdict: Bool? = !settling
             var part = index + 1
             while part < ends[index] {
-                switch evaluate(part, context, values: &values, results: &results) {
-                case false: verdict = false
-                case nil where verdict == true: verdict = nil
-                default: break
-                }
-                part = ends[part]
-            }
-            return verdict
-        case .any:
-            var verdict: Bool? = false
-            var part = index + 1
-            while part < ends[index] {
-                switch evaluate(part, context, values: &values, results: &results) {
-                case true: verdict = true
-                case nil where verdict == false: verdict = nil
-                default: break
+                switch self.verdict(part, context, values: &values, recording: &recording) {
+                case settling:
+                    guard recording != nil else { return settling }
+                    verdict = settling
+                case nil where verdict == !settling:
+                    verdict = nil
+                default:
+                    break
                 }
                 part = ends[part]
             }
             return verdict
         case .not:
-            return evaluate(index + 1, context, values: &values, results: &results).map { !$0 }
+            return self.verdict(index + 1, context, values: &values, recording: &recording).map { !$0 }
         case .test(let index):
             let test = tests[index]
             let checked = test.check(context, values: &values)
-            results.append(
+            recording?.append(
                 ConditionResult(
                     condition: test.text, field: test.field, observed: checked?.value.display ?? "(not read)",
                     holds: checked?.holds, location: test.location))
