@@ -28,6 +28,7 @@ final class FileJournal: ApplyJournal {
     /// holds it; a journal bigger than `rotationSize` bytes is rotated first (``rotate(_:)``).
     init(path: String, rotationSize: Int = FileJournal.rotationSize) throws(OpenError) {
         let url = URL(fileURLWithPath: path)
+        self.path = path
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -103,11 +104,19 @@ final class FileJournal: ApplyJournal {
         return "\(base)/gitbay-bot/journal.jsonl"
     }
 
-    func record(_ entry: JournalEntry) {
-        guard let line = try? PlanJSON.encoder(pretty: false).encode(entry) else { return }
-        handle.withLock { handle in
-            handle.write(line + Data("\n".utf8))
-            try? handle.synchronize()
+    /// The journal's path, for messages.
+    private let path: String
+
+    /// Appends `entry` as one line and flushes it to disk; a failure names the file.
+    func record(_ entry: JournalEntry) throws {
+        do {
+            let line = try PlanJSON.encoder(pretty: false).encode(entry) + Data("\n".utf8)
+            try handle.withLock { handle in
+                try handle.write(contentsOf: line)
+                try handle.synchronize()
+            }
+        } catch {
+            throw StateFileError(path: path, action: "write to", underlying: error)
         }
     }
 }

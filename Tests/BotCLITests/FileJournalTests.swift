@@ -74,7 +74,7 @@ private func entry(
         ]
         do {
             let writer = try FileJournal(path: path)
-            journal.forEach(writer.record)
+            for entry in journal { try writer.record(entry) }
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         _ = try FileJournal(path: path, rotationSize: before.count - 1)

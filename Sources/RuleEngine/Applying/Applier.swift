@@ -37,10 +37,10 @@ public struct Applier: Sendable {
                 report.interrupted = true
                 break
             }
-            if report.tokenRejection != nil { break }
+            if report.haltReason != nil { break }
             let finished = await finish(
                 action, refresher: &refresher, writer: writer, journal: journal, run: run, me: plan.me, now: now,
-                tokenRejection: &report.tokenRejection)
+                report: &report)
             append(finished)
         }
         for entry in plan.entries {
@@ -49,16 +49,10 @@ public struct Applier: Sendable {
                 append(outcome(entry, action, .held, action.note))
             }
             guard entry.hasPendingActions else { continue }
-            if let rejection = report.tokenRejection {
+            if report.haltReason == nil && shouldStop() { report.interrupted = true }
+            if let reason = report.haltReason {
                 for action in entry.actions where action.status == .pending {
-                    append(outcome(entry, action, .notRun, "not sent: \(rejection)"))
-                }
-                continue
-            }
-            if report.interrupted || shouldStop() {
-                report.interrupted = true
-                for action in entry.actions where action.status == .pending {
-                    append(outcome(entry, action, .notRun, "interrupted"))
+                    append(outcome(entry, action, .notRun, reason))
                 }
                 continue
             }
@@ -82,20 +76,16 @@ public struct Applier: Sendable {
                 skipAll(entry, reason).forEach(append)
                 continue
             }
-            recordPlan(of: entry, journal: journal, run: run, at: now())
+            recordPlan(of: entry, journal: journal, run: run, at: now(), report: &report)
             for action in entry.actions where action.status == .pending {
-                if let rejection = report.tokenRejection {
-                    append(outcome(entry, action, .notRun, "not sent: \(rejection)"))
-                    continue
-                }
-                if report.interrupted || shouldStop() {
-                    report.interrupted = true
-                    append(outcome(entry, action, .notRun, "interrupted"))
+                if report.haltReason == nil && shouldStop() { report.interrupted = true }
+                if let reason = report.haltReason {
+                    append(outcome(entry, action, .notRun, reason))
                     continue
                 }
                 let applied = await apply(
                     action, of: entry, context: context, refresher: &refresher, writer: writer,
-                    journal: journal, run: run, me: plan.me, now: now, tokenRejection: &report.tokenRejection)
+                    journal: journal, run: run, me: plan.me, now: now, report: &report)
                 append(applied)
             }
         }
@@ -105,7 +95,7 @@ public struct Applier: Sendable {
     private func apply(
         _ action: PlannedAction, of entry: PlanEntry, context: ItemContext, refresher: inout ItemRefresher,
         writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date,
-        tokenRejection: inout String?
+        report: inout ApplyReport
     ) async -> ApplyOutcome {
         guard let command = action.command, let definition = registry.action(action.action, for: entry.item.kind)
         else {
@@ -114,23 +104,27 @@ public struct Applier: Sendable {
         let request = ActionRequest(
             argument: action.argument ?? .none, rule: entry.rule,
             marker: Evaluator.marker(rule: entry.rule, item: entry.item.reference))
-        if definition.isDone(request, context) {
-            return outcome(entry, action, .alreadyDone, "already so on a fresh read")
+        switch definition.verdict(request, context) {
+        case .refused(let reason): return outcome(entry, action, .skipped, reason)
+        case .done: return outcome(entry, action, .alreadyDone, "already so on a fresh read")
+        case .due: break
         }
-        if let refusal = definition.refusal(context) {
-            return outcome(entry, action, .skipped, refusal)
-        }
-        func record(_ phase: JournalEntry.Phase, _ result: String?, _ detail: String?) {
-            journal?.record(
+        func record(_ phase: JournalEntry.Phase, _ result: String?, _ detail: String?) -> Bool {
+            Self.record(
                 JournalEntry(
                     at: now(), run: run, phase: phase, rule: entry.rule, item: entry.item.reference,
                     action: action.action, argv: command.argv, outcome: result, detail: detail, stdin: command.stdin,
-                    argument: action.argument))
+                    argument: action.argument, reasons: phase == .intent ? entry.reasons : nil),
+                in: journal, report: &report)
         }
-        record(.intent, nil, nil)
+        guard record(.intent, nil, nil) else {
+            return outcome(entry, action, .notRun, report.haltReason)
+        }
         do {
             try await writer.write(command)
-            record(.result, "applied", nil)
+            guard record(.result, "applied", nil) else {
+                return outcome(entry, action, .applied, Self.unrecorded(report))
+            }
             return outcome(entry, action, .applied)
         } catch {
             // Someone got there first ("already closed", a finished build), or the reply was lost:
@@ -139,12 +133,18 @@ public struct Applier: Sendable {
             if let fresh = try? await refresher.context(for: entry, me: me, now: now()),
                 definition.isDone(request, fresh)
             {
-                record(.result, "already-done", error.description)
-                return outcome(entry, action, .alreadyDone, "done on a fresh read after: \(error.message)")
+                let recorded = record(.result, "already-done", error.description)
+                return outcome(
+                    entry, action, .alreadyDone,
+                    ["done on a fresh read after: \(error.message)", recorded ? nil : Self.unrecorded(report)]
+                        .compactMap(\.self).joined(separator: "; "))
             }
-            record(.result, "failed", error.description)
-            if error.kind == .unauthorized { tokenRejection = error.description }
-            var failure = outcome(entry, action, .failed, error.description)
+            let recorded = record(.result, "failed", error.description)
+            if error.kind == .unauthorized { report.tokenRejection = error.description }
+            var failure = outcome(
+                entry, action, .failed,
+                [error.description, recorded ? nil : Self.unrecorded(report)].compactMap(\.self)
+                    .joined(separator: "; "))
             failure.retryLater = error.kind == .rateLimited || error.kind == .busy
             return failure
         }
@@ -155,7 +155,7 @@ public struct Applier: Sendable {
     private func finish(
         _ action: UnfinishedAction, refresher: inout ItemRefresher, writer: any ForgeWriter,
         journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date,
-        tokenRejection: inout String?
+        report: inout ApplyReport
     ) async -> ApplyOutcome {
         let item = PlannedItem(
             repository: action.item.repository.description, kind: action.item.kind, number: action.item.number,
@@ -170,7 +170,7 @@ public struct Applier: Sendable {
             }
             context = fresh
         } catch {
-            tokenRejection = Self.tokenRejection(error)
+            report.tokenRejection = Self.tokenRejection(error)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
         if Self.othersActed(on: context.item, since: action.since, me: me) {
@@ -179,16 +179,18 @@ public struct Applier: Sendable {
         }
         var result = await apply(
             planned, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal, run: run,
-            me: me, now: now, tokenRejection: &tokenRejection)
+            me: me, now: now, report: &report)
         if result.status == .alreadyDone {
             // Settle it in the journal, or every later run would look at it again.
             for phase in [JournalEntry.Phase.intent, .result] {
-                journal?.record(
+                let settled = Self.record(
                     JournalEntry(
                         at: now(), run: run, phase: phase, rule: action.rule, item: action.item.description,
                         action: action.action, argv: action.command.argv,
                         outcome: phase == .result ? "already-done" : nil, stdin: action.command.stdin,
-                        argument: action.argument))
+                        argument: action.argument),
+                    in: journal, report: &report)
+                guard settled else { break }
             }
         }
         result.detail = ["finishing what an earlier run started", result.detail].compactMap { $0 }
@@ -198,16 +200,44 @@ public struct Applier: Sendable {
 
     /// Records every pending action of a multi-action entry before its first write, so that a run
     /// killed after that write leaves the rest of the entry on record for the next run to finish.
-    private func recordPlan(of entry: PlanEntry, journal: (any ApplyJournal)?, run: String, at date: Date) {
+    private func recordPlan(
+        of entry: PlanEntry, journal: (any ApplyJournal)?, run: String, at date: Date, report: inout ApplyReport
+    ) {
         let pending = entry.actions.filter { $0.status == .pending && $0.command != nil }
-        guard pending.count > 1, let journal else { return }
+        guard pending.count > 1 else { return }
         for action in pending {
             guard let command = action.command else { continue }
-            journal.record(
+            let recorded = Self.record(
                 JournalEntry(
                     at: date, run: run, phase: .planned, rule: entry.rule, item: entry.item.reference,
-                    action: action.action, argv: command.argv, stdin: command.stdin, argument: action.argument))
+                    action: action.action, argv: command.argv, stdin: command.stdin, argument: action.argument),
+                in: journal, report: &report)
+            guard recorded else { return }
         }
+    }
+
+    /// Records `entry` in `journal`; when it cannot, notes why in `report` (which stops every
+    /// later write) and answers false.
+    private static func record(
+        _ entry: JournalEntry, in journal: (any ApplyJournal)?, report: inout ApplyReport
+    )
+        -> Bool
+    {
+        guard let journal else { return true }
+        do {
+            try journal.record(entry)
+            return true
+        } catch {
+            report.journalFailure = "\(error)"
+            return false
+        }
+    }
+
+    /// The note on a write whose result the journal could not keep: the next run re-reads the
+    /// item before deciding, so it is neither lost nor doubled.
+    private static func unrecorded(_ report: ApplyReport) -> String {
+        "its result could not be recorded (\(report.journalFailure ?? "the journal failed")); the next run "
+            + "re-reads the item before deciding"
     }
 
     /// The description of `error` when it is the server turning the token away, else nil.

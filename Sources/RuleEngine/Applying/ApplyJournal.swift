@@ -5,7 +5,12 @@ import Foundation
 /// An intent is recorded before a write is sent and its result after, so a run killed in
 /// between leaves an intent without a result: the next run re-reads the item and decides again.
 public protocol ApplyJournal: Sendable {
-    func record(_ entry: JournalEntry)
+    /// Records `entry` durably before returning.
+    ///
+    /// Throws when the entry could not be made durable (a full disk, a read-only or corrupt file);
+    /// the applier then sends nothing more, because a write without its intent on record could be
+    /// doubled by the next run. The error's description is one line that names the file.
+    func record(_ entry: JournalEntry) throws
 }
 
 /// One line of the journal.
@@ -34,10 +39,14 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     /// The command's stdin and argument, so a later run can send it again and tell if it is done.
     public var stdin: String?
     public var argument: ActionArgument?
+    /// For an intent: why the rule chose the item (each condition and the value that satisfied
+    /// it), so `history` can answer "why did the bot do this" long after the plan is gone.
+    public var reasons: [ConditionResult]?
 
     public init(
         at: Date, run: String, phase: Phase, rule: String, item: String, action: String, argv: [String],
-        outcome: String? = nil, detail: String? = nil, stdin: String? = nil, argument: ActionArgument? = nil
+        outcome: String? = nil, detail: String? = nil, stdin: String? = nil, argument: ActionArgument? = nil,
+        reasons: [ConditionResult]? = nil
     ) {
         self.at = at
         self.run = run
@@ -50,5 +59,6 @@ public struct JournalEntry: Sendable, Hashable, Codable {
         self.detail = detail
         self.stdin = stdin
         self.argument = argument
+        self.reasons = reasons
     }
 }

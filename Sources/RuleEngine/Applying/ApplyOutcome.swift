@@ -45,8 +45,19 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     /// The failure with which the server turned the token away mid-run (401: revoked, expired);
     /// the run stops there, because every later request would be refused the same way.
     public var tokenRejection: String?
+    /// Why the journal could not record an entry (a full disk, a read-only or corrupt file); the
+    /// run sends nothing after it, because a write whose intent is not on record could be doubled.
+    public var journalFailure: String?
 
     public init() {}
+
+    /// Why the run sends nothing more, as the note of each action it leaves unsent; `nil` while
+    /// it goes on.
+    public var haltReason: String? {
+        if let tokenRejection { return "not sent: \(tokenRejection)" }
+        if let journalFailure { return "not sent: the journal failed: \(journalFailure)" }
+        return interrupted ? "interrupted" : nil
+    }
 
     public func count(_ status: ApplyOutcome.Status) -> Int {
         outcomes.filter { $0.status == status }.count
@@ -55,7 +66,7 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     /// Whether nothing is left undone: every action was applied, found done, or no longer wanted
     /// (its entry stopped matching, which is the rules' answer, not a failure).
     public var isComplete: Bool {
-        !interrupted && tokenRejection == nil
+        !interrupted && tokenRejection == nil && journalFailure == nil
             && outcomes.allSatisfy { [.applied, .alreadyDone, .skipped].contains($0.status) }
     }
 }

@@ -133,11 +133,13 @@ public struct Evaluator: Sendable {
         let request = ActionRequest(
             argument: argument(action.argument, context: context, kind: rule.kind), rule: rule.name,
             marker: Self.marker(rule: rule.name, item: reference))
-        if let reason = definition.refusal(context) {
+        switch definition.verdict(request, context) {
+        case .refused(let reason):
             return PlannedAction(action: action.name, status: .refused, note: reason, argument: request.argument)
-        }
-        if definition.isDone(request, context) {
+        case .done:
             return PlannedAction(action: action.name, status: .alreadyDone, argument: request.argument)
+        case .due:
+            break
         }
         do {
             let command = try definition.command(request, context)

@@ -43,4 +43,23 @@ public struct ActionDefinition: Sendable {
         self.warning = warning
         self.companion = companion
     }
+
+    /// What the action comes to on one item: refused, already done, or due.
+    public enum Verdict: Sendable, Hashable {
+        /// A plugin's safety rule forbids it here, whatever the rule says; the reason says which.
+        case refused(String)
+        /// The item is already as the action would leave it.
+        case done
+        /// It has to be sent.
+        case due
+    }
+
+    /// The one order in which planning and applying ask: refusal, then done.
+    ///
+    /// A refusal is the stronger statement (the action must never run on this item), so it wins
+    /// over "already so", and `plan` and `apply` report the same item the same way.
+    public func verdict(_ request: ActionRequest, _ context: ItemContext) -> Verdict {
+        if let reason = refusal(context) { return .refused(reason) }
+        return isDone(request, context) ? .done : .due
+    }
 }
