@@ -1,3 +1,5 @@
+import Foundation
+
 /// The bot's exit codes, documented in README.md and stable for scripts and CI.
 public enum BotExitCode: Int32, Sendable, CaseIterable {
     /// Done, or nothing to do.
@@ -10,10 +12,26 @@ public enum BotExitCode: Int32, Sendable, CaseIterable {
     case incomplete = 3
     /// The command line is wrong (`EX_USAGE`).
     case usage = 64
+    /// A file the bot writes could not be written (a full disk, a read-only folder), or its state
+    /// database is unusable (`EX_IOERR`).
+    case ioError = 74
     /// Rate-limited or busy past the deadline; run again later (`EX_TEMPFAIL`).
     case temporaryFailure = 75
     /// The rules or the configuration are invalid (`EX_CONFIG`).
     case invalidRules = 78
-    /// Interrupted (SIGINT) after the write in flight finished.
+    /// Stopped by SIGHUP after the write in flight finished (128 + 1).
+    case hangup = 129
+    /// Interrupted (SIGINT) after the write in flight finished (128 + 2).
     case interrupted = 130
+    /// Stopped by SIGTERM after the write in flight finished (128 + 15), as systemd and CI stop jobs.
+    case terminated = 143
+
+    /// The code of a run stopped cleanly by `signal`: 128 + its number, as shells report it.
+    static func stopped(by signal: Int32?) -> BotExitCode {
+        switch signal {
+        case SIGHUP: return .hangup
+        case SIGTERM: return .terminated
+        default: return .interrupted
+        }
+    }
 }

@@ -13,7 +13,9 @@ public struct StandardConsole: Console {
 
     public func write(_ text: String, to stream: StandardStream) {
         let handle = stream == .output ? FileHandle.standardOutput : FileHandle.standardError
-        handle.write(Data(text.utf8))
+        // `write(_:)` traps on a full disk or a closed descriptor; output that cannot be written
+        // is lost, but the run, and its journal, go on.
+        try? handle.write(contentsOf: Data(text.utf8))
     }
 
     public func isTerminal(_ stream: StandardStream) -> Bool {

@@ -16,6 +16,15 @@ struct StateFileError: Error, CustomStringConvertible {
 
     /// The system's reason for `error` in a few words ("No space left on device").
     static func reason(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError {
+            switch cocoa.code {
+            case .fileWriteOutOfSpace: return "no space left on the device"
+            case .fileWriteVolumeReadOnly: return "the file system is read-only"
+            case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+            case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or folder"
+            default: break
+            }
+        }
         let nsError = error as NSError
         if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(posix.code)))

@@ -115,7 +115,12 @@ private func idleForge(issues count: Int) throws -> URL {
         }
     }
 
-    @Test func sigintFinishesTheWriteInFlightSendsNoMoreAndExits130() async throws {
+    /// SIGINT from a person, SIGTERM from systemd or a cancelled CI job, SIGHUP from a closed
+    /// terminal: each stops the run cleanly with 128 + the signal's number.
+    @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
+    func aStopSignalFinishesTheWriteInFlightSendsNoMoreAndExitsWith128PlusIt(
+        signal: Int32, code: Int32
+    ) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
         let options = fastSimulator + ["--fault", "slow,delay=0.5,method=POST"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
@@ -123,10 +128,10 @@ private func idleForge(issues count: Int) throws -> URL {
             let child = try BotProcess(
                 ["run", rules, "--journal", journal] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
-            child.send(SIGINT) { !((try? simulator.journalEntries()) ?? []).isEmpty }
+            child.send(signal) { !((try? simulator.journalEntries()) ?? []).isEmpty }
             let ended = await child.finish()
             #expect(child.hasSignalled)
-            #expect(ended.reason == .exit && ended.status == 130, "\(ended.output)\(ended.error)")
+            #expect(ended.reason == .exit && ended.status == code, "\(ended.output)\(ended.error)")
             try await Task.sleep(for: .seconds(1))
             // Every write the server saw, the bot journaled as applied: the one in flight finished,
             // and nothing was sent after it.

@@ -1,6 +1,7 @@
 import Foundation
 import GitbayClient
 import GitbayKit
+import IssuesPlugin
 import RuleEngine
 import Synchronization
 import Testing
@@ -35,11 +36,7 @@ private final class FakeForge: ForgeReader, ForgeWriter {
 }
 
 private func plan(for issue: GitbayKit.Issue) throws -> Plan {
-    let repository = RepositoryState(
-        path: try RepositoryPath("krz/app"), dependencies: DependencyStatus(enabled: false),
-        issues: [IssueRecord(issue: issue, known: Set(ReadNeed.allCases))], known: Set(ReadNeed.allCases))
-    let state = ForgeState(now: now, me: "triage-bot", repositories: [repository])
-    return Evaluator(registry: registry).plan(rules: try rules(markStale), state: state, source: "t")
+    Evaluator(registry: registry).plan(rules: try rules(markStale), state: try forge(issue), source: "t")
 }
 
 private let idleIssue = GitbayKit.Issue(
@@ -99,5 +96,134 @@ private let idleIssue = GitbayKit.Issue(
         #expect(forge.writes.withLock { $0 }.isEmpty)
         #expect(report.interrupted)
         #expect(report.count(.notRun) == 2)
+    }
+
+    @Test func noWriteIsSentWhoseIntentTheJournalCouldNotRecord() async throws {
+        let forge = FakeForge(idleIssue)
+        let journal = FailingJournal(recordsBeforeFailing: 0)
+        let report = await Applier(registry: registry).apply(
+            try plan(for: idleIssue), reader: forge, writer: forge, journal: journal, now: { now })
+        #expect(forge.writes.withLock { $0 }.isEmpty)
+        #expect(report.journalFailure == "cannot write to /state: disk full")
+        #expect(report.count(.notRun) == 2)
+        #expect(!report.isComplete)
+    }
+
+    /// The intents of the entry's two actions go on record as one plan first, then the first
+    /// intent; its result cannot be: the write it records was sent, and nothing after it is.
+    @Test func aResultTheJournalCouldNotRecordStopsTheWritesAfterIt() async throws {
+        let forge = FakeForge(idleIssue)
+        let journal = FailingJournal(recordsBeforeFailing: 3)
+        let report = await Applier(registry: registry).apply(
+            try plan(for: idleIssue), reader: forge, writer: forge, journal: journal, now: { now })
+        #expect(forge.writes.withLock { $0 }.count == 1)
+        #expect(journal.phases == [.planned, .planned, .intent])
+        #expect(report.outcomes.map(\.status) == [.applied, .notRun])
+        #expect(report.outcomes.first?.detail?.contains("its result could not be recorded") == true)
+        #expect(report.journalFailure != nil)
+    }
+
+    @Test func anIntentCarriesThePlanReasons() async throws {
+        let forge = FakeForge(idleIssue)
+        let journal = FailingJournal(recordsBeforeFailing: .max)
+        let planned = try plan(for: idleIssue)
+        _ = await Applier(registry: registry).apply(
+            planned, reader: forge, writer: forge, journal: journal, now: { now })
+        let intents = journal.entries.filter { $0.phase == .intent }
+        #expect(intents.count == 2)
+        #expect(intents.allSatisfy { $0.reasons == planned.entries.first?.reasons })
+        #expect(journal.entries.filter { $0.phase != .intent }.allSatisfy { $0.reasons == nil })
+    }
+
+    /// Planning and applying ask an action the same questions in the same order, so an item that
+    /// is both refused and already done reads the same in the plan and in the apply report.
+    @Test func aRefusalWinsOverDoneWhenPlanningAndWhenApplying() async throws {
+        let lockRegistry = PluginRegistry(plugins: [IssuesPlugin(), LockPlugin()])
+        let lockRule = RuleSet.load(files: [(path: "lock.yml", bytes: Array(lockRules.utf8))], registry: lockRegistry)
+            .rules
+        var closed = idleIssue
+        closed.state = .closed
+        let planned = Evaluator(registry: lockRegistry).plan(rules: lockRule, state: try forge(closed), source: "t")
+        #expect(planned.entries.first?.actions.first?.status == .refused)
+        #expect(planned.entries.first?.actions.first?.note == "a closed issue cannot be locked")
+
+        let pending = Evaluator(registry: lockRegistry).plan(
+            rules: lockRule, state: try forge(idleIssue), source: "t")
+        #expect(pending.entries.first?.actions.first?.status == .pending)
+        let fake = FakeForge(closed)
+        let report = await Applier(registry: lockRegistry).apply(
+            pending, reader: fake, writer: fake, journal: nil, now: { now })
+        #expect(report.outcomes.map(\.status) == [.skipped])
+        #expect(report.outcomes.first?.detail == "a closed issue cannot be locked")
+        #expect(fake.writes.withLock { $0 }.isEmpty)
+    }
+}
+
+/// A journal that keeps its first entries and then fails, as one on a filling disk does.
+private final class FailingJournal: ApplyJournal {
+    private let kept = Mutex<[JournalEntry]>([])
+    private let limit: Int
+
+    init(recordsBeforeFailing limit: Int) {
+        self.limit = limit
+    }
+
+    var entries: [JournalEntry] { kept.withLock { $0 } }
+    var phases: [JournalEntry.Phase] { entries.map(\.phase) }
+
+    func record(_ entry: JournalEntry) throws {
+        try kept.withLock { kept in
+            guard kept.count < limit else { throw JournalFull() }
+            kept.append(entry)
+        }
+    }
+
+    private struct JournalFull: Error, CustomStringConvertible {
+        var description: String { "cannot write to /state: disk full" }
+    }
+}
+
+/// One issue in a forge whose every read has been made.
+private func forge(_ issue: GitbayKit.Issue) throws -> ForgeState {
+    let repository = RepositoryState(
+        path: try RepositoryPath("krz/app"), dependencies: DependencyStatus(enabled: false),
+        issues: [IssueRecord(issue: issue, known: Set(ReadNeed.allCases))], known: Set(ReadNeed.allCases))
+    return ForgeState(now: now, me: "triage-bot", repositories: [repository])
+}
+
+private let lockRules = """
+    scope: owner:krz
+    rules:
+      - name: lock-old
+        on: issues
+        when:
+          - idle > 60d
+        do:
+          - lock
+    """
+
+private func isClosed(_ context: ItemContext) -> Bool {
+    guard case .issue(let record) = context.item else { return false }
+    return record.issue.state == .closed
+}
+
+/// An action that is refused and done on the same items (closed issues), which only the order
+/// of the two questions tells apart.
+private struct LockPlugin: BotPlugin {
+    let name = "lock"
+
+    func fields(for kind: ItemKind) -> [FieldDefinition] { [] }
+
+    func actions(for kind: ItemKind) -> [ActionDefinition] {
+        guard kind == .issues else { return [] }
+        return [
+            ActionDefinition(
+                "lock", doc: "Locks the issue.",
+                command: { _, context in
+                    ControlCommand(argv: ["issue", "lock", "\(context.item.number)"], effect: .write)
+                },
+                isDone: { _, context in isClosed(context) },
+                refusal: { context in isClosed(context) ? "a closed issue cannot be locked" : nil })
+        ]
     }
 }

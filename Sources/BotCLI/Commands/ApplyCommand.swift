@@ -41,7 +41,7 @@ struct ApplyCommand {
         return try await Self.apply(plan, client: client, journalPath: settings.journal, console: console).code
     }
 
-    /// Applies a plan with the journal and SIGINT handling, prints the outcome and picks the exit code;
+    /// Applies a plan with the journal and the stop signals handled, prints the outcome and picks the exit code;
     /// the report goes back too, for `run --report`.
     static func apply(
         _ plan: Plan, client: GitbayClient, journalPath: String, console: any Console
@@ -57,16 +57,17 @@ struct ApplyCommand {
                     code: .temporaryFailure)
             case .failed(let error):
                 throw CommandFailure(
-                    "cannot open the journal \(journalPath): \(error.localizedDescription)", code: .failure)
+                    "\(StateFileError(path: journalPath, action: "open the journal", underlying: error))",
+                    code: .ioError)
             }
         }
-        let interrupt = InterruptFlag()
-        interrupt.start()
-        defer { interrupt.stop() }
+        let stop = StopSignals()
+        stop.start()
+        defer { stop.stop() }
         let unfinished = UnfinishedAction.find(in: FileJournal.entries(at: journalPath))
         let report = await Applier(registry: BuiltinPlugins.registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: journal,
-            shouldStop: { interrupt.isRaised },
+            shouldStop: { stop.isRaised },
             progress: { outcome in
                 guard console.isTerminal(.error) else { return }
                 console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
@@ -77,7 +78,12 @@ struct ApplyCommand {
                 "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
                     + "--token-file): it may have been revoked or have expired", code: .failure)
         }
-        if report.interrupted { return (.interrupted, report) }
+        if let failure = report.journalFailure {
+            throw CommandFailure(
+                "stopped: \(failure); nothing was sent after it, and the next run re-reads every item it touched",
+                code: .ioError)
+        }
+        if report.interrupted { return (.stopped(by: stop.signal), report) }
         if report.outcomes.contains(where: { $0.status == .failed && $0.retryLater }) {
             return (.temporaryFailure, report)
         }

@@ -46,7 +46,7 @@ struct PlanCommand {
             invocation.flag("detailed-exitcode") && outcome.plan.pendingCommandCount > 0 ? .pending : .ok
         if let path = invocation.value("report") {
             let report = RunReport(plan: outcome.plan, applied: nil, metrics: outcome.client?.metrics, exitCode: code)
-            try ReportFile.write(RunReportRenderer.markdown(report), to: path)
+            try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let mergeRequest {
             let writer = try ForgeConnection.client(settings, access: .readWrite, console: console)
@@ -59,11 +59,7 @@ struct PlanCommand {
             }
         }
         if let path = invocation.value("output") {
-            do {
-                try Data(PlanRenderer.json(outcome.plan).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw CommandFailure("cannot write the plan to \(path): \(error.localizedDescription)", code: .failure)
-            }
+            try OutputFile.write(Data(PlanRenderer.json(outcome.plan).utf8), to: path, what: "the plan")
         }
         return code
     }

@@ -52,7 +52,7 @@ struct RunCommand {
         }
         let report = RunReport(plan: outcome.plan, applied: applied, metrics: outcome.client?.metrics, exitCode: code)
         if let path = invocation.value("report") {
-            try ReportFile.write(RunReportRenderer.markdown(report), to: path)
+            try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let summaryRepository {
             guard !dryRun, let client = outcome.client else {

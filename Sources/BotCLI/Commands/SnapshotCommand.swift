@@ -53,11 +53,13 @@ struct SnapshotCommand {
         if invocation.flag("verbose") {
             verbose(snapshot.report, client: client)
         }
+        let encoded: Data
         do {
-            try snapshot.file.encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
+            encoded = try snapshot.file.encoded()
         } catch {
-            throw CommandFailure("cannot write the snapshot to \(path): \(error.localizedDescription)", code: .failure)
+            throw CommandFailure("cannot encode the snapshot: \(error)", code: .failure)
         }
+        try OutputFile.write(encoded, to: path, what: "the snapshot")
         console.write("wrote \(path): \(summary(snapshot.state))\n", to: .output)
         return .ok
     }

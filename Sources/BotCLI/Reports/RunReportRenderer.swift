@@ -109,7 +109,10 @@ enum RunReportRenderer {
         case .usage: return "usage"
         case .temporaryFailure: return "rate-limited or busy; run again later"
         case .invalidRules: return "invalid rules"
+        case .ioError: return "a file could not be written"
+        case .hangup: return "stopped by SIGHUP"
         case .interrupted: return "interrupted"
+        case .terminated: return "stopped by SIGTERM"
         }
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+private let root = SimulatorProcess.repositoryRoot
+private let demo = root.appendingPathComponent("examples/demo-forge.json")
+private let rules = root.appendingPathComponent("rules").path
+
+/// Every file the bot writes, on a disk that is full or read-only: one line naming the file, exit
+/// 74, and no crash; the journal's failure also stops every write.
+@Suite(.enabled(if: SmallFileSystem.isAvailable, "mounting a tmpfs needs root"))
+struct FileWriteFailureTests {
+    @Test func aPlanFileOnAFullDiskIsOneLineAndExit74() async throws {
+        let disk = try SmallFileSystem(kilobytes: 64)
+        defer { disk.unmount() }
+        try disk.fill()
+        let path = disk.url.appendingPathComponent("plan.json").path
+        let result = await runBot(["plan", rules, "--snapshot", demo.path, "-o", path])
+        #expect(result.code == 74)
+        #expect(result.error == "error: cannot write the plan to \(path): no space left on the device\n")
+        #expect(result.output.contains("10 commands pending"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aReportInAReadOnlyFolderIsOneLineAndExit74() async throws {
+        let disk = try SmallFileSystem(kilobytes: 64, readOnly: true)
+        defer { disk.unmount() }
+        let path = disk.url.appendingPathComponent("report.md").path
+        let result = await runBot(["run", rules, "--snapshot", demo.path, "--report", path])
+        #expect(result.code == 74)
+        #expect(result.error == "error: cannot write the report to \(path): the file system is read-only\n")
+    }
+
+    @Test func aJournalOnAFullDiskStopsTheRunBeforeAnyWrite() async throws {
+        let disk = try SmallFileSystem(kilobytes: 64)
+        defer { disk.unmount() }
+        let journal = disk.url.appendingPathComponent("journal.jsonl").path
+        _ = FileManager.default.createFile(atPath: journal, contents: nil)
+        try disk.fill()
+        let options = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let result = await runBot(
+                [
+                    "run", rules, "--journal", journal, "--url", simulator.baseURL.absoluteString, "--now",
+                    "2026-11-29T12:00:00.000Z", "--rate-limit", "6000",
+                ],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 74, "\(result.output)\(result.error)")
+            let lines = result.error.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.error)")
+            #expect(result.error.contains(journal) && result.error.contains("no space left on the device"))
+            let sent = try simulator.journalEntries()
+            #expect(sent.isEmpty)
+        }
+    }
+}
+
+/// Standard output that cannot be written loses the text, not the run.
+@Suite struct UnwritableOutputTests {
+    @Test func outputToAFullDeviceIsNoCrash() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
+        let process = Process()
+        process.executableURL = BotProcess.executable
+        process.arguments = ["schema"]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A tiny tmpfs mounted for one test: a disk that fills after a few KiB, or one that is read-only,
+/// so the bot's handling of ENOSPC and EROFS is tried for real instead of imagined.
+///
+/// Mounting needs root, as in CI and on the developers' machines here; elsewhere the tests that
+/// use it are disabled with ``isAvailable`` and say so.
+public struct SmallFileSystem: Sendable {
+    /// Where it is mounted.
+    public let url: URL
+
+    /// Whether this process may mount one (it runs as root and `mount` works).
+    public static let isAvailable: Bool = {
+        guard geteuid() == 0, let probe = try? SmallFileSystem(kilobytes: 16) else { return false }
+        probe.unmount()
+        return true
+    }()
+
+    /// Mounts a tmpfs of `kilobytes` under the scratch folder; `readOnly` mounts it read-only.
+    public init(kilobytes: Int, readOnly: Bool = false) throws {
+        url = Scratch.url("tmpfs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let options = "size=\(kilobytes)k" + (readOnly ? ",ro" : "")
+        guard Self.shell("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", url.path]) == 0 else {
+            throw MountFailed(path: url.path)
+        }
+    }
+
+    /// Fills it, leaving `spare` bytes free (a few KiB: tmpfs counts whole pages).
+    public func fill(leaving spare: Int = 0) throws {
+        let free = try FileManager.default.attributesOfFileSystem(forPath: url.path)[.systemFreeSize] as? Int ?? 0
+        let filler = url.appendingPathComponent("filler")
+        try Data(count: max(free - spare, 0)).write(to: filler)
+    }
+
+    /// Unmounts it; what the test wrote there goes with it.
+    public func unmount() {
+        _ = Self.shell("/bin/umount", ["-l", url.path])
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    private static func shell(_ tool: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private struct MountFailed: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "cannot mount a tmpfs at \(path)" }
+    }
+}
