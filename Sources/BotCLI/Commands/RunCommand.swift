@@ -14,7 +14,8 @@ struct RunCommand {
             conditions no longer hold is skipped with the reason. With --dry-run nothing is written \
             (the client refuses every write), exactly as 'plan'. Every write and its result go to the \
             journal. Exits 0 when everything was done, 3 when a guard, a limit or a failure left \
-            something undone, 75 when rate-limited, 130 when interrupted.
+            something undone, 74 when a file or the journal cannot be written, 75 when rate-limited, 130, 143 \
+            or 129 when stopped by SIGINT, SIGTERM or SIGHUP (after the write in flight).
             """,
         options: SharedOptions.evaluation + [
             .flag("dry-run", help: "Print the plan and write nothing."),
