@@ -61,12 +61,21 @@ let package = Package(
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
 
+        // SQLite from the system, for the bot's state database.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // The bot's state (runs, the journal) in one SQLite file per server and account: all SQL lives here.
+        .target(name: "StateDatabase", dependencies: ["CSQLite", "RuleEngine", "GitbayKit"]),
+
         // Benchmarks: `swift run -c release gitbay-bench <subcommand>`.
         .executableTarget(
             name: "gitbay-bench",
             dependencies: [
                 "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "IssuesPlugin", "MergeRequestsPlugin",
-                "BuildsPlugin",
+                "BuildsPlugin", "StateDatabase",
             ],
             path: "Benchmarks/gitbay-bench"),
 
@@ -100,6 +109,10 @@ let package = Package(
                 "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayTestSupport",
             ],
             resources: [.copy("Corpus")]),
+        .testTarget(
+            name: "StateDatabaseTests",
+            dependencies: ["StateDatabase", "RuleEngine", "GitbayKit", "GitbayTestSupport"]
+        ),
         .testTarget(
             name: "ForgeStateTests",
             dependencies: [

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// A ``StateStore`` in memory: the twin of the SQLite store for tests, answering every question
+/// straight from the definitions (``UnfinishedAction/find(in:)`` over the whole journal,
+/// ``HistoryRecord/records(in:matching:)``, ``JournalRetention``).
+public final class InMemoryStateStore: StateStore {
+    private struct State {
+        var journal: [JournalEntry]
+        var runs: [RunRecord] = []
+        var importedKeys: Set<String> = []
+    }
+
+    private let state: Mutex<State>
+
+    /// A store holding `journal` and no runs.
+    public init(journal: [JournalEntry] = []) {
+        state = Mutex(State(journal: journal))
+    }
+
+    /// Every entry on record, in the order they were written.
+    public var journal: [JournalEntry] {
+        state.withLock { $0.journal }
+    }
+
+    public func record(_ entry: JournalEntry) {
+        state.withLock { $0.journal.append(entry) }
+    }
+
+    public func unfinishedActions() -> [UnfinishedAction] {
+        UnfinishedAction.find(in: journal)
+    }
+
+    public func beginRun(_ run: RunRecord) {
+        state.withLock { state in
+            state.runs.removeAll { $0.id == run.id }
+            state.runs.append(run)
+        }
+    }
+
+    public func finishRun(id: String, at date: Date, exitCode: Int32) {
+        state.withLock { state in
+            for index in state.runs.indices where state.runs[index].id == id {
+                state.runs[index].finishedAt = date
+                state.runs[index].exitCode = exitCode
+            }
+        }
+    }
+
+    public func run(id: String) -> RunRecord? {
+        state.withLock { $0.runs.first { $0.id == id } }
+    }
+
+    public func history(_ query: HistoryQuery) -> [HistoryRecord] {
+        HistoryRecord.records(in: journal, matching: query)
+    }
+
+    @discardableResult
+    public func importJournal(_ entries: [JournalEntry], key: String) -> Bool {
+        state.withLock { state in
+            guard state.importedKeys.insert(key).inserted else { return false }
+            state.journal += entries
+            return true
+        }
+    }
+
+    @discardableResult
+    public func prune(resultsBefore date: Date) -> Int {
+        state.withLock { state in
+            let stamps = state.journal.map {
+                JournalRetention.Stamp(run: $0.run, rule: $0.rule, item: $0.item, at: $0.at)
+            }
+            let dropped = Set(
+                JournalRetention.droppable(stamps, before: date, unfinished: UnfinishedAction.find(in: state.journal)))
+            state.journal = state.journal.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+            let remaining = Set(state.journal.map(\.run))
+            state.runs.removeAll { $0.ended(before: date) && !remaining.contains($0.id) }
+            return dropped.count
+        }
+    }
+}

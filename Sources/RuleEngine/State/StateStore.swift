@@ -1,0 +1,46 @@
+import Foundation
+
+/// The bot's memory between runs: the journal of writes, the runs that wrote them, and the
+/// questions later runs and people ask of both.
+///
+/// One store per server and account. Everything that keeps state asks it questions instead of
+/// reading files, so the storage (SQLite in the `StateDatabase` module, ``InMemoryStateStore`` in
+/// tests) can change without touching the rules or the applier.
+public protocol StateStore: ApplyJournal {
+    /// The actions earlier runs left unfinished: exactly what ``UnfinishedAction/find(in:)`` answers
+    /// over the whole journal.
+    func unfinishedActions() throws -> [UnfinishedAction]
+
+    /// Records that a run has started, so `history` can say which command made an entry.
+    ///
+    /// Beginning a run with an id already on record replaces that record.
+    func beginRun(_ run: RunRecord) throws
+
+    /// Records how a run ended; does nothing for a run that was never begun.
+    func finishRun(id: String, at date: Date, exitCode: Int32) throws
+
+    /// The run with `id`, or `nil` when none is on record (never begun, or dropped by ``prune(resultsBefore:)``).
+    func run(id: String) throws -> RunRecord?
+
+    /// The actions the journal holds that `query` asks for, newest first (see ``HistoryRecord``).
+    func history(_ query: HistoryQuery) throws -> [HistoryRecord]
+
+    /// Adds the entries of an older journal after those already on record, all or none, unless
+    /// entries under `key` were imported before.
+    ///
+    /// The key names the source (a file's path and size, say), so a run killed between the import
+    /// and moving the file aside does not import it twice.
+    /// - Returns: whether the entries were added; `false` when `key` was imported already.
+    @discardableResult
+    func importJournal(_ entries: [JournalEntry], key: String) throws -> Bool
+
+    /// Drops what the journal no longer needs to remember from before `date`, and answers how many
+    /// entries went.
+    ///
+    /// Drops a run's entries about one rule and item once all of them are older than `date`, oldest
+    /// first, unless the rule and item have an action still unfinished (see ``JournalRetention``),
+    /// so ``unfinishedActions()`` answers the same before and after; and runs that ended before
+    /// `date` with no entries left.
+    @discardableResult
+    func prune(resultsBefore date: Date) throws -> Int
+}

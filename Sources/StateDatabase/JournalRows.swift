@@ -1,0 +1,73 @@
+import Foundation
+import RuleEngine
+
+/// The `journal` table: journal entries to rows and back, and the `open_groups` bookkeeping that
+/// goes with every change.
+enum JournalRows {
+    /// The columns an entry is stored in, in the order ``insert(_:into:)`` binds and ``entry(_:)`` reads them.
+    private static let columns = "at, run, phase, rule, item, action, argv, outcome, detail, stdin, argument, reasons"
+
+    /// Adds `entry` after every row already there.
+    static func insert(_ entry: JournalEntry, into connection: SQLiteConnection) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func json(_ value: (some Encodable)?) throws -> SQLiteValue {
+            .text(try value.map { String(decoding: try encoder.encode($0), as: UTF8.self) })
+        }
+        try connection.run(
+            "INSERT INTO journal (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .real(entry.at.timeIntervalSinceReferenceDate), .text(entry.run), .text(entry.phase.rawValue),
+                .text(entry.rule), .text(entry.item), .text(entry.action), try json(entry.argv),
+                .text(entry.outcome), .text(entry.detail), .text(entry.stdin), try json(entry.argument),
+                try json(entry.reasons),
+            ])
+    }
+
+    /// The entries of the rows matching `condition` (SQL over the table's columns, `?` for each of
+    /// `values`), in the order they were written.
+    static func entries(
+        where condition: String, _ values: [SQLiteValue] = [], in connection: SQLiteConnection
+    ) throws -> [JournalEntry] {
+        let decoder = JSONDecoder()
+        return try connection.rows("SELECT \(columns) FROM journal WHERE \(condition) ORDER BY id", values) { row in
+            try entry(row, decoder: decoder)
+        }
+    }
+
+    /// Brings the `open_groups` row of one run's entries about one rule and item up to date: there
+    /// when those entries alone would leave an action unfinished, so that ``UnfinishedAction/find(in:)``
+    /// over the rules and items with such a row finds all there is.
+    static func refreshGroup(run: String, rule: String, item: String, in connection: SQLiteConnection) throws {
+        let group = try entries(
+            where: "item = ? AND rule = ? AND run = ?", [.text(item), .text(rule), .text(run)], in: connection)
+        let sql =
+            UnfinishedAction.find(in: group).isEmpty
+            ? "DELETE FROM open_groups WHERE run = ? AND rule = ? AND item = ?"
+            : "INSERT OR IGNORE INTO open_groups (run, rule, item) VALUES (?, ?, ?)"
+        try connection.run(sql, [.text(run), .text(rule), .text(item)])
+    }
+
+    /// The entry a row holds; a row that does not read as one is a damaged database.
+    private static func entry(_ row: SQLiteRow, decoder: JSONDecoder) throws -> JournalEntry {
+        func json<T: Decodable>(_ column: Int32, as type: T.Type) throws -> T? {
+            try row.text(column).map { try decoder.decode(type, from: Data($0.utf8)) }
+        }
+        func text(_ column: Int32) throws -> String {
+            guard let text = row.text(column) else { throw damaged("a NULL where text belongs") }
+            return text
+        }
+        guard let phase = JournalEntry.Phase(rawValue: try text(2)) else { throw damaged("an unknown phase") }
+        guard let argv = try json(6, as: [String].self) else { throw damaged("an entry without argv") }
+        return JournalEntry(
+            at: Date(timeIntervalSinceReferenceDate: row.real(0)), run: try text(1), phase: phase, rule: try text(3),
+            item: try text(4), action: try text(5), argv: argv, outcome: row.text(7), detail: row.text(8),
+            stdin: row.text(9), argument: try json(10, as: ActionArgument.self),
+            reasons: try json(11, as: [ConditionResult].self))
+    }
+
+    /// The error for a row that does not read as an entry.
+    private static func damaged(_ what: String) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "a journal row has \(what)"))
+    }
+}

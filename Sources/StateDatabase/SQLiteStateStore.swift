@@ -1,0 +1,335 @@
+import CSQLite
+import Foundation
+import RuleEngine
+import Synchronization
+
+/// The bot's state in one SQLite file per server and account: runs and the journal of writes.
+///
+/// The file is in WAL mode with `synchronous=FULL`, so every ``record(_:)`` is on disk before it
+/// returns (the applier sends a write only after its intent is), and people can read `history`
+/// while a run writes. A run that applies holds a lock file beside it for the store's lifetime,
+/// so two runs never apply with one journal at once: each re-reads an item just before writing,
+/// but two runs between one's read and its write could both comment.
+public final class SQLiteStateStore: StateStore {
+    /// What the store is opened for.
+    public enum Mode: Sendable, Hashable {
+        /// Recording runs and writes: takes the lock, creates and upgrades the file as needed.
+        case applying
+        /// Answering questions (`history`): no lock, and the file is opened read-only.
+        case reading
+    }
+
+    /// Seconds a statement waits for a lock another process holds (a reader checkpointing, say)
+    /// before it fails with an I/O error.
+    static let busyTimeout = 5
+
+    /// Prune compacts the file when more than this share of its pages is free.
+    static let compactionShare = 0.25
+
+    /// The database's path, for messages.
+    public let path: String
+    private let connection: Mutex<SQLiteConnection>
+    /// The lock file's handle when applying: the lock goes when it closes, or with the process.
+    private let lock: FileHandle?
+
+    /// Opens the database at `path`.
+    ///
+    /// For ``Mode/applying``, creates the folder and the file (readable by its owner only) when
+    /// missing, takes the lock (another holder: ``StateStoreError/busy(path:)``, at once) and
+    /// brings the tables up to this version. For ``Mode/reading``, a missing file is
+    /// ``StateStoreError/missing(path:)``. Either way the file is checked at once: not a SQLite
+    /// file, cut short, another application's, written by a newer gitbay-bot, or belonging to
+    /// another server or account (when `identity` is given) is ``StateStoreError/unusable(path:reason:)``.
+    ///
+    /// - Parameter identity: the server and account this run works for; stored on first use and
+    ///   compared after. `nil` skips the check.
+    public init(path: String, identity: StoreIdentity? = nil, mode: Mode) throws(StateStoreError) {
+        do {
+            switch mode {
+            case .applying: lock = try Self.lockAndCreate(path)
+            case .reading:
+                guard FileManager.default.fileExists(atPath: path) else { throw StateStoreError.missing(path: path) }
+                lock = nil
+            }
+            self.connection = Mutex(try Self.connect(path, mode: mode, identity: identity))
+            self.path = path
+        } catch {
+            throw StateStoreError(error, path: path, doing: "open it")
+        }
+    }
+
+    deinit {
+        // Closed before the lock goes, so the next run never meets this one's connection.
+        connection.withLock { $0.close() }
+    }
+
+    public func record(_ entry: JournalEntry) throws {
+        try access("record a journal entry") { connection in
+            try connection.transaction {
+                try JournalRows.insert(entry, into: connection)
+                try JournalRows.refreshGroup(run: entry.run, rule: entry.rule, item: entry.item, in: connection)
+            }
+        }
+    }
+
+    public func unfinishedActions() throws -> [UnfinishedAction] {
+        try access("read the journal") { connection in
+            UnfinishedAction.find(
+                in: try JournalRows.entries(
+                    where: "(item, rule) IN (SELECT item, rule FROM open_groups)", in: connection))
+        }
+    }
+
+    public func beginRun(_ run: RunRecord) throws {
+        try access("record a run") { connection in
+            try connection.run(
+                "INSERT OR REPLACE INTO runs (id, command, started_at, finished_at, exit_code) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .text(run.id), .text(run.command), .real(run.startedAt.timeIntervalSinceReferenceDate),
+                    run.finishedAt.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
+                    run.exitCode.map { .integer(Int64($0)) } ?? .null,
+                ])
+        }
+    }
+
+    public func finishRun(id: String, at date: Date, exitCode: Int32) throws {
+        try access("record a run") { connection in
+            try connection.run(
+                "UPDATE runs SET finished_at = ?, exit_code = ? WHERE id = ?",
+                [.real(date.timeIntervalSinceReferenceDate), .integer(Int64(exitCode)), .text(id)])
+        }
+    }
+
+    public func run(id: String) throws -> RunRecord? {
+        try access("read the runs") { connection in
+            try connection.rows(
+                "SELECT command, started_at, finished_at, exit_code FROM runs WHERE id = ?", [.text(id)]
+            ) { row in
+                RunRecord(
+                    id: id, command: row.text(0) ?? "", startedAt: Date(timeIntervalSinceReferenceDate: row.real(1)),
+                    finishedAt: row.optionalReal(2).map(Date.init(timeIntervalSinceReferenceDate:)),
+                    exitCode: row.optionalInteger(3).map { Int32(clamping: $0) })
+            }.first
+        }
+    }
+
+    public func history(_ query: HistoryQuery) throws -> [HistoryRecord] {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        if let item = query.item {
+            conditions.append("item = ?")
+            values.append(.text(item))
+        }
+        if let rule = query.rule {
+            conditions.append("rule = ?")
+            values.append(.text(rule))
+        }
+        if let since = query.since {
+            // Whole groups: a result after `since` may answer an intent before it.
+            let recent = (conditions + ["at >= ?"]).joined(separator: " AND ")
+            conditions.append("(run, rule, item) IN (SELECT run, rule, item FROM journal WHERE \(recent))")
+            values += values + [.real(since.timeIntervalSinceReferenceDate)]
+        }
+        let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        return try access("read the journal") { connection in
+            HistoryRecord.records(
+                in: try JournalRows.entries(where: condition, values, in: connection), matching: query)
+        }
+    }
+
+    @discardableResult
+    public func importJournal(_ entries: [JournalEntry], key: String) throws -> Bool {
+        try access("import a journal") { connection in
+            try connection.transaction {
+                guard try connection.text("SELECT key FROM journal_imports WHERE key = ?", [.text(key)]) == nil else {
+                    return false
+                }
+                struct Group: Hashable {
+                    var run: String
+                    var rule: String
+                    var item: String
+                }
+                var groups: [Group] = []
+                var seen: Set<Group> = []
+                for entry in entries {
+                    try JournalRows.insert(entry, into: connection)
+                    let group = Group(run: entry.run, rule: entry.rule, item: entry.item)
+                    if seen.insert(group).inserted { groups.append(group) }
+                }
+                for group in groups {
+                    try JournalRows.refreshGroup(run: group.run, rule: group.rule, item: group.item, in: connection)
+                }
+                try connection.run(
+                    "INSERT INTO journal_imports (key, entries) VALUES (?, ?)",
+                    [.text(key), .integer(Int64(entries.count))])
+                return true
+            }
+        }
+    }
+
+    @discardableResult
+    public func prune(resultsBefore date: Date) throws -> Int {
+        try access("prune the journal") { connection in
+            let dropped = try connection.transaction {
+                let unfinished = UnfinishedAction.find(
+                    in: try JournalRows.entries(
+                        where: "(item, rule) IN (SELECT item, rule FROM open_groups)", in: connection))
+                let rows = try connection.rows("SELECT id, run, rule, item, at FROM journal ORDER BY id") { row in
+                    (
+                        id: row.integer(0),
+                        stamp: JournalRetention.Stamp(
+                            run: row.text(1) ?? "", rule: row.text(2) ?? "", item: row.text(3) ?? "",
+                            at: Date(timeIntervalSinceReferenceDate: row.real(4)))
+                    )
+                }
+                let dropped = JournalRetention.droppable(rows.map(\.stamp), before: date, unfinished: unfinished)
+                for position in dropped {
+                    try connection.run("DELETE FROM journal WHERE id = ?", [.integer(rows[position].id)])
+                }
+                try connection.run(
+                    """
+                    DELETE FROM open_groups WHERE NOT EXISTS (
+                        SELECT 1 FROM journal AS j
+                        WHERE j.item = open_groups.item AND j.rule = open_groups.rule AND j.run = open_groups.run)
+                    """)
+                let droppedPositions = Set(dropped)
+                let remaining = Set(
+                    rows.indices.filter { !droppedPositions.contains($0) }.map { rows[$0].stamp.run })
+                let ended = try connection.rows(
+                    "SELECT id FROM runs WHERE finished_at < ?", [.real(date.timeIntervalSinceReferenceDate)]
+                ) { $0.text(0) ?? "" }
+                for run in ended where !remaining.contains(run) {
+                    try connection.run("DELETE FROM runs WHERE id = ?", [.text(run)])
+                }
+                return dropped.count
+            }
+            try Self.compact(connection)
+            return dropped
+        }
+    }
+}
+
+extension SQLiteStateStore {
+    /// Runs `body` on the connection, turning whatever it throws into a ``StateStoreError`` that
+    /// says it happened while `doing` something.
+    private func access<T: Sendable>(
+        _ doing: String, _ body: (SQLiteConnection) throws -> T
+    ) throws(StateStoreError) -> T {
+        do {
+            return try connection.withLock { connection in try body(connection) }
+        } catch {
+            throw StateStoreError(error, path: path, doing: doing)
+        }
+    }
+
+    /// Opens and prepares the connection; a database on a read-only file system, where SQLite
+    /// cannot make the WAL index it reads through, is read as immutable.
+    private static func connect(_ path: String, mode: Mode, identity: StoreIdentity?) throws -> SQLiteConnection {
+        do {
+            let connection = try SQLiteConnection(path: path, access: mode == .reading ? .readOnly : .readWrite)
+            try prepare(connection, mode: mode, identity: identity, path: path)
+            return connection
+        } catch let failure as SQLiteFailure where failure.primaryCode == SQLITE_CANTOPEN && mode == .reading {
+            var system = statvfs()
+            guard statvfs(path, &system) == 0, system.f_flag & UInt(ST_RDONLY) != 0 else { throw failure }
+            let connection = try SQLiteConnection(path: path, access: .immutable)
+            try prepare(connection, mode: mode, identity: identity, path: path)
+            return connection
+        }
+    }
+
+    /// Creates the folder when missing, takes the lock beside `path` (busy when another process
+    /// holds it), and creates the database file readable by its owner only when missing.
+    private static func lockAndCreate(_ path: String) throws(StateStoreError) -> FileHandle {
+        func failure(_ doing: String) -> StateStoreError {
+            .io(path: path, reason: "cannot \(doing): \(String(cString: strerror(errno)))")
+        }
+        var folder = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/").dropLast() {
+            folder += "/\(part)"
+            guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw failure("create its folder \(folder)") }
+        }
+        // A lock file of its own, so nothing SQLite does to the database can move or drop the lock.
+        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("create its lock file \(path).lock") }
+        let lock = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            if errno == EWOULDBLOCK { throw .busy(path: path) }
+            throw failure("lock \(path).lock")
+        }
+        let file = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw failure("create it") }
+        close(file)
+        return lock
+    }
+
+    /// Sets the connection up and checks the file: whose it is, which version, which identity;
+    /// for applying, switches to WAL and runs the migrations it lacks.
+    private static func prepare(
+        _ connection: SQLiteConnection, mode: Mode, identity: StoreIdentity?, path: String
+    ) throws {
+        func unusable(_ reason: String) -> StateStoreError { .unusable(path: path, reason: reason) }
+        connection.setBusyTimeout(milliseconds: Int32(busyTimeout * 1000))
+        // The first read of the file: SQLite opens lazily, so a file that is not a database, or is
+        // shorter than its header says, fails here.
+        let application = try connection.integer("PRAGMA application_id")
+        let version = try connection.integer("PRAGMA user_version")
+        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema")
+        if application == StateSchema.applicationID {
+            guard version <= StateSchema.version else {
+                throw unusable(
+                    "it was written by a newer gitbay-bot (schema version \(version), this one knows up to "
+                        + "\(StateSchema.version))")
+            }
+        } else if application != 0 {
+            throw unusable(
+                "it is another application's SQLite database (application_id \(String(format: "0x%08X", application)))")
+        } else if tables > 0 {
+            throw unusable("it is another application's SQLite database (it has tables gitbay-bot did not make)")
+        }
+        switch mode {
+        case .reading:
+            guard version > 0 else { throw StateStoreError.missing(path: path) }
+            guard version == StateSchema.version else {
+                throw unusable(
+                    "it was written by an older gitbay-bot (schema version \(version)); a run that applies upgrades it")
+            }
+            try connection.execute("PRAGMA query_only = 1")
+        case .applying:
+            // Only an empty file can take it: free pages can then be given back by prune.
+            if tables == 0 { try connection.execute("PRAGMA auto_vacuum = INCREMENTAL") }
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+            for (index, migration) in StateSchema.migrations.enumerated() where Int64(index) >= version {
+                try connection.transaction {
+                    try connection.execute(migration)
+                    try connection.execute(
+                        "PRAGMA user_version = \(index + 1); PRAGMA application_id = \(StateSchema.applicationID)")
+                }
+            }
+        }
+        guard let identity else { return }
+        let stored = try connection.rows("SELECT key, value FROM meta WHERE key IN ('server', 'account')") {
+            (key: $0.text(0) ?? "", value: $0.text(1) ?? "")
+        }
+        let server = stored.first { $0.key == "server" }?.value
+        let account = stored.first { $0.key == "account" }?.value
+        if let server, let account {
+            let owner = StoreIdentity(server: server, account: account)
+            guard owner == identity else { throw unusable("it belongs to \(owner), not \(identity)") }
+        } else if mode == .applying {
+            try connection.transaction {
+                try connection.run(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('server', ?), ('account', ?)",
+                    [.text(identity.server), .text(identity.account)])
+            }
+        }
+    }
+
+    /// Gives free pages back to the file system once they are more than ``compactionShare`` of the file.
+    private static func compact(_ connection: SQLiteConnection) throws {
+        let free = try connection.integer("PRAGMA freelist_count")
+        let pages = try connection.integer("PRAGMA page_count")
+        guard Double(free) > Double(pages) * compactionShare else { return }
+        try connection.execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import GitbayTestSupport
+import RuleEngine
+import Testing
+
+@testable import StateDatabase
+
+/// Opening the database: the schema, its versions, files that are not ours, the lock, the identity.
+@Suite struct StoreOpeningTests {
+    private let alice = StoreIdentity(server: "https://gitbay.example", account: "alice")
+
+    /// Opens `path` with SQLite directly, as another program would.
+    private func raw(_ path: String) throws -> SQLiteConnection {
+        try SQLiteConnection(path: path, access: .readWrite)
+    }
+
+    @Test func aNewDatabaseHasTheSchemaAndKeepsWhatWasRecorded() throws {
+        let path = scratchDatabase()
+        let recorded = entry("r1", .intent, "close", at: 1)
+        do {
+            let store = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
+            try store.record(recorded)
+        }
+        let connection = try raw(path)
+        #expect(try connection.integer("PRAGMA application_id") == 0x4742_6F74)
+        #expect(try connection.integer("PRAGMA user_version") == StateSchema.version)
+        #expect(try connection.integer("PRAGMA auto_vacuum") == 2)
+        #expect(try connection.text("PRAGMA journal_mode") == "wal")
+        connection.close()
+        let reopened = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
+        #expect(try reopened.history(HistoryQuery()).map(\.at) == [recorded.at])
+    }
+
+    @Test func theFileAndItsLockAreTheOwnersOnly() throws {
+        let path = scratchDatabase()
+        _ = try SQLiteStateStore(path: path, mode: .applying)
+        for file in [path, path + ".lock"] {
+            let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(permissions == 0o600, "\(file)")
+        }
+    }
+
+    @Test func anEmptyFileIsMigratedFromTheStart() throws {
+        let path = scratchDatabase()
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let store = try SQLiteStateStore(path: path, mode: .applying)
+        try store.record(entry("r1", .intent, "close", at: 1))
+        #expect(try store.history(HistoryQuery()).count == 1)
+        #expect(try raw(path).integer("PRAGMA user_version") == StateSchema.version)
+    }
+
+    @Test(arguments: [SQLiteStateStore.Mode.applying, .reading])
+    func aDatabaseFromANewerVersionIsRefused(mode: SQLiteStateStore.Mode) throws {
+        let path = scratchDatabase()
+        _ = try SQLiteStateStore(path: path, mode: .applying)
+        try raw(path).execute("PRAGMA user_version = \(StateSchema.version + 1)")
+        let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: mode) }
+        guard case .unusable = error else { throw Unexpected(error) }
+        #expect(error.description.contains(path))
+        #expect(error.description.contains("newer gitbay-bot"))
+        // The refused open let go of the lock.
+        try raw(path).execute("PRAGMA user_version = \(StateSchema.version)")
+        #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefusedAndLeftAlone() throws {
+        let tagged = scratchDatabase()
+        let untagged = scratchDatabase()
+        for (path, setup) in [
+            (tagged, "PRAGMA application_id = 1234; CREATE TABLE notes (text TEXT)"),
+            (untagged, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')"),
+        ] {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try raw(path).execute(setup)
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for mode in [SQLiteStateStore.Mode.applying, .reading] {
+                let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: mode) }
+                guard case .unusable = error else { throw Unexpected(error) }
+                #expect(error.description.contains("another application's SQLite database"))
+                #expect(error.description.contains(path))
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        }
+    }
+
+    /// A database cut short (a copy that stopped half-way, a full disk in another program) is
+    /// found out when it is opened, not in the middle of a run.
+    @Test(arguments: [0.5, 0.01])
+    func aTruncatedDatabaseIsRefusedAtOpen(keeping share: Double) throws {
+        let path = scratchDatabase()
+        do {
+            let store = try SQLiteStateStore(path: path, mode: .applying)
+            let journal = (0..<2_000).map {
+                entry("r\($0)", .intent, "close", item: "krz/app#\($0 + 1)", at: Double($0))
+            }
+            try store.importJournal(journal, key: "bulk")
+        }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(whole.count > 100_000)
+        try whole.prefix(Int(Double(whole.count) * share)).write(to: URL(fileURLWithPath: path))
+        for mode in [SQLiteStateStore.Mode.applying, .reading] {
+            let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: mode) }
+            guard case .unusable = error else { throw Unexpected(error) }
+            #expect(error.description.contains(path))
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func garbageIsRefusedAtOpen() throws {
+        let path = scratchDatabase()
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        var random = SeededGenerator(seed: 0x6761_7262)
+        try Data((0..<16_384).map { _ in UInt8.random(in: 0...255, using: &random) }).write(
+            to: URL(fileURLWithPath: path))
+        for mode in [SQLiteStateStore.Mode.applying, .reading] {
+            let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: mode) }
+            guard case .unusable = error else { throw Unexpected(error) }
+            #expect(error.description.contains("not a gitbay-bot state database"))
+            #expect(error.description.contains(path))
+        }
+    }
+
+    @Test func readingNeedsADatabaseAndNeverWrites() throws {
+        let path = scratchDatabase()
+        let missing = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: .reading) }
+        #expect(missing == .missing(path: path))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        _ = try SQLiteStateStore(path: path, mode: .applying)
+        let reader = try SQLiteStateStore(path: path, mode: .reading)
+        let refused = try #require(throws: StateStoreError.self) {
+            try reader.record(entry("r1", .intent, "close", at: 1))
+        }
+        guard case .io = refused else { throw Unexpected(refused) }
+        #expect(try reader.history(HistoryQuery()).isEmpty)
+    }
+
+    /// One run at a time applies with a database; people may read it meanwhile.
+    @Test func aSecondApplyingOpenIsBusyWhileReadersAreWelcome() throws {
+        let path = scratchDatabase()
+        do {
+            let first = try SQLiteStateStore(path: path, mode: .applying)
+            let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: .applying) }
+            #expect(error == .busy(path: path))
+            #expect(error.description == "another gitbay-bot run is applying with the state database \(path)")
+            try first.record(entry("r1", .intent, "close", at: 1))
+            let reader = try SQLiteStateStore(path: path, mode: .reading)
+            #expect(try reader.history(HistoryQuery()).count == 1)
+            try first.record(entry("r1", .result, "close", outcome: "applied", at: 2))
+            #expect(try reader.history(HistoryQuery()).first?.outcome == "applied")
+        }
+        #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
+    }
+
+    @Test func aDatabaseBelongsToTheServerAndAccountThatMadeIt() throws {
+        let path = scratchDatabase()
+        _ = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
+        _ = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
+        _ = try SQLiteStateStore(path: path, mode: .reading)
+        let bob = StoreIdentity(server: "https://other.example", account: "bob")
+        for mode in [SQLiteStateStore.Mode.applying, .reading] {
+            let error = try #require(throws: StateStoreError.self) {
+                try SQLiteStateStore(path: path, identity: bob, mode: mode)
+            }
+            #expect(
+                error
+                    == .unusable(
+                        path: path,
+                        reason: "it belongs to alice on https://gitbay.example, not bob on https://other.example"
+                    ))
+        }
+    }
+}
+
+/// A test found an error other than the one it expected.
+struct Unexpected: Error, CustomStringConvertible {
+    var error: StateStoreError
+
+    init(_ error: StateStoreError) {
+        self.error = error
+    }
+
+    var description: String { "unexpected error: \(error)" }
+}
