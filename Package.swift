@@ -56,7 +56,7 @@ let package = Package(
             name: "BotCLI",
             dependencies: [
                 "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "IssuesPlugin",
-                "MergeRequestsPlugin", "BuildsPlugin",
+                "MergeRequestsPlugin", "BuildsPlugin", "StateDatabase",
             ]
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
@@ -107,6 +107,7 @@ let package = Package(
             name: "BotCLITests",
             dependencies: [
                 "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayTestSupport",
+                "StateDatabase",
             ],
             resources: [.copy("Corpus")]),
         .testTarget(

@@ -50,6 +50,10 @@ public enum BotCLI {
                 return await finish { () throws(CommandFailure) in
                     try TestCommand(invocation: invocation, console: console).run()
                 }
+            case "history":
+                return await finish { () throws(CommandFailure) in
+                    try await HistoryCommand(invocation: invocation, environment: environment, console: console).run()
+                }
             case "check":
                 return CheckCommand(invocation: invocation, console: console).run().rawValue
             case "schema":

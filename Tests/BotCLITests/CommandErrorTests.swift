@@ -50,10 +50,10 @@ private func file(_ text: String, named name: String) throws -> String {
             message: "error: the rules have 1 error; nothing was read or done")
     }
 
-    @Test func anUnwritablePlanFileIsAFailure() async {
+    @Test func anUnwritablePlanFileIsExit74() async {
         await expectError(
-            ["plan", rules, "--snapshot", demo, "-o", "/nonexistent/dir/plan.json"], code: 1,
-            message: "error: cannot write the plan to /nonexistent/dir/plan.json")
+            ["plan", rules, "--snapshot", demo, "-o", "/nonexistent/dir/plan.json"], code: 74,
+            message: "error: cannot write the plan to /nonexistent/dir/plan.json: no such file or folder")
     }
 
     @Test func explainNeedsAnItemReference() async {
@@ -76,11 +76,12 @@ private func file(_ text: String, named name: String) throws -> String {
             message: "is not a gitbay-bot-plan/1 plan")
     }
 
-    @Test func anUnopenableJournalIsAFailureBeforeAnyWrite() async throws {
+    @Test func anUnopenableStateDatabaseIsExit74BeforeAnyWrite() async throws {
         let planned = await runBot(["plan", rules, "--snapshot", demo, "--format", "json"])
         let plan = try file(planned.output, named: "plan.json")
         await expectError(
-            ["apply", plan, "--url", "http://127.0.0.1:9", "--journal", "/proc/gitbay-bot/journal.jsonl"],
-            environment: ["GITBAY_TOKEN": "gb_test"], code: 1, message: "error: cannot open the journal")
+            ["apply", plan, "--url", "http://127.0.0.1:9", "--state-dir", "/proc/gitbay-bot"],
+            environment: ["GITBAY_TOKEN": "gb_test"], code: 74,
+            message: "error: cannot use the state database /proc/gitbay-bot/127.0.0.1_9/triage-bot.sqlite3")
     }
 }

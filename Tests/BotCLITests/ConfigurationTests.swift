@@ -104,19 +104,28 @@ private func temporaryFolder() throws -> URL {
         let file = """
             rules: [rules/triage.yml, /srv/shared-rules]
             journal: state/journal.jsonl
+            state_dir: state
             scope: owner:krz
             """
         let fromFile = try settings(file: file)
         #expect(fromFile.rules == ["/etc/bot/rules/triage.yml", "/srv/shared-rules"])
         #expect(fromFile.journal == "/etc/bot/state/journal.jsonl")
+        #expect(fromFile.stateDir == "/etc/bot/state")
         #expect(fromFile.scope?.description == "owner:krz")
         let run = try Settings.resolve(
-            invocation: invocation(["run", "other.yml", "--journal", "j.jsonl", "--scope", "repo:a/b"]),
+            invocation: invocation([
+                "run", "other.yml", "--journal", "j.jsonl", "--state-dir", "s", "--scope", "repo:a/b",
+            ]),
             environment: [:], file: configuration(file), fileDirectory: "/etc/bot")
         #expect(run.rules == ["other.yml"])
         #expect(run.journal == "j.jsonl")
+        #expect(run.stateDir == "s")
         #expect(run.scope?.description == "repo:a/b")
         #expect(try settings(environment: ["XDG_STATE_HOME": "/s"]).journal == "/s/gitbay-bot/journal.jsonl")
+        #expect(try settings(environment: ["XDG_STATE_HOME": "/s"]).stateDir == "/s/gitbay-bot")
+        #expect(try settings(environment: ["HOME": "/home/b"]).stateDir == "/home/b/.local/state/gitbay-bot")
+        #expect(try settings().retention == 90 * 86_400)
+        #expect(try settings(file: "state_retention: 30d").retention == 30 * 86_400)
         #expect(try settings().rules == Settings.defaultRules)
     }
 

@@ -101,7 +101,7 @@ private func workspace(token: String) throws -> URL {
     let configuration = """
         rules:
           - \(root.appendingPathComponent("rules").path)
-        journal: \(folder.appendingPathComponent("journal.jsonl").path)
+        state_dir: \(folder.appendingPathComponent("state").path)
 
         """
     try configuration.write(to: folder.appendingPathComponent("gitbay-bot.yml"), atomically: true, encoding: .utf8)

@@ -8,18 +8,6 @@ private let demo = root.appendingPathComponent("examples/demo-forge.json")
 private let rules = root.appendingPathComponent("rules").path
 private let now = "2026-11-29T12:00:00.000Z"
 
-/// A fresh journal path in a temporary folder.
-private func journalPath() -> String {
-    Scratch.url("gitbay-bot-journal-\(UUID().uuidString).jsonl").path
-}
-
-private func lines(_ path: String) throws -> [[String: Any]] {
-    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    return try text.split(separator: "\n").map {
-        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-    }
-}
-
 /// The argv of every write the simulator applied, with how many times.
 private func applied(_ simulator: SimulatorProcess) throws -> [String: Int] {
     try simulator.journalEntries().filter { $0["applied"] as? Bool == true }.reduce(into: [:]) { counts, entry in
@@ -58,8 +46,8 @@ private func withoutSource(_ text: String) -> String {
 
     @Test func runAppliesThePlanOnceAndASecondRunHasNothingToDo() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
-            let journal = journalPath()
-            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            let state = BotState()
+            let first = await bot(simulator, ["run", rules, "--state-dir", state.folder])
             #expect(first.code == 0, "\(first.error)")
             let writes = try applied(simulator)
             #expect(writes.count == 10)
@@ -67,11 +55,11 @@ private func withoutSource(_ text: String) -> String {
             #expect(writes["mr ready krz/gitbay 51"] == 1)
             #expect(writes["issue close krz/gitbay 34"] == 1)
             #expect(writes["build cancel krz/runner 101"] == 1)
-            let results = try lines(journal).filter { $0["phase"] as? String == "result" }
+            let results = try await state.history(server: simulator.baseURL)
             #expect(results.count == 10)
             #expect(results.allSatisfy { $0["outcome"] as? String == "applied" })
 
-            let second = await bot(simulator, ["run", rules, "--journal", journal])
+            let second = await bot(simulator, ["run", rules, "--state-dir", state.folder])
             #expect(second.code == 0)
             #expect(second.output.contains("nothing to do"))
             #expect(try applied(simulator) == writes)
@@ -80,7 +68,7 @@ private func withoutSource(_ text: String) -> String {
 
     @Test func aDryRunCannotWrite() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
-            let result = await bot(simulator, ["run", rules, "--dry-run", "--journal", journalPath()])
+            let result = await bot(simulator, ["run", rules, "--dry-run", "--state-dir", BotState().folder])
             #expect(result.code == 0)
             #expect(result.output.contains("10 commands pending"))
             let stats = try await simulator.stats()
@@ -103,7 +91,7 @@ private func withoutSource(_ text: String) -> String {
                 #expect(try await PlatformTransport.make().send(request).status == 200)
             }
             let result = await runBot(
-                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--journal", journalPath()],
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", BotState().folder],
                 environment: ["GITBAY_TOKEN": simulator.token])
             #expect(result.code == 0, "\(result.output)")
             #expect(
@@ -124,22 +112,21 @@ private func withoutSource(_ text: String) -> String {
             "--fault", "reset,rate=0.1", "--fault", "429,rate=0.1", "--seed", "7", "--api-rate", "1200",
         ]
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"] + faults) { simulator in
-            let journal = journalPath()
-            let first = await bot(simulator, ["run", rules, "--journal", journal, "--rate-limit", "1200"])
+            let state = BotState()
+            let first = await bot(simulator, ["run", rules, "--state-dir", state.folder, "--rate-limit", "1200"])
             #expect(first.code == 0 || first.code == 3, "\(first.error)")
             #expect(try applied(simulator).values.allSatisfy { $0 == 1 })
-            let failed = try lines(journal).filter { $0["outcome"] as? String == "failed" }
+            let failed = try await state.commands(server: simulator.baseURL, outcome: "failed")
             if first.code == 0 { #expect(failed.isEmpty) }
 
             // The bot's journal and the simulator's agree: every write the bot counts as applied,
             // the simulator applied.
-            let botApplied = try lines(journal).filter { $0["outcome"] as? String == "applied" }
-                .map { (($0["argv"] as? [String]) ?? []).joined(separator: " ") }
+            let botApplied = try await state.commands(server: simulator.baseURL, outcome: "applied")
             let simulatorApplied = try applied(simulator)
             #expect(botApplied.allSatisfy { simulatorApplied[$0] == 1 })
 
             try await simulator.control(#"{"faults":[]}"#)
-            let second = await bot(simulator, ["run", rules, "--journal", journal, "--rate-limit", "1200"])
+            let second = await bot(simulator, ["run", rules, "--state-dir", state.folder, "--rate-limit", "1200"])
             #expect(second.code == 0, "\(second.error)")
             let writes = try applied(simulator)
             #expect(writes.count == 10)

@@ -97,6 +97,19 @@ public final class SimulatorProcess: @unchecked Sendable {
         _ = try await simulatorRequest(.post, "/_sim/control", body: Data(json.utf8))
     }
 
+    /// Runs a write as the bot's account (`POST /api/v1/cmd`), as someone acting outside a run
+    /// would; answers the HTTP status.
+    @discardableResult
+    public func write(_ argv: [String], stdin: String? = nil) async throws -> Int {
+        var body: [String: Any] = ["argv": argv]
+        if let stdin { body["stdin"] = stdin }
+        let request = HTTPRequest(
+            method: .post, url: baseURL.appendingPathComponent("api/v1/cmd"),
+            headers: [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Content-Type", "application/json")],
+            body: try JSONSerialization.data(withJSONObject: body), timeout: .seconds(10))
+        return try await PlatformTransport.make().send(request).status
+    }
+
     private func simulatorRequest(
         _ method: HTTPRequest.Method, _ path: String, body: Data?
     ) async throws

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Foundation
 import GitbayClient
 import RuleEngine
+import StateDatabase
 
 /// `gitbay-bot apply PLAN`: applies exactly a saved plan, re-checking each entry first.
 struct ApplyCommand {
@@ -15,6 +16,7 @@ struct ApplyCommand {
             """,
         options: SharedOptions.connection + [
             SharedOptions.format,
+            SharedOptions.stateDir,
             SharedOptions.journal,
         ],
         positionals: [PositionalSpec("plan", help: "The plan file (JSON) written by 'plan -o'.")]
@@ -38,55 +40,67 @@ struct ApplyCommand {
         let settings = try ConfigurationLoader.settings(
             invocation: invocation, environment: environment, console: console)
         let client = try ForgeConnection.client(settings, access: .readWrite, console: console)
-        return try await Self.apply(plan, client: client, journalPath: settings.journal, console: console).code
+        return try await Self.apply(plan, client: client, settings: settings, command: "apply", console: console).code
     }
 
-    /// Applies a plan with the journal and the stop signals handled, prints the outcome and picks the exit code;
-    /// the report goes back too, for `run --report`.
+    /// Applies a plan with the state database and the stop signals handled, prints the outcome
+    /// and picks the exit code; the report goes back too, for `run --report`.
+    ///
+    /// - Parameter command: the command that applies (`run`, `apply`), for `history`.
     static func apply(
-        _ plan: Plan, client: GitbayClient, journalPath: String, console: any Console
+        _ plan: Plan, client: GitbayClient, settings: Settings, command: String, console: any Console
     ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
-        let journal: FileJournal
+        let store = try StateStoreOpening.open(
+            settings, server: client.configuration.baseURL, account: plan.me, console: console)
+        let run = RunRecord(id: UUID().uuidString, command: command, startedAt: Date())
+        let unfinished: [UnfinishedAction]
         do {
-            journal = try FileJournal(path: journalPath)
+            try store.beginRun(run)
+            unfinished = try store.unfinishedActions()
         } catch {
-            switch error {
-            case .busy:
-                throw CommandFailure(
-                    "another gitbay-bot run is applying with the journal \(journalPath); try again when it is done",
-                    code: .temporaryFailure)
-            case .failed(let error):
-                throw CommandFailure(
-                    "\(StateFileError(path: journalPath, action: "open the journal", underlying: error))",
-                    code: .ioError)
-            }
+            throw CommandFailure("\(error)", code: .ioError)
         }
         let stop = StopSignals()
         stop.start()
         defer { stop.stop() }
-        let unfinished = UnfinishedAction.find(in: FileJournal.entries(at: journalPath))
         let report = await Applier(registry: BuiltinPlugins.registry).apply(
-            plan, unfinished: unfinished, reader: client, writer: client, journal: journal,
+            plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
             shouldStop: { stop.isRaised },
             progress: { outcome in
                 guard console.isTerminal(.error) else { return }
                 console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
             })
         console.write(ApplyReportRenderer.text(report), to: .output)
+        let outcome = Self.outcome(of: report, plan: plan, signal: stop.signal)
+        let code: BotExitCode
+        switch outcome {
+        case .success(let success): code = success
+        case .failure(let failure): code = failure.code
+        }
+        StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
+        return (try outcome.get(), report)
+    }
+
+    /// The exit code of an applied plan, or the failure that stopped it.
+    private static func outcome(
+        of report: ApplyReport, plan: Plan, signal: Int32?
+    ) -> Result<BotExitCode, CommandFailure> {
         if let rejection = report.tokenRejection {
-            throw CommandFailure(
-                "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
-                    + "--token-file): it may have been revoked or have expired", code: .failure)
+            return .failure(
+                CommandFailure(
+                    "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
+                        + "--token-file): it may have been revoked or have expired", code: .failure))
         }
         if let failure = report.journalFailure {
-            throw CommandFailure(
-                "stopped: \(failure); nothing was sent after it, and the next run re-reads every item it touched",
-                code: .ioError)
+            return .failure(
+                CommandFailure(
+                    "stopped: \(failure); nothing was sent after it, and the next run re-reads every item it touched",
+                    code: .ioError))
         }
-        if report.interrupted { return (.stopped(by: stop.signal), report) }
+        if report.interrupted { return .success(.stopped(by: signal)) }
         if report.outcomes.contains(where: { $0.status == .failed && $0.retryLater }) {
-            return (.temporaryFailure, report)
+            return .success(.temporaryFailure)
         }
-        return (report.isComplete && plan.guards.isEmpty ? .ok : .incomplete, report)
+        return .success(report.isComplete && plan.guards.isEmpty ? .ok : .incomplete)
     }
 }

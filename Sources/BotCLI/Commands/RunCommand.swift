@@ -19,6 +19,7 @@ struct RunCommand {
             """,
         options: SharedOptions.evaluation + [
             .flag("dry-run", help: "Print the plan and write nothing."),
+            SharedOptions.stateDir,
             SharedOptions.journal,
             SharedOptions.report,
             .value(
@@ -49,7 +50,7 @@ struct RunCommand {
         var applied: ApplyReport?
         if !dryRun, let client = outcome.client {
             (code, applied) = try await ApplyCommand.apply(
-                outcome.plan, client: client, journalPath: settings.journal, console: console)
+                outcome.plan, client: client, settings: settings, command: "run", console: console)
         }
         let report = RunReport(plan: outcome.plan, applied: applied, metrics: outcome.client?.metrics, exitCode: code)
         if let path = invocation.value("report") {

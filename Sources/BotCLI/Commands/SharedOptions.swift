@@ -38,9 +38,13 @@ enum SharedOptions {
     static let config = OptionSpec.value(
         "config", valueName: "file",
         help: "Read settings from this file (default: gitbay-bot.yml in the working directory, if present).")
+    static let stateDir = OptionSpec.value(
+        "state-dir", valueName: "dir",
+        help: "The folder of the state databases (default: state_dir:, else $XDG_STATE_HOME/gitbay-bot).")
     static let journal = OptionSpec.value(
         "journal", valueName: "file",
-        help: "Where to append the journal (default: journal:, else $XDG_STATE_HOME/gitbay-bot/journal.jsonl).")
+        help: "An older version's journal.jsonl to import once (default: journal:, else journal.jsonl in --state-dir's "
+            + "default folder).")
     static let report = OptionSpec.value(
         "report", valueName: "file", help: "Also write a Markdown report (for CI job summaries) to this file.")
     static let rules = PositionalSpec(

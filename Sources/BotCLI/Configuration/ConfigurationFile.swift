@@ -15,6 +15,8 @@ struct ConfigurationFile: Decodable, Sendable {
         case maxActions = "max_actions"
         case tripwire
         case journal
+        case stateDir = "state_dir"
+        case stateRetention = "state_retention"
         case rules
     }
 
@@ -36,6 +38,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var maxActions: Located<Int>?
     var tripwire: Tripwire?
     var journal: Located<String>?
+    var stateDir: Located<String>?
+    var stateRetention: Located<String>?
     var rules: [Located<String>]?
 
     /// An empty configuration, as when no file is found.
@@ -66,7 +70,11 @@ struct ConfigurationFile: Decodable, Sendable {
                 problems.append(.error("scope: \(error.message)", at: scope.location))
             }
         }
-        for path in [tokenFile, journal].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
+        if let stateRetention, (DurationLiteral.seconds(stateRetention.value) ?? 0) < 86_400 {
+            problems.append(
+                .error("state_retention is a duration of a day or more, such as 90d", at: stateRetention.location))
+        }
+        for path in [tokenFile, journal, stateDir].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
             problems.append(.error("a path may not be empty", at: path.location))
         }
         return problems

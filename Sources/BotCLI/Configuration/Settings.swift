@@ -24,6 +24,7 @@ struct Settings: Sendable, Equatable {
     static let defaultRateLimit = 120.0
     static let defaultMaxActions = 50
     static let defaultRules = ["rules"]
+    static let defaultRetention: TimeInterval = 90 * 86_400
 
     var url: URL
     var token: TokenSource
@@ -35,7 +36,12 @@ struct Settings: Sendable, Equatable {
     var tripwireShare: Double
     var tripwireFloor: Int
     var force: Bool
+    /// The JSON-lines journal of earlier versions, imported into the state database once.
     var journal: String
+    /// The folder of the state databases, one per server and account.
+    var stateDir: String
+    /// How long the journal keeps settled writes (unfinished ones stay until finished).
+    var retention: TimeInterval
     var rules: [String]
     var allowInsecureHTTP: Bool
     var verbose: Bool
@@ -107,7 +113,10 @@ struct Settings: Sendable, Equatable {
             rateLimit: rateLimit, maxActions: maxActions, tripwireShare: share, tripwireFloor: floor,
             force: invocation.flag("force"),
             journal: invocation.value("journal") ?? file.journal.map { fromFile($0.value) }
-                ?? FileJournal.defaultPath(environment: environment),
+                ?? "\(StateLocation.defaultFolder(environment: environment))/journal.jsonl",
+            stateDir: invocation.value("state-dir") ?? file.stateDir.map { fromFile($0.value) }
+                ?? StateLocation.defaultFolder(environment: environment),
+            retention: file.stateRetention.flatMap { DurationLiteral.seconds($0.value) } ?? defaultRetention,
             rules: !positionals.isEmpty
                 ? positionals : file.rules.map { $0.map { fromFile($0.value) } } ?? defaultRules,
             allowInsecureHTTP: invocation.flag("allow-insecure-http"), verbose: invocation.flag("verbose"),

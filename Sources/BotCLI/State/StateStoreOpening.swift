@@ -1,0 +1,50 @@
+import ArgumentParsing
+import Foundation
+import RuleEngine
+import StateDatabase
+
+/// Opens the state database for a run that applies, and closes its run record, mapping every
+/// failure to one line and a documented exit code.
+enum StateStoreOpening {
+    /// The database of `account` on `server`, locked for this run, with any older journal imported.
+    ///
+    /// Another run applying with it is exit 75 (run again later); a file that cannot be used or
+    /// written (a full disk, garbage, another server's) is exit 74, before anything is sent.
+    static func open(
+        _ settings: Settings, server: URL, account: String, console: any Console
+    ) throws(CommandFailure) -> SQLiteStateStore {
+        let path = StateLocation.database(settings.stateDir, server: server, account: account)
+        let store: SQLiteStateStore
+        do {
+            store = try SQLiteStateStore(
+                path: path, identity: StoreIdentity(server: server.absoluteString, account: account), mode: .applying)
+        } catch {
+            if case .busy = error {
+                throw CommandFailure("\(error); try again when it is done", code: .temporaryFailure)
+            }
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+        do {
+            if let note = try LegacyJournal.importOnce(from: settings.journal, into: store) {
+                console.write(note + "\n", to: .error)
+            }
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+        return store
+    }
+
+    /// Records how the run ended and drops what retention lets go; a failure here is a warning,
+    /// since every write of the run is already on record.
+    static func finish(
+        _ run: String, code: BotExitCode, in store: any StateStore, retention: TimeInterval, console: any Console
+    ) {
+        let now = Date()
+        do {
+            try store.finishRun(id: run, at: now, exitCode: code.rawValue)
+            try store.prune(resultsBefore: now.addingTimeInterval(-retention))
+        } catch {
+            console.write("warning: \(error)\n", to: .error)
+        }
+    }
+}
