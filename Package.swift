@@ -66,7 +66,7 @@ let package = Package(
             name: "gitbay-bench",
             dependencies: [
                 "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "IssuesPlugin", "MergeRequestsPlugin",
-                "BuildsPlugin",
+                "BuildsPlugin", "YAML",
             ],
             path: "Benchmarks/gitbay-bench"),
 
