@@ -75,7 +75,7 @@ let package = Package(
             name: "gitbay-bench",
             dependencies: [
                 "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "IssuesPlugin", "MergeRequestsPlugin",
-                "BuildsPlugin", "StateDatabase",
+                "BuildsPlugin", "StateDatabase", "YAML",
             ],
             path: "Benchmarks/gitbay-bench"),
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The project's one test command (README.md names it; .ci/run runs it): format lint, the
-# simulator's own tests, then the Swift build with warnings as errors and every Swift test.
+# The project's one test command (README.md names it; .ci/run runs it): installs the system
+# packages that are missing (Scripts/install-deps.sh), then format lint, the Python tests (the
+# simulator's and the set-up scripts'), the Swift build with warnings as errors and every Swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+Scripts/install-deps.sh
 
 echo "== swift format lint"
 lint_paths=(Package.swift Sources Tests)
@@ -10,10 +13,12 @@ lint_paths=(Package.swift Sources Tests)
 [ -d Benchmarks ] && lint_paths+=(Benchmarks)
 swift format lint --strict --recursive "${lint_paths[@]}"
 
-if compgen -G "Tests/Simulator/test_*.py" >/dev/null; then
-    echo "== simulator tests"
-    python3 -m unittest discover -s Tests/Simulator -p 'test_*.py'
-fi
+for folder in Tests/Simulator Tests/Scripts; do
+    if compgen -G "$folder/test_*.py" >/dev/null; then
+        echo "== python tests: $folder"
+        python3 -m unittest discover -s "$folder" -p 'test_*.py'
+    fi
+done
 
 echo "== swift test"
 swift build --build-tests -Xswiftc -warnings-as-errors

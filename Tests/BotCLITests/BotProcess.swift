@@ -7,9 +7,8 @@ import Synchronization
 /// SIGKILL and SIGINT drills start the binary SwiftPM built next to the test bundle.
 final class BotProcess: @unchecked Sendable {
     private let process = Process()
-    private let output = Pipe()
-    private let error = Pipe()
-    private let signalled = Atomic<Bool>(false)
+    private let output = Drain()
+    private let error = Drain()
 
     /// The built `gitbay-bot`, in the folder of this test binary.
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -20,9 +19,11 @@ final class BotProcess: @unchecked Sendable {
         process.executableURL = Self.executable
         process.arguments = arguments
         process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        process.standardOutput = output
-        process.standardError = error
+        process.standardOutput = output.pipe
+        process.standardError = error.pipe
         try process.run()
+        output.start()
+        error.start()
     }
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -33,35 +34,48 @@ final class BotProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Sends `signal` once `condition` holds, polled every 10 ms on a thread of its own (the test
-    /// pool's threads may all be busy when the suites run in parallel), for at most `seconds`.
-    func send(_ signal: Int32, when condition: @escaping @Sendable () -> Bool, within seconds: TimeInterval = 30) {
-        let deadline = Date().addingTimeInterval(seconds)
-        Thread.detachNewThread { [self] in
-            while process.isRunning && Date() < deadline {
-                if condition() {
-                    send(signal)
-                    signalled.store(true, ordering: .relaxed)
-                    return
-                }
-                usleep(10_000)
-            }
-        }
-    }
-
-    /// Whether ``send(_:when:within:)`` saw its condition and sent its signal.
-    var hasSignalled: Bool { signalled.load(ordering: .relaxed) }
-
     /// Waits for the bot to end, at most `seconds` (then kills it), and returns what it left.
     func finish(
         within seconds: TimeInterval = 30
     ) async -> (status: Int32, reason: Process.TerminationReason, output: String, error: String) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complained = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let watchdog = Task { [self] in
+            try await Task.sleep(for: .seconds(seconds))
+            if process.isRunning { send(SIGKILL) }
+        }
+        defer { watchdog.cancel() }
+        // Both pipes end when the bot exits; waiting for that blocks, so not on the test pool's threads.
+        let (printed, complained) = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                let streams = (output.text(), error.text())
+                process.waitUntilExit()
+                continuation.resume(returning: streams)
+            }
+        }
         return (process.terminationStatus, process.terminationReason, printed, complained)
+    }
+
+    /// One of the child's pipes, read to its end on a thread of its own from the child's start.
+    ///
+    /// A pipe holds 64 KiB: a child printing more blocks until someone reads, so reading only once
+    /// the child has exited would hang it until the kill.
+    private final class Drain: @unchecked Sendable {
+        let pipe = Pipe()
+        private let data = Mutex(Data())
+        private let ended = DispatchSemaphore(value: 0)
+
+        func start() {
+            Thread.detachNewThread { [self] in
+                let all = pipe.fileHandleForReading.readDataToEndOfFile()
+                data.withLock { $0 = all }
+                ended.signal()
+            }
+        }
+
+        /// Everything the child wrote, once it closed the pipe (by exiting); blocks until then.
+        func text() -> String {
+            ended.wait()
+            ended.signal()
+            return data.withLock { String(decoding: $0, as: UTF8.self) }
+        }
     }
 }

@@ -30,10 +30,17 @@ private func builtBot() -> URL {
         .appendingPathComponent("gitbay-bot")
 }
 
+/// The `gitbay-bot` arguments of `Scripts/demo.sh`'s `swift run gitbay-bot` line, without the `"$@"` it passes on.
+private func demoArguments() throws -> [String] {
+    let prefix = "exec swift run gitbay-bot "
+    let line = try #require(try text("Scripts/demo.sh").split(separator: "\n").first { $0.hasPrefix(prefix) })
+    return line.dropFirst(prefix.count).split(separator: " ").map(String.init).filter { $0 != "\"$@\"" }
+}
+
 @Suite struct DocumentationTests {
     @Test func theReadmeGivesTheTwoSetUpCommandsAndCIRunsTheTestOne() throws {
         let commands = shellCommands(try text("README.md"))
-        #expect(commands.first == "swift run gitbay-bot run --snapshot examples/demo-forge.json")
+        #expect(commands.first == "Scripts/demo.sh")
         #expect(commands.dropFirst().first == "Scripts/test.sh")
         let ci = try text(".ci/run").split(separator: "\n").last { !$0.isEmpty && !$0.hasPrefix("#") }
         #expect(ci == "Scripts/test.sh")
@@ -42,9 +49,11 @@ private func builtBot() -> URL {
     @Test func theReadmeDemoCommandRunsAsDocumented() throws {
         let bot = builtBot()
         try #require(FileManager.default.isExecutableFile(atPath: bot.path), "build gitbay-bot first")
+        let arguments = try demoArguments()
+        #expect(arguments == ["run", "--snapshot", "examples/demo-forge.json"])
         let process = Process()
         process.executableURL = bot
-        process.arguments = ["run", "--snapshot", "examples/demo-forge.json"]
+        process.arguments = arguments
         process.currentDirectoryURL = root
         process.environment = ["PATH": "/usr/bin:/bin"]
         let output = Pipe()

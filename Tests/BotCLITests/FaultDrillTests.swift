@@ -11,19 +11,6 @@ private let demoWrites = 10
 /// A simulator fast enough that a drill's cost is its faults, not the 120-a-minute pacing.
 private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
 
-/// A fresh journal path in a temporary folder.
-private func journalPath() -> String {
-    Scratch.url("gitbay-drill-\(UUID().uuidString).jsonl").path
-}
-
-/// The bot journal's lines, one JSON object each.
-private func lines(_ path: String) throws -> [[String: Any]] {
-    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    return try text.split(separator: "\n").map {
-        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-    }
-}
-
 private func argv(_ entry: [String: Any]) -> String {
     ((entry["argv"] as? [String]) ?? []).joined(separator: " ")
 }
@@ -48,21 +35,50 @@ private func bot(
     await runBot(arguments + connection(simulator), environment: ["GITBAY_TOKEN": simulator.token])
 }
 
-/// Polls `condition` every 20 ms for at most `seconds`; whether it came true.
-private func eventually(within seconds: Double = 60, _ condition: () throws -> Bool) async throws -> Bool {
+/// Polls `condition` every 20 ms until it holds; false only if it never did within `seconds`, a bound
+/// against hanging that a working bot and simulator never come near.
+private func eventually(within seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-        if try condition() { return true }
+        if try await condition() { return true }
         try await Task.sleep(for: .milliseconds(20))
     }
-    return try condition()
+    return try await condition()
+}
+
+/// One of the simulator's counters of requests in progress: `held` by a `hold` fault, or `in_flight`.
+private func counter(_ name: String, _ simulator: SimulatorProcess) async throws -> Int {
+    try #require(try await simulator.stats()[name] as? Int)
+}
+
+/// Waits until the simulator holds exactly `count` requests, the bot waiting on their answer.
+private func holding(_ count: Int, _ simulator: SimulatorProcess) async throws -> Bool {
+    try await eventually { try await counter("held", simulator) == count }
+}
+
+/// Waits until the simulator has answered every request, so each write it let go is applied or refused.
+private func settled(_ simulator: SimulatorProcess) async throws -> Bool {
+    try await eventually { try await counter("in_flight", simulator) == 0 }
+}
+
+/// Runs the bot once with a state folder under `fault`; a request a `hold` fault holds goes on once the bot
+/// waits on it: an answer that comes late, however late.
+private func runFirst(
+    _ simulator: SimulatorProcess, state: BotState, fault: String
+) async throws -> (code: Int32, output: String, error: String) {
+    async let run = bot(simulator, ["run", rules, "--state-dir", state.folder])
+    if fault.hasPrefix("hold") {
+        #expect(try await holding(1, simulator))
+        try await simulator.control(#"{"release":1}"#)
+    }
+    return await run
 }
 
 /// Runs the bot again without faults and checks that every demo write then landed exactly once
 /// and that a further plan has nothing left.
-private func finishesExactlyOnce(_ simulator: SimulatorProcess, journal: String) async throws {
+private func finishesExactlyOnce(_ simulator: SimulatorProcess, state: BotState) async throws {
     try await simulator.control(#"{"faults":[],"revoke":false,"read_only":false}"#)
-    let again = await bot(simulator, ["run", rules, "--journal", journal])
+    let again = await bot(simulator, ["run", rules, "--state-dir", state.folder])
     #expect(again.code == 0, "\(again.output)\(again.error)")
     let writes = try applied(simulator)
     #expect(writes.count == demoWrites, "\(writes)")
@@ -71,13 +87,13 @@ private func finishesExactlyOnce(_ simulator: SimulatorProcess, journal: String)
     #expect(plan.code == 0)
     #expect(plan.output.contains("nothing to do"), "\(plan.output)")
     // Nor does the journal leave anything for a further run to finish.
-    let third = await bot(simulator, ["run", rules, "--journal", journal])
+    let third = await bot(simulator, ["run", rules, "--state-dir", state.folder])
     #expect(third.code == 0)
     #expect(third.output.hasSuffix("nothing to do\n"), "\(third.output)")
 }
 
 /// A forge of one repository holding `count` open issues nobody touched since February.
-private func idleForge(issues count: Int) throws -> URL {
+func idleForge(issues count: Int) throws -> URL {
     let issues: [[String: Any]] = (1...count).map {
         [
             "number": $0, "title": "idle issue \($0)", "state": "open", "author": "alice",
@@ -97,21 +113,24 @@ private func idleForge(issues count: Int) throws -> URL {
 @Suite struct FaultDrillTests {
     @Test func aRunKilledMidApplyIsFinishedByTheNextRunExactlyOnce() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
-        let options = fastSimulator + ["--fault", "slow,delay=0.5,method=POST"]
+        // Three writes land; the fourth is held in flight, the bot waiting on it, when the bot is killed.
+        let options = fastSimulator + ["--fault", "hold,method=POST,after=3"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let journal = journalPath()
+            let state = BotState()
             let child = try BotProcess(
-                ["run", rules, "--journal", journal] + connection(simulator),
+                ["run", rules, "--state-dir", state.folder] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
-            child.send(SIGKILL) { ((try? applied(simulator)) ?? [:]).values.reduce(0, +) >= 3 }
+            let inFlight = try await holding(1, simulator)
+            child.send(SIGKILL)
             let killed = await child.finish()
-            #expect(child.hasSignalled)
+            #expect(inFlight)
             #expect(killed.reason == .uncaughtSignal && killed.status == SIGKILL)
-            // The write in flight still lands on the server after its delay; wait it out.
-            try await Task.sleep(for: .seconds(1))
-            let landed = try applied(simulator).values.reduce(0, +)
-            #expect(landed >= 3 && landed < demoWrites, "killed too late to be a drill: \(landed)")
-            try await finishesExactlyOnce(simulator, journal: journal)
+            #expect(try applied(simulator).values.reduce(0, +) == 3)
+            // The write in flight still lands on the server once it goes on.
+            try await simulator.control(#"{"release":1}"#)
+            #expect(try await settled(simulator))
+            #expect(try applied(simulator).values.reduce(0, +) == 4)
+            try await finishesExactlyOnce(simulator, state: state)
         }
     }
 
@@ -122,103 +141,106 @@ private func idleForge(issues count: Int) throws -> URL {
         signal: Int32, code: Int32
     ) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
-        let options = fastSimulator + ["--fault", "slow,delay=0.5,method=POST"]
+        // The first write is held in flight when the signal comes; then it goes on, and so would any other.
+        let options = fastSimulator + ["--fault", "hold,method=POST"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let journal = journalPath()
+            let state = BotState()
             let child = try BotProcess(
-                ["run", rules, "--journal", journal] + connection(simulator),
+                ["run", rules, "--state-dir", state.folder] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
-            child.send(signal) { !((try? simulator.journalEntries()) ?? []).isEmpty }
+            let inFlight = try await holding(1, simulator)
+            child.send(signal)
+            try await simulator.control(#"{"faults":[],"release":1}"#)
             let ended = await child.finish()
-            #expect(child.hasSignalled)
+            #expect(inFlight)
             #expect(ended.reason == .exit && ended.status == code, "\(ended.output)\(ended.error)")
-            try await Task.sleep(for: .seconds(1))
+            #expect(try await settled(simulator))
             // Every write the server saw, the bot journaled as applied: the one in flight finished,
             // and nothing was sent after it.
             let sent = try simulator.journalEntries().map(argv).sorted()
-            let results = try lines(journal).filter { $0["phase"] as? String == "result" }
-            let botApplied = results.filter { $0["outcome"] as? String == "applied" }.map(argv).sorted()
-            #expect(!sent.isEmpty && sent.count < demoWrites, "\(sent)")
+            let botApplied = try await state.commands(server: simulator.baseURL, outcome: "applied").sorted()
+            #expect(sent.count == 1, "\(sent)")
             #expect(sent == botApplied)
-            try await finishesExactlyOnce(simulator, journal: journal)
+            try await finishesExactlyOnce(simulator, state: state)
         }
     }
 
     @Test(arguments: [
         "malformed,method=GET,times=1", "truncated,method=GET,times=1", "truncated,honest=1,method=GET,times=1",
-        "huge,method=GET,times=1", "slow,delay=3,method=GET,times=1",
+        "huge,method=GET,times=1", "hold,method=GET,times=1",
     ])
     func aBadAnswerToAReadIsRetriedAndTheRunFinishes(fault: String) async throws {
         // A huge answer (20 MiB of valid, padded JSON) is accepted: the client has no size cap of
         // its own, and its 30 s deadline bounds how long any answer can take.
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator + ["--fault", fault]) { simulator in
-            let journal = journalPath()
-            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            let state = BotState()
+            let first = try await runFirst(simulator, state: state, fault: fault)
             #expect(first.code == 0, "\(first.output)\(first.error)")
             let writes = try applied(simulator)
             #expect(writes.count == demoWrites && writes.values.allSatisfy { $0 == 1 }, "\(writes)")
-            try await finishesExactlyOnce(simulator, journal: journal)
+            try await finishesExactlyOnce(simulator, state: state)
         }
     }
 
     @Test func readsThatStayGarbageStopTheRunBeforeAnyWrite() async throws {
         let options = fastSimulator + ["--fault", "malformed,method=GET"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let journal = journalPath()
-            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            let state = BotState()
+            let first = await bot(simulator, ["run", rules, "--state-dir", state.folder])
             #expect(first.code == 1, "\(first.output)\(first.error)")
             #expect(first.error.contains("the server's answer is not a gitbay reply"), "\(first.error)")
             #expect(try simulator.journalEntries().isEmpty)
-            try await finishesExactlyOnce(simulator, journal: journal)
+            try await finishesExactlyOnce(simulator, state: state)
         }
     }
 
     @Test(arguments: [
         "malformed,method=POST,times=2", "truncated,method=POST,times=2", "truncated,honest=1,method=POST,times=2",
-        "huge,method=POST,times=2", "slow,delay=3,method=POST,times=1",
+        "huge,method=POST,times=2", "hold,method=POST,times=1",
     ])
     func aBadAnswerToAWriteNeverDoublesIt(fault: String) async throws {
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator + ["--fault", fault]) { simulator in
-            let journal = journalPath()
-            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            let state = BotState()
+            let first = try await runFirst(simulator, state: state, fault: fault)
             #expect(first.code == 0 || first.code == 3, "\(first.output)\(first.error)")
             #expect(try applied(simulator).values.allSatisfy { $0 == 1 })
-            try await finishesExactlyOnce(simulator, journal: journal)
+            try await finishesExactlyOnce(simulator, state: state)
         }
     }
 
     @Test func aTokenRevokedHalfwayStopsTheRunWithoutShowingTheToken() async throws {
         let options = fastSimulator + ["--fault", "401,after=3,method=POST"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let journal = journalPath()
-            let first = await bot(simulator, ["run", rules, "--journal", journal])
+            let state = BotState()
+            let first = await bot(simulator, ["run", rules, "--state-dir", state.folder])
             #expect(first.code == 1, "\(first.output)\(first.error)")
             #expect(first.error.contains("token"), "\(first.error)")
             #expect(!(first.output + first.error).contains(simulator.token))
             let writes = try applied(simulator)
             #expect(writes.values.reduce(0, +) == 3, "\(writes)")
             #expect(writes.values.allSatisfy { $0 == 1 })
-            try await finishesExactlyOnce(simulator, journal: journal)
+            try await finishesExactlyOnce(simulator, state: state)
         }
     }
 
     @Test func aServerTurningReadOnlyHalfwayFailsTheRestAndTheNextRunFinishes() async throws {
-        // Slow enough writes that the switch lands mid-run however loaded the machine is.
-        let options = fastSimulator + ["--fault", "slow,delay=1,method=POST"]
+        // Three writes land; the switch comes while the fourth is held in flight.
+        let options = fastSimulator + ["--fault", "hold,method=POST,after=3"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let journal = journalPath()
-            async let first = bot(simulator, ["run", rules, "--journal", journal])
-            let reached = try await eventually { try applied(simulator).values.reduce(0, +) >= 3 }
-            try await simulator.control(#"{"read_only":true}"#)
+            let state = BotState()
+            async let first = bot(simulator, ["run", rules, "--state-dir", state.folder])
+            let reached = try await holding(1, simulator)
+            try await simulator.control(#"{"read_only":true,"faults":[],"release":1}"#)
             let result = await first
             #expect(reached)
+            #expect(try applied(simulator).values.reduce(0, +) == 3)
             #expect(result.code == 3, "\(result.output)\(result.error)")
-            let failed = try lines(journal).filter { $0["outcome"] as? String == "failed" }
+            let failed = try await state.commands(server: simulator.baseURL, outcome: "failed")
             #expect(!failed.isEmpty)
             #expect(result.output.contains("failed"), "\(result.output)")
             let refused = try simulator.journalEntries().filter { $0["applied"] as? Bool == false }
             #expect(refused.count == failed.count)
-            try await finishesExactlyOnce(simulator, journal: journal)
+            try await finishesExactlyOnce(simulator, state: state)
         }
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// Broken files too large to commit, generated on the fly: 10,000-deep nesting in each YAML style.
 ///
 /// The depth limit must stop each one at the first collection past 256 levels (the root mapping is
-/// the first), quickly and without exhausting the stack.
+/// the first), without exhausting the stack; how quickly is `gitbay-bench hostile`'s "deep rule file" row.
 @Suite struct GeneratedFileTests {
     /// The style's name, a 10,000-deep `rules:` in it, and the column of the collection past the limit.
     static let deepFiles: [(name: String, text: String, column: Int)] = [
@@ -30,9 +30,7 @@ import Testing
         let path = folder.appendingPathComponent("\(name).yml").path
         try Data(("scope: owner:krz\n" + file.text + "\n").utf8).write(to: URL(fileURLWithPath: path))
 
-        let start = ContinuousClock.now
         let result = await runBot(["check", path])
-        #expect(ContinuousClock.now - start < .seconds(5))
         #expect(result.code == 78)
         let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false)
         let line = name == "block-lists" ? 3 : 2

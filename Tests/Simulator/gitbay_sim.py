@@ -1741,8 +1741,8 @@ def too_many_writes(rate, wait):
 # ---------------------------------------------------------------------------------------------
 # Faults
 
-FAULT_KINDS = ("500", "503", "429", "reset", "reset-after", "slow", "malformed", "truncated", "huge", "401",
-               "too-many-writes")
+FAULT_KINDS = ("500", "503", "429", "reset", "reset-after", "slow", "hold", "malformed", "truncated", "huge",
+               "401", "too-many-writes")
 FAULT_KEYS = ("rate", "times", "command", "method", "retry_after", "delay", "honest", "after", "bytes")
 
 
@@ -1838,13 +1838,15 @@ class Simulator:
         self.revoked = False
         self.read_only = False
         self.control_lock = threading.Lock()
+        self.released = threading.Condition()  # guards self.permits: how many held requests may go on
+        self.permits = 0
         self.journal = open(args.journal, "a", encoding="utf-8") if args.journal else None
         self.journal_lock = threading.Lock()
         self.seq = 0
         self.stats_lock = threading.Lock()
         self.stats = {"requests": 0, "reads": 0, "writes": 0, "rate_limited": 0, "too_many_writes": 0,
-                      "unauthorized": 0, "not_modified": 0, "faults": {}, "commands": {}, "methods": {},
-                      "statuses": {}}
+                      "unauthorized": 0, "not_modified": 0, "in_flight": 0, "held": 0, "faults": {}, "commands": {},
+                      "methods": {}, "statuses": {}}
 
     # bookkeeping
 
@@ -1870,8 +1872,8 @@ class Simulator:
             self.journal.flush()
 
     def pick_fault(self, method, argv, is_write):
-        """The faults that fire for this request: any `slow` ones, then at most one other."""
-        slow, chosen = 0.0, None
+        """The faults that fire for this request: the `slow` delay, whether a `hold` fired, at most one other."""
+        slow, hold, chosen = 0.0, False, None
         with self.control_lock:
             for f in self.faults:
                 if not f.matches(method, argv, is_write):
@@ -1887,14 +1889,28 @@ class Simulator:
                     f.fired += 1
                     slow += f.delay
                     continue
+                if f.kind == "hold":
+                    f.fired += 1
+                    hold = True
+                    continue
                 if chosen is None:
                     f.fired += 1
                     chosen = f
         if slow:
             self.count("faults", "slow")
+        if hold:
+            self.count("faults", "hold")
         if chosen:
             self.count("faults", chosen.kind)
-        return slow, chosen
+        return slow, hold, chosen
+
+    def hold_until_released(self):
+        """Waits, counted in `held`, until a `release` control lets this request go on."""
+        with self.released:
+            self.count("held")
+            self.released.wait_for(lambda: self.permits > 0)
+            self.permits -= 1
+            self.count("held", n=-1)
 
     # auth
 
@@ -1941,6 +1957,14 @@ class Simulator:
             return self.control(headers, body)
         if path in ("/_sim/state", "/_sim/stats") and method == "GET":
             return self.introspect(path, headers)
+        self.count("in_flight")
+        try:
+            return self.handle_api(method, path, query, headers, body)
+        finally:
+            self.count("in_flight", n=-1)
+
+    def handle_api(self, method, path, query, headers, body):
+        """A request to the API; `in_flight` counts it until it returns, its write done or refused."""
         if not ((path == "/api/v1/cmd" and method == "POST") or (path == "/api/v1/read" and method == "GET")):
             return Reply(404, raw=b"404 page not found\n", headers={"Content-Type": "text/html; charset=utf-8"})
         who, refusal = self.authenticate(headers.get("Authorization"))
@@ -1983,9 +2007,11 @@ class Simulator:
         label = " ".join(cmd) if cmd else "(unknown)"
         self.count("commands", label)
 
-        slow, fault = self.pick_fault(method, argv, is_write)
+        slow, hold, fault = self.pick_fault(method, argv, is_write)
         if slow:
             time.sleep(slow)
+        if hold:
+            self.hold_until_released()
         if fault is not None:
             reply = self.fault_reply(fault, user, argv, stdin, is_write)
             if reply is not None:
@@ -2068,6 +2094,12 @@ class Simulator:
                     self.revoked = bool(req["revoke"])
                 if "read_only" in req:
                     self.read_only = bool(req["read_only"])
+            if "release" in req:
+                if int(req["release"]) < 0:
+                    raise ValueError("release must not be negative")
+                with self.released:
+                    self.permits += int(req["release"])
+                    self.released.notify_all()
             if "advance_seconds" in req:
                 self.clock.advance(float(req["advance_seconds"]))
             if "state" in req:

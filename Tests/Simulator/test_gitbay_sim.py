@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 import urllib.error
@@ -579,6 +580,36 @@ class FaultTests(FixtureSim):
         t = time.monotonic()
         self.assertEqual(self.sim.get("whoami")[0], 200)
         self.assertGreaterEqual(time.monotonic() - t, 0.3)
+
+    def stats(self):
+        return json.loads(self.sim.raw("GET", "/_sim/stats")[2])
+
+    def wait_for(self, condition):
+        """Polls `condition` until it holds; fails after 10 s, which only a broken simulator takes."""
+        deadline = time.monotonic() + 10
+        while not condition():
+            self.assertLess(time.monotonic(), deadline, "the condition never held")
+            time.sleep(0.01)
+
+    def test_hold_waits_for_a_release(self):
+        self.set_faults("hold,method=POST")
+        answers = []
+        writer = threading.Thread(target=lambda: answers.append(self.sim.post("issue", "close", REPO, "214")[0]))
+        writer.start()
+        self.wait_for(lambda: self.stats()["held"] == 1)
+        self.assertEqual(self.stats()["in_flight"], 1)
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["state"], "open")
+        self.assertEqual(self.sim.journal_lines(), [])
+        self.sim.control(release=1)
+        writer.join(10)
+        self.assertEqual(answers, [200])
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["state"], "closed")
+        stats = self.stats()
+        self.assertEqual((stats["held"], stats["in_flight"], stats["faults"]["hold"]), (0, 0, 1))
+        # A release given ahead lets the next held request through at once.
+        self.sim.control(release=1)
+        self.assertEqual(self.sim.post("issue", "close", REPO, "213")[0], 200)
+        self.assertEqual(self.sim.raw("POST", "/_sim/control", body={"release": -1})[0], 400)
 
     def test_malformed_and_truncated(self):
         self.set_faults("malformed,times=1")

@@ -211,6 +211,8 @@ struct ComposerTests {
         )
     }
 
+    /// How long the bomb takes, against a plain document of the budget's size, is `gitbay-bench hostile`'s
+    /// "alias bomb" row.
     @Test("a billion-laughs file stops at the alias that crosses the expansion budget")
     func aliasBomb() {
         let levels = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
@@ -218,11 +220,8 @@ struct ComposerTests {
         for (previous, name) in zip(levels, levels.dropFirst()) {
             text += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ",") + "]\n"
         }
-        let clock = ContinuousClock()
-        let start = clock.now
         let error = failure { () throws(YAMLError) in _ = try compose(text) }
         #expect(error == "t.yml:5:29: error: alias '*d' expands the document beyond 100000 nodes")
-        #expect(clock.now - start < .seconds(2))
         let small = YAMLLimits(maxDepth: 256, maxExpandedNodes: 100)
         #expect(
             failure { () throws(YAMLError) in _ = try compose(text, limits: small) }
@@ -239,10 +238,10 @@ struct ComposerTests {
         #expect(error == "t.yml:50:6: error: the document has more than 100 nodes")
     }
 
+    /// That stopping early makes a 100,000-deep file cost what a 10,000-deep one does is `gitbay-bench hostile`'s
+    /// "deep nesting" row.
     @Test("nesting beyond the depth limit stops before libyaml or the composer go deep", arguments: [10_000, 100_000])
     func deepNesting(depth: Int) {
-        let clock = ContinuousClock()
-        let start = clock.now
         let flow = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         #expect(
             failure { () throws(YAMLError) in _ = try compose(flow) }
@@ -256,7 +255,6 @@ struct ComposerTests {
         #expect(
             failure { () throws(YAMLError) in _ = try compose(block) }
                 == "t.yml:1:513: error: nesting deeper than 256 levels")
-        #expect(clock.now - start < .seconds(3))
     }
 
     @Test("depth limits above the supported maximum are lowered to it")

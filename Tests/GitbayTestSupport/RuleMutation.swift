@@ -1,8 +1,9 @@
-import GitbayTestSupport
-
 /// One random edit of a rule file's bytes, of the kinds that break YAML, the rule format and the
 /// condition language in the ways people and tools do.
-enum RuleMutation: CaseIterable {
+///
+/// Shared by the mutation tests, which check what the checker reports on mutants, and the
+/// `hostile` benchmark, which times it on the same mutants.
+public enum RuleMutation: CaseIterable, Sendable {
     case flipBit
     case deleteBytes
     case duplicateLine
@@ -17,8 +18,20 @@ enum RuleMutation: CaseIterable {
         Array("\n".utf8), Array("---\n".utf8),
     ]
 
+    /// `count` mutants of `originals`, taken in turn, each with one to three random edits drawn from `seed`.
+    public static func mutants(of originals: [[UInt8]], count: Int, seed: UInt64) -> [[UInt8]] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { index in
+            var bytes = originals[index % originals.count]
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                bytes = apply(to: bytes, using: &generator)
+            }
+            return bytes
+        }
+    }
+
     /// `bytes` with one random edit applied.
-    static func apply(to bytes: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+    public static func apply(to bytes: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
         guard !bytes.isEmpty, let mutation = allCases.randomElement(using: &generator) else { return bytes }
         var result = bytes
         let position = Int.random(in: 0..<bytes.count, using: &generator)
