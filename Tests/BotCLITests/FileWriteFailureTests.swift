@@ -1,13 +1,16 @@
 import Foundation
 import GitbayTestSupport
+import StateDatabase
 import Testing
+
+@testable import BotCLI
 
 private let root = SimulatorProcess.repositoryRoot
 private let demo = root.appendingPathComponent("examples/demo-forge.json")
 private let rules = root.appendingPathComponent("rules").path
 
 /// Every file the bot writes, on a disk that is full or read-only: one line naming the file, exit
-/// 74, and no crash; the journal's failure also stops every write.
+/// 74, and no crash; the state database's failure also stops every write.
 @Suite(.enabled(if: SmallFileSystem.isAvailable, "mounting a tmpfs needs root"))
 struct FileWriteFailureTests {
     @Test func aPlanFileOnAFullDiskIsOneLineAndExit74() async throws {
@@ -31,24 +34,34 @@ struct FileWriteFailureTests {
         #expect(result.error == "error: cannot write the report to \(path): the file system is read-only\n")
     }
 
-    @Test func aJournalOnAFullDiskStopsTheRunBeforeAnyWrite() async throws {
-        let disk = try SmallFileSystem(kilobytes: 64)
+    /// The state database on a full disk, made before the disk filled or not: one line naming
+    /// it, exit 74, and not one write sent.
+    @Test(arguments: [false, true])
+    func aStateDatabaseOnAFullDiskStopsTheRunBeforeAnyWrite(existing: Bool) async throws {
+        let disk = try SmallFileSystem(kilobytes: 256)
         defer { disk.unmount() }
-        let journal = disk.url.appendingPathComponent("journal.jsonl").path
-        _ = FileManager.default.createFile(atPath: journal, contents: nil)
-        try disk.fill()
         let options = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let path = StateLocation.database(disk.url.path, server: simulator.baseURL, account: "triage-bot")
+            if existing {
+                _ = try SQLiteStateStore(
+                    path: path,
+                    identity: StoreIdentity(server: simulator.baseURL.absoluteString, account: "triage-bot"),
+                    mode: .applying)
+            }
+            try disk.fill()
             let result = await runBot(
                 [
-                    "run", rules, "--journal", journal, "--url", simulator.baseURL.absoluteString, "--now",
+                    "run", rules, "--state-dir", disk.url.path, "--url", simulator.baseURL.absoluteString, "--now",
                     "2026-11-29T12:00:00.000Z", "--rate-limit", "6000",
                 ],
                 environment: ["GITBAY_TOKEN": simulator.token])
             #expect(result.code == 74, "\(result.output)\(result.error)")
-            let lines = result.error.split(separator: "\n")
-            #expect(lines.count == 1, "\(result.error)")
-            #expect(result.error.contains(journal) && result.error.contains("no space left on the device"))
+            #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+            #expect(result.error.hasPrefix("error: cannot use the state database \(path): "), "\(result.error)")
+            #expect(
+                result.error.contains("the disk is full") || result.error.contains("No space left on device"),
+                "\(result.error)")
             let sent = try simulator.journalEntries()
             #expect(sent.isEmpty)
         }

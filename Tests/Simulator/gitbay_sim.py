@@ -1838,7 +1838,8 @@ class Simulator:
         self.revoked = False
         self.read_only = False
         self.control_lock = threading.Lock()
-        self.released = threading.Condition()  # guards self.permits: how many held requests may go on
+        self.released = threading.Condition()  # guards self.permits and self.drops
+        self.drops = 0  # how many held requests are to end without running
         self.permits = 0
         self.journal = open(args.journal, "a", encoding="utf-8") if args.journal else None
         self.journal_lock = threading.Lock()
@@ -1905,12 +1906,18 @@ class Simulator:
         return slow, hold, chosen
 
     def hold_until_released(self):
-        """Waits, counted in `held`, until a `release` control lets this request go on."""
+        """Waits, counted in `held`, until a `release` control lets this request go on (True) or a
+        `drop` control ends it unrun (False)."""
         with self.released:
             self.count("held")
-            self.released.wait_for(lambda: self.permits > 0)
-            self.permits -= 1
+            self.released.wait_for(lambda: self.permits > 0 or self.drops > 0)
+            go_on = self.permits > 0
+            if go_on:
+                self.permits -= 1
+            else:
+                self.drops -= 1
             self.count("held", n=-1)
+            return go_on
 
     # auth
 
@@ -2010,8 +2017,14 @@ class Simulator:
         slow, hold, fault = self.pick_fault(method, argv, is_write)
         if slow:
             time.sleep(slow)
-        if hold:
-            self.hold_until_released()
+        if hold and not self.hold_until_released():
+            # Dropped: the connection goes without an answer and the command never runs, as when
+            # a proxy in front of gitbay loses a request.
+            if is_write:
+                self.journal_write(user, argv, stdin, None, False, "hold-dropped")
+            reply = Reply(0)
+            reply.after = "reset"
+            return reply
         if fault is not None:
             reply = self.fault_reply(fault, user, argv, stdin, is_write)
             if reply is not None:
@@ -2094,12 +2107,16 @@ class Simulator:
                     self.revoked = bool(req["revoke"])
                 if "read_only" in req:
                     self.read_only = bool(req["read_only"])
-            if "release" in req:
-                if int(req["release"]) < 0:
-                    raise ValueError("release must not be negative")
-                with self.released:
-                    self.permits += int(req["release"])
-                    self.released.notify_all()
+            for key in ("release", "drop"):
+                if key in req:
+                    if int(req[key]) < 0:
+                        raise ValueError("%s must not be negative" % key)
+                    with self.released:
+                        if key == "release":
+                            self.permits += int(req[key])
+                        else:
+                            self.drops += int(req[key])
+                        self.released.notify_all()
             if "advance_seconds" in req:
                 self.clock.advance(float(req["advance_seconds"]))
             if "state" in req:

@@ -611,6 +611,27 @@ class FaultTests(FixtureSim):
         self.assertEqual(self.sim.post("issue", "close", REPO, "213")[0], 200)
         self.assertEqual(self.sim.raw("POST", "/_sim/control", body={"release": -1})[0], 400)
 
+    def test_a_dropped_hold_never_runs_its_command(self):
+        self.set_faults("hold,method=POST")
+        answers = []
+
+        def close():
+            try:
+                answers.append(self.sim.post("issue", "close", REPO, "214")[0])
+            except OSError as error:
+                answers.append(type(error).__name__)
+
+        writer = threading.Thread(target=close)
+        writer.start()
+        self.wait_for(lambda: self.stats()["held"] == 1)
+        self.sim.control(drop=1)
+        writer.join(10)
+        self.assertEqual(len(answers), 1)
+        self.assertNotEqual(answers, [200])
+        self.assertEqual(self.sim.data("issue", "show", REPO, "214")["state"], "open")
+        self.assertEqual([line["applied"] for line in self.sim.journal_lines()], [False])
+        self.assertEqual(self.sim.raw("POST", "/_sim/control", body={"drop": -1})[0], 400)
+
     def test_malformed_and_truncated(self):
         self.set_faults("malformed,times=1")
         status, _, body = self.sim.raw("GET", "/api/v1/read?argv=whoami")
