@@ -10,7 +10,8 @@ import Testing
 
         Exit codes: 0 done or nothing to do; 1 failure; 2 actions pending (plan
         --detailed-exitcode); 3 incomplete (a guard, a limit, or some actions failed);
-        64 usage; 75 rate-limited or busy; 78 invalid rules; 130 interrupted.
+        64 usage; 74 a file or the state database cannot be written; 75 rate-limited or
+        busy; 78 invalid rules; 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.
 
         USAGE: gitbay-bot <subcommand>
 
@@ -25,6 +26,8 @@ import Testing
           apply                   Apply a plan saved with 'plan -o', re-checking every
                                   entry first.
           explain                 Show why each rule does or does not act on one item.
+          history                 Show what the bot did, tried or left unfinished,
+                                  newest first, with the reasons.
           check                   Check rule files and report every mistake at its line
                                   and column.
           schema                  Print a JSON Schema of the rule format, for editors.
