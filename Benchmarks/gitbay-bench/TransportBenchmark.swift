@@ -1,5 +1,6 @@
 import Foundation
 import GitbayClient
+import GitbayTestSupport
 
 /// `gitbay-bench transport`: wall time and process CPU of each transport against a local server.
 ///
@@ -36,7 +37,7 @@ enum TransportBenchmark {
                 return
             }
         }
-        let server = try BenchServer()
+        let server = try TransportTestServer()
         defer { server.stop() }
         var rows: [Row] = []
         for (name, make) in transports {
@@ -46,7 +47,7 @@ enum TransportBenchmark {
     }
 
     private static func measure(
-        _ name: String, transport: any HTTPTransport, server: BenchServer
+        _ name: String, transport: any HTTPTransport, server: TransportTestServer
     ) async throws
         -> [Row]
     {

@@ -1,5 +1,6 @@
 import Foundation
 import GitbayClient
+import GitbayTestSupport
 import Testing
 
 /// The behaviour both real transports must share, checked against a local Python server.
@@ -33,7 +34,7 @@ import Testing
         try JSONDecoder().decode(Echo.self, from: response.body)
     }
 
-    static func log(of server: TestHTTPServer, using transport: any HTTPTransport) async throws -> [LogEntry] {
+    static func log(of server: TransportTestServer, using transport: any HTTPTransport) async throws -> [LogEntry] {
         let response = try await transport.send(get(server.url("/log")))
         return try JSONDecoder().decode([LogEntry].self, from: response.body)
     }

@@ -17,6 +17,9 @@ Endpoints (GET and POST):
   /loop                     redirects to itself forever
   /slow?delay=S             answers "ok" after S seconds
   /small                    answers "ok" at once
+  /bytes?n=N                exactly N bytes of body, with a Content-Length
+  /endless...               a chunked JSON body that never ends (any path below it, so a client's
+                            base URL can point there); stops when the client hangs up
   /log                      JSON list of every request seen: host, path (with query), authorization
 """
 
@@ -35,6 +38,8 @@ from urllib.parse import parse_qs, urlsplit
 LOG = []
 LOG_LOCK = threading.Lock()
 GZIP_TEXT = ("hello gzip " * 200).encode()
+ENDLESS_HEAD = b'{"protocol_version":1,"exit_code":0,"data":['
+ENDLESS_ROWS = b'{"number":1,"title":"endless"},' * 2048
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -110,12 +115,32 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, b"ok")
         elif route == "/small":
             self.reply(200, b"ok")
+        elif route == "/bytes":
+            self.reply(200, b"x" * int(query.get("n", 0)))
+        elif route.startswith("/endless"):
+            self.endless()
         elif route == "/log":
             with LOG_LOCK:
                 entries = list(LOG)
             self.reply(200, json.dumps(entries).encode(), content_type="application/json")
         else:
             self.reply(404, b"no such endpoint")
+
+    def endless(self):
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            self.write_chunk(ENDLESS_HEAD)
+            while True:
+                self.write_chunk(ENDLESS_ROWS)
+        except OSError:
+            pass
+
+    def write_chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
 
 
 class Server(ThreadingHTTPServer):
