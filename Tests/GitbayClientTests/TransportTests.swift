@@ -232,6 +232,35 @@ import Testing
         }
     }
 
+    /// A chunked body without a length (that would go on for 8 MiB, so a transport missing the
+    /// cap returns it rather than take the runner's memory), and a small gzip body that unpacks
+    /// past the cap: the cap counts the body as decoded.
+    @Test(arguments: TransportKind.allCases, [("/endless?stop_after=8388608", 262_144), ("/gzip", 1024)])
+    func aBodyPastTheCapStopsTheTransfer(kind: TransportKind, answer: (path: String, cap: Int)) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let cap = ByteCount(bytes: answer.cap)
+            let request = HTTPRequest(
+                method: .get, url: server.url(answer.path), timeout: .seconds(20), maxResponseSize: cap)
+            #expect(await Self.failure(of: request, using: kind.make()) == .responseTooLarge(cap))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aBodyOfTheCapArrivesAndOneByteMoreDoesNot(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let transport = kind.make()
+            let cap = ByteCount(bytes: 1000)
+            let fits = HTTPRequest(
+                method: .get, url: server.url("/bytes?n=1000"), timeout: .seconds(10), maxResponseSize: cap)
+            #expect(try await transport.send(fits).body.count == 1000)
+            var over = fits
+            over.url = server.url("/bytes?n=1001")
+            #expect(await Self.failure(of: over, using: transport) == .responseTooLarge(cap))
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func twentyConcurrentRequestsAllSucceed(kind: TransportKind) async throws {
         do {

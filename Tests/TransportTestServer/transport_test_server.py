@@ -18,8 +18,10 @@ Endpoints (GET and POST):
   /slow?delay=S             answers "ok" after S seconds
   /small                    answers "ok" at once
   /bytes?n=N                exactly N bytes of body, with a Content-Length
-  /endless...               a chunked JSON body that never ends (any path below it, so a client's
-                            base URL can point there); stops when the client hangs up
+  /endless...[?stop_after=N]
+                            a chunked JSON body that never ends (any path below it, so a client's
+                            base URL can point there); stops when the client hangs up, or after
+                            about N bytes, so a test of a broken cap fails without taking all memory
   /log                      JSON list of every request seen: host, path (with query), authorization
 """
 
@@ -118,7 +120,7 @@ class Handler(BaseHTTPRequestHandler):
         elif route == "/bytes":
             self.reply(200, b"x" * int(query.get("n", 0)))
         elif route.startswith("/endless"):
-            self.endless()
+            self.endless(int(query.get("stop_after", 0)))
         elif route == "/log":
             with LOG_LOCK:
                 entries = list(LOG)
@@ -126,7 +128,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.reply(404, b"no such endpoint")
 
-    def endless(self):
+    def endless(self, stop_after):
         self.close_connection = True
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -134,8 +136,11 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         try:
             self.write_chunk(ENDLESS_HEAD)
-            while True:
+            sent = len(ENDLESS_HEAD)
+            while not stop_after or sent < stop_after:
                 self.write_chunk(ENDLESS_ROWS)
+                sent += len(ENDLESS_ROWS)
+            self.wfile.write(b"0\r\n\r\n")
         except OSError:
             pass
 
