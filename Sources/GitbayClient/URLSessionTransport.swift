@@ -69,9 +69,11 @@ public final class URLSessionTransport: HTTPTransport {
         if request.method == .post {
             urlRequest.httpBody = request.body ?? Data()
         }
-        // An idle timeout as long as the deadline: the race in `sendOnce` is what enforces it.
+        // An idle timeout no shorter than the deadline: the race in `sendOnce` is what enforces it.
+        // FoundationNetworking truncates it to whole seconds (0.9 s would time out at once), so
+        // it is rounded up.
         let (seconds, attoseconds) = request.timeout.components
-        urlRequest.timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+        urlRequest.timeoutInterval = max(1, Double(seconds) + (attoseconds > 0 ? 1 : 0))
         for header in request.headers {
             urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
         }

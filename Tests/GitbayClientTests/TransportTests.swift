@@ -131,6 +131,17 @@ import Testing
         }
     }
 
+    /// FoundationNetworking truncates a request's idle timeout to whole seconds, so a deadline
+    /// under one second (as a redirect's last hop may have) must not become an instant timeout.
+    @Test(arguments: TransportKind.allCases)
+    func aDeadlineUnderASecondStillWaitsForTheReply(kind: TransportKind) async throws {
+        do {
+            let server = try TestHTTPServer.shared()
+            let request = Self.get(server.url("/slow?delay=0.1"), timeout: .milliseconds(900))
+            #expect(try await kind.make().send(request).status == 200)
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func refusedConnectionIsCannotConnect(kind: TransportKind) async throws {
         let error = await Self.failure(
