@@ -119,15 +119,15 @@ import Testing
         }
     }
 
+    /// A dripping reply (ten bytes every 0.3 s for 6 s) fails a 1 s deadline too, so
+    /// the deadline is the whole request's, not an idle timeout; `gitbay-bench transport` measures
+    /// how closely each transport keeps it.
     @Test(arguments: TransportKind.allCases, ["/stall", "/drip"])
     func deadlineCoversTheWholeRequest(kind: TransportKind, path: String) async throws {
         do {
             let server = try TestHTTPServer.shared()
-            let clock = ContinuousClock()
-            let start = clock.now
             let error = await Self.failure(of: Self.get(server.url(path), timeout: .seconds(1)), using: kind.make())
             #expect(error == .timedOut)
-            #expect(start.duration(to: clock.now) < .seconds(3))
         }
     }
 
@@ -232,14 +232,11 @@ import Testing
             let server = try TestHTTPServer.shared()
             let transport = kind.make()
             let request = Self.get(server.url("/stall"), timeout: .seconds(30))
-            let clock = ContinuousClock()
-            let start = clock.now
             let task = Task { await Self.failure(of: request, using: transport) }
             try await Task.sleep(for: .milliseconds(300))
             task.cancel()
-            let error = await task.value
-            #expect(error == .cancelled)
-            #expect(start.duration(to: clock.now) < .seconds(10))
+            // Were the transfer not cancelled, it would end at its deadline as `.timedOut`.
+            #expect(await task.value == .cancelled)
         }
     }
 
