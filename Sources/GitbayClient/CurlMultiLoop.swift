@@ -14,6 +14,10 @@ import Synchronization
 ///
 /// Only the loop thread touches the multi handle and the transfers; other threads talk to it
 /// through the `inbox` and `curl_multi_wakeup`, which libcurl documents as thread-safe.
+///
+/// When libcurl's engine itself fails (`curl_multi_perform` or `curl_multi_poll` does not answer
+/// `CURLM_OK`), no transfer in flight can be trusted to finish: each ends at once with
+/// ``TransportError/other(_:)`` naming the call, and the loop goes on with the next requests.
 final class CurlMultiLoop: Sendable {
     /// A request waiting for the loop thread to start it.
     private struct Submission: Sendable {
@@ -41,6 +45,8 @@ final class CurlMultiLoop: Sendable {
     private static let idlePollMilliseconds: Int32 = 60_000
     /// The longest sleep while transfers run, so cancellation flags are checked at least this often.
     private static let busyPollMilliseconds: Int32 = 1000
+    /// The pause after a failed `curl_multi_poll`, so a poll that keeps failing cannot spin a core.
+    private static let failedPollPause: TimeInterval = 0.1
 
     /// Runs `curl_global_init` once per process, before the first handle exists.
     private static let globalInit: Void = {
@@ -50,12 +56,14 @@ final class CurlMultiLoop: Sendable {
     /// The multi handle; used only on the loop thread, except for the thread-safe `curl_multi_wakeup`.
     private nonisolated(unsafe) let multi: UnsafeMutableRawPointer
     private let connectTimeout: Duration
+    private let driver: any CurlMultiDriver
     private let inbox = Mutex(Inbox())
 
-    init(connectTimeout: Duration) {
+    init(connectTimeout: Duration, driver: any CurlMultiDriver = LibcurlMultiDriver()) {
         Self.globalInit
         multi = curl_multi_init()
         self.connectTimeout = connectTimeout
+        self.driver = driver
         let thread = Thread { [self] in run() }
         thread.name = "gitbay-curl"
         thread.start()
@@ -104,7 +112,10 @@ final class CurlMultiLoop: Sendable {
             if stopping && transfers.isEmpty { break }
 
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            let performed = driver.perform(multi, running: &running)
+            if performed != CURLM_OK {
+                abandon(&transfers, because: "curl_multi_perform", failed: performed)
+            }
             var queued: Int32 = 0
             while let message = curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
@@ -115,9 +126,25 @@ final class CurlMultiLoop: Sendable {
                 transfer.finish(code)
             }
             let timeout = transfers.isEmpty ? Self.idlePollMilliseconds : Self.busyPollMilliseconds
-            curl_multi_poll(multi, nil, 0, timeout, nil)
+            let polled = driver.poll(multi, timeoutMilliseconds: timeout)
+            if polled != CURLM_OK {
+                abandon(&transfers, because: "curl_multi_poll", failed: polled)
+                Thread.sleep(forTimeInterval: Self.failedPollPause)
+            }
         }
         curl_multi_cleanup(multi)
+    }
+
+    /// Ends every transfer in flight with a transport error naming the libcurl call that failed.
+    private func abandon(
+        _ transfers: inout [UnsafeMutableRawPointer: CurlTransfer], because call: String, failed code: CURLMcode
+    ) {
+        let failure = TransportError.other("libcurl's \(call) failed: \(String(cString: curl_multi_strerror(code)))")
+        for (easy, transfer) in transfers {
+            curl_multi_remove_handle(multi, easy)
+            transfer.finish(.failure(failure))
+        }
+        transfers.removeAll()
     }
 
     /// Creates the easy handle for a submission and adds it to the multi handle.

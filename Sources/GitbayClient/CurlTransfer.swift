@@ -16,6 +16,10 @@ final class CurlTransfer {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var body = Data()
     private var responseHeaders: [HTTPHeader] = []
+    /// The request's cap on the body.
+    private let maxResponseSize: ByteCount
+    /// Set when the body would have passed the cap and the write callback stopped the transfer.
+    private var passedCap = false
 
     /// Creates and configures the easy handle for one exchange that does not follow redirects.
     init(
@@ -26,6 +30,7 @@ final class CurlTransfer {
         self.easy = easy
         self.cancellation = cancellation
         self.continuation = continuation
+        maxResponseSize = request.maxResponseSize
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         try configure(request, connectTimeout: connectTimeout)
@@ -39,6 +44,10 @@ final class CurlTransfer {
 
     /// Resumes the waiting task with the outcome libcurl reported for this transfer.
     func finish(_ code: CURLcode) {
+        guard !passedCap else {
+            finish(.failure(.responseTooLarge(maxResponseSize)))
+            return
+        }
         guard code == CURLE_OK else {
             let detail =
                 errorBuffer.pointee == 0 ? String(cString: curl_easy_strerror(code)) : String(cString: errorBuffer)
@@ -132,11 +141,20 @@ final class CurlTransfer {
 
     private static let emptyBody: StaticString = ""
 
+    /// Appends a piece of the body, or stops the transfer when it would pass the cap.
+    ///
+    /// Answering fewer bytes than given makes libcurl abort with `CURLE_WRITE_ERROR` and read no
+    /// more, so the body never grows past ``maxResponseSize``, however much the server sends.
     private static let writeCallback: ccurl_write_callback = { data, size, count, context in
         guard let data, let context else { return 0 }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
-        return size * count
+        let length = size * count
+        guard length <= transfer.maxResponseSize.bytes - transfer.body.count else {
+            transfer.passedCap = true
+            return 0
+        }
+        transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+        return length
     }
 
     private static let headerCallback: ccurl_write_callback = { data, size, count, context in

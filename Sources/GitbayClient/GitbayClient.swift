@@ -40,7 +40,7 @@ public final class GitbayClient: Sendable {
         pacer = RequestPacer(limits: configuration.rateLimits, now: clock.now)
         builder = RequestBuilder(
             baseURL: configuration.baseURL, token: configuration.token, userAgent: configuration.userAgent,
-            timeout: configuration.requestTimeout)
+            timeout: configuration.requestTimeout, maxResponseSize: configuration.maxResponseSize)
         interpreter = ResponseInterpreter(retry: configuration.retry, token: configuration.token)
     }
 

@@ -23,12 +23,21 @@ public struct GitbayClientConfiguration: Sendable {
     public var requestTimeout: Duration
     public var rateLimits: RateLimits
     public var retry: RetryPolicy
+    /// The largest answer the client reads; a longer one is a malformed response (see ``defaultMaxResponseSize``).
+    public var maxResponseSize: ByteCount
+
+    /// The default cap on one answer's body: 32 MiB.
+    ///
+    /// gitbay's answers are small (a page of 200 rows is well under a megabyte, and the bot never
+    /// asks for diffs or archives), so the cap only ever stops a broken server or proxy that
+    /// streams without end, before it takes the machine's memory.
+    public static let defaultMaxResponseSize = ByteCount.mebibytes(32)
 
     public init(
         baseURL: URL, token: BearerToken, access: Access = .readWrite, allowInsecureHTTP: Bool = false,
         userAgent: String = "gitbay-bot/\(BotVersion.current)", pageLimit: Int = 200,
         requestTimeout: Duration = .seconds(30), rateLimits: RateLimits = .gitbayDefault,
-        retry: RetryPolicy = RetryPolicy()
+        retry: RetryPolicy = RetryPolicy(), maxResponseSize: ByteCount = defaultMaxResponseSize
     ) {
         self.baseURL = baseURL
         self.token = token
@@ -39,6 +48,7 @@ public struct GitbayClientConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.rateLimits = rateLimits
         self.retry = retry
+        self.maxResponseSize = maxResponseSize
     }
 
     /// Checks what can be checked before any request: a usable URL, TLS unless loopback or opted out.

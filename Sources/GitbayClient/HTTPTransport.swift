@@ -24,13 +24,20 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
     /// The whole-request deadline: connecting, sending and receiving must finish within it.
     public var timeout: Duration
+    /// The largest body the transport accepts; it stops receiving a longer one and fails with
+    /// ``TransportError/responseTooLarge(_:)``, so an endless answer cannot take all memory.
+    public var maxResponseSize: ByteCount
 
-    public init(method: Method, url: URL, headers: [HTTPHeader] = [], body: Data? = nil, timeout: Duration) {
+    public init(
+        method: Method, url: URL, headers: [HTTPHeader] = [], body: Data? = nil, timeout: Duration,
+        maxResponseSize: ByteCount = GitbayClientConfiguration.defaultMaxResponseSize
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.maxResponseSize = maxResponseSize
     }
 }
 
@@ -64,6 +71,9 @@ public enum TransportError: Error, Sendable, Hashable {
     case tls(String)
     /// The server redirected to another host, which the bot never follows with its token.
     case redirectRefused(String)
+    /// The body passed the request's ``HTTPRequest/maxResponseSize``, the cap given here; the
+    /// transport stopped receiving it.
+    case responseTooLarge(ByteCount)
     /// The task was cancelled.
     case cancelled
     /// Anything else the transport reported.

@@ -13,17 +13,18 @@ enum RedirectPolicy {
     /// Sends `request` through `hop`, following same-origin redirects within one overall deadline.
     ///
     /// `hop` performs exactly one HTTP exchange without following redirects; each hop receives the
-    /// time left of `request.timeout`, so the deadline covers the whole redirect chain.
+    /// time left of `request.timeout`, so the deadline covers the whole redirect chain. The time
+    /// is read from `clock`, which tests replace to check the deadline without waiting it out.
     static func send(
         _ request: HTTPRequest,
-        clock: ContinuousClock = ContinuousClock(),
+        clock: any ClientClock = SystemClientClock(),
         hop: (HTTPRequest) async throws(TransportError) -> HTTPResponse
     ) async throws(TransportError) -> HTTPResponse {
-        let deadline = clock.now.advanced(by: request.timeout)
+        let deadline = clock.now + request.timeout
         var current = request
         var redirectsFollowed = 0
         while true {
-            let remaining = clock.now.duration(to: deadline)
+            let remaining = deadline - clock.now
             guard remaining > .zero else { throw .timedOut }
             current.timeout = remaining
             let response = try await hop(current)

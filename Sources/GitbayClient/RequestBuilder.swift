@@ -8,6 +8,7 @@ struct RequestBuilder: Sendable {
     let token: BearerToken
     let userAgent: String
     let timeout: Duration
+    let maxResponseSize: ByteCount
 
     /// Characters left as they are in a query value.
     ///
@@ -25,12 +26,14 @@ struct RequestBuilder: Sendable {
         switch command.effect {
         case .read:
             let query = command.argv.map { "argv=" + Self.encodeQueryValue($0) }.joined(separator: "&")
-            return HTTPRequest(method: .get, url: endpoint("read", query: query), headers: headers, timeout: timeout)
+            return HTTPRequest(
+                method: .get, url: endpoint("read", query: query), headers: headers, timeout: timeout,
+                maxResponseSize: maxResponseSize)
         case .write:
             headers.append(HTTPHeader("Content-Type", "application/json"))
             return HTTPRequest(
                 method: .post, url: endpoint("cmd", query: nil), headers: headers, body: Self.body(for: command),
-                timeout: timeout)
+                timeout: timeout, maxResponseSize: maxResponseSize)
         }
     }
 

@@ -108,6 +108,13 @@ struct ResponseInterpreter: Sendable {
             throw GitbayError(kind: .cancelled, message: "cancelled", argv: command.argv, mayHaveApplied: isWrite)
         case .cannotConnect:
             return Retry(error: error, reason: .backoff)
+        case .responseTooLarge:
+            // An answer past the cap is no gitbay reply, handled like any other: a read is sent
+            // again, a write may have run before its answer went wrong.
+            let malformed = GitbayError(
+                kind: .malformedResponse, message: error.message, argv: command.argv, mayHaveApplied: isWrite)
+            if isWrite { throw malformed }
+            return Retry(error: malformed, reason: .backoff)
         case .timedOut, .connectionLost, .other:
             if isWrite { throw error }
             return Retry(error: error, reason: .backoff)
@@ -209,6 +216,7 @@ struct ResponseInterpreter: Sendable {
         case .tls(let detail): return "TLS failed: \(detail)"
         case .redirectRefused(let host):
             return "the server redirected to another host (\(host)); the token is never sent there"
+        case .responseTooLarge(let cap): return "the server's answer passed the \(cap) cap (max_response_size)"
         case .cancelled: return "cancelled"
         case .other(let detail): return detail
         }
@@ -220,7 +228,7 @@ extension TransportError {
     var mayHaveReachedServer: Bool {
         switch self {
         case .cannotConnect, .tls, .redirectRefused: return false
-        case .timedOut, .connectionLost, .cancelled, .other: return true
+        case .timedOut, .connectionLost, .responseTooLarge, .cancelled, .other: return true
         }
     }
 }

@@ -13,12 +13,15 @@ import FoundationNetworking
 ///   redirects on Linux), so ``RedirectPolicy`` decides and the token never reaches another host;
 /// - the whole-request deadline enforced by racing the exchange against `Task.sleep`, because
 ///   `timeoutIntervalForResource` is ignored on Linux and the request timeout is only an idle one.
+/// - bodies gathered piece by piece by that delegate, which cancels a task whose body would pass
+///   the request's `maxResponseSize`, where `data(for:)` would hold an endless body in memory.
 ///
 /// Cancelling the calling task cancels the data task, which ends as ``TransportError/cancelled``.
 /// On Linux, FoundationNetworking keeps a CPU busy while a request waits, which is why
 /// ``PlatformTransport`` prefers ``CurlTransport`` there.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    private let delegate = URLSessionExchangeDelegate()
 
     /// Creates a transport with its own long-lived session (no cookies, no cache).
     public init() {
@@ -27,7 +30,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: RedirectStoppingDelegate(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
@@ -39,9 +42,12 @@ public final class URLSessionTransport: HTTPTransport {
     /// One exchange, redirects not followed, raced against the request's deadline.
     private func sendOnce(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let urlRequest = Self.urlRequest(for: request)
-        let session = session
+        let (session, delegate) = (session, delegate)
         let result = await withTaskGroup(of: Result<HTTPResponse, TransportError>.self) { group in
-            group.addTask { await Self.exchange(urlRequest, on: session) }
+            group.addTask {
+                await Self.exchange(
+                    urlRequest, maxResponseSize: request.maxResponseSize, on: session, delegate: delegate)
+            }
             group.addTask {
                 do {
                     try await Task.sleep(for: request.timeout)
@@ -63,37 +69,29 @@ public final class URLSessionTransport: HTTPTransport {
         if request.method == .post {
             urlRequest.httpBody = request.body ?? Data()
         }
-        // An idle timeout as long as the deadline: the race in `sendOnce` is what enforces it.
+        // An idle timeout no shorter than the deadline: the race in `sendOnce` is what enforces it.
+        // FoundationNetworking truncates it to whole seconds (0.9 s would time out at once), so
+        // it is rounded up.
         let (seconds, attoseconds) = request.timeout.components
-        urlRequest.timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+        urlRequest.timeoutInterval = max(1, Double(seconds) + (attoseconds > 0 ? 1 : 0))
         for header in request.headers {
             urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
         }
         return urlRequest
     }
 
+    /// One exchange whose body the session delegate gathers within the request's cap.
     private static func exchange(
-        _ urlRequest: URLRequest, on session: URLSession
-    ) async -> Result<
-        HTTPResponse, TransportError
-    > {
-        do {
-            let (data, response) = try await session.data(for: urlRequest)
-            guard let http = response as? HTTPURLResponse else {
-                return .failure(.other("not an HTTP response"))
+        _ urlRequest: URLRequest, maxResponseSize: ByteCount, on session: URLSession,
+        delegate: URLSessionExchangeDelegate
+    ) async -> Result<HTTPResponse, TransportError> {
+        let task = session.dataTask(with: urlRequest)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                delegate.start(task, maxResponseSize: maxResponseSize, continuation: continuation)
             }
-            // allHeaderFields re-cases names on Linux; HTTPResponse.header(_:) matches case-insensitively.
-            let headers = http.allHeaderFields.compactMap { name, value -> HTTPHeader? in
-                guard let name = name as? String, let value = value as? String else { return nil }
-                return HTTPHeader(name, value)
-            }
-            return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data))
-        } catch let error as URLError {
-            return .failure(TransportError(urlError: error))
-        } catch is CancellationError {
-            return .failure(.cancelled)
-        } catch {
-            return .failure(.other(String(describing: error)))
+        } onCancel: {
+            delegate.cancel(task)
         }
     }
 }

@@ -180,6 +180,25 @@ private func temporaryFolder() throws -> URL {
         }
     }
 
+    @Test func theAnswerCapComesFromTheFileInBytesOrBinaryUnits() throws {
+        #expect(try settings().maxResponseSize == .mebibytes(32))
+        #expect(try settings(file: "max_response_size: 8MiB").maxResponseSize == .mebibytes(8))
+        #expect(try settings(file: "max_response_size: 65536").maxResponseSize == .kibibytes(64))
+    }
+
+    @Test(arguments: ["32", "lots", "32MB", "-1"])
+    func anUnusableAnswerCapIsReportedWhereItIsWritten(value: String) throws {
+        do {
+            _ = try configuration("max_actions: 10\nmax_response_size: \(value)\n")
+            Issue.record("max_response_size: \(value) was accepted")
+        } catch {
+            #expect(
+                error.description
+                    == "gitbay-bot.yml:2:20: error: max_response_size is a size of at least 1 KiB, in bytes or in KiB, "
+                    + "MiB or GiB such as 32MiB, not '\(value)'")
+        }
+    }
+
     @Test func aMissingExplicitConfigurationIsAUsageErrorButAMissingDefaultIsFine() async throws {
         let folder = try temporaryFolder()
         let missing = folder.appendingPathComponent("nowhere.yml").path

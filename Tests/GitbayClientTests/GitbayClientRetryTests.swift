@@ -143,8 +143,15 @@ private let rateLimited = HTTPResponse.gitbay(
         #expect(transport.requests.count == 2)
     }
 
-    @Test func aWriteWithAGarbledSuccessIsReportedAsPossiblyApplied() async throws {
-        let transport = scripted([.success(HTTPResponse(status: 200, body: Data("<html>".utf8)))])
+    /// A garbled success, or an answer past the cap: the write ran, or may have, before its answer went wrong.
+    @Test(arguments: [
+        Result<HTTPResponse, TransportError>.success(HTTPResponse(status: 200, body: Data("<html>".utf8))),
+        .failure(.responseTooLarge(.mebibytes(32))),
+    ])
+    func aWriteWhoseAnswerIsNoGitbayReplyIsReportedAsPossiblyApplied(
+        answer: Result<HTTPResponse, TransportError>
+    ) async throws {
+        let transport = scripted([answer, .success(ok)])
         let client = try makeClient(transport, clock: ManualClock())
         let error = await #expect(throws: GitbayError.self) {
             try await client.send(CommentCommand(body: "hello"))
@@ -152,6 +159,38 @@ private let rateLimited = HTTPResponse.gitbay(
         #expect(error?.kind == .malformedResponse)
         #expect(error?.mayHaveApplied == true)
         #expect(transport.requests.count == 1)
+    }
+
+    @Test func aReadWhoseAnswerPassedTheCapIsSentAgain() async throws {
+        let clock = ManualClock()
+        let transport = scripted([.failure(.responseTooLarge(.mebibytes(32))), .success(ok)])
+        let client = try makeClient(transport, clock: clock)
+        #expect(try await client.send(SearchCommand(text: "is:open")) == ["number": 7])
+        #expect(transport.requests.count == 2)
+        #expect(clock.sleeps == [.seconds(1)])
+    }
+
+    @Test func aReadWhoseAnswersAllPassTheCapFailsAsMalformedNamingTheCap() async throws {
+        let transport = scripted([.failure(.responseTooLarge(.mebibytes(32)))])
+        let client = try makeClient(transport, clock: ManualClock(), maxAttempts: 3)
+        let error = await #expect(throws: GitbayError.self) {
+            try await client.send(SearchCommand(text: "is:open"))
+        }
+        #expect(error?.kind == .malformedResponse)
+        #expect(error?.message == "the server's answer passed the 32 MiB cap (max_response_size)")
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func everyRequestCarriesTheConfiguredCap() async throws {
+        let transport = scripted([.success(ok)])
+        let configuration = GitbayClientConfiguration(
+            baseURL: URL(string: "https://gitbay.example")!, token: BearerToken(secret),
+            maxResponseSize: .kibibytes(64))
+        let client = try GitbayClient(configuration: configuration, transport: transport, clock: ManualClock())
+        _ = try await client.send(SearchCommand(text: "is:open"))
+        _ = try await client.send(CommentCommand(body: "hello"))
+        #expect(transport.requests.map(\.maxResponseSize) == [.kibibytes(64), .kibibytes(64)])
+        #expect(GitbayClientConfiguration.defaultMaxResponseSize == .mebibytes(32))
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 import Testing
 
 @testable import GitbayClient
@@ -61,25 +62,26 @@ import Testing
 
     @Test func eachHopGetsOnlyTheTimeLeft() async throws {
         let request = HTTPRequest(method: .get, url: Self.origin, timeout: .seconds(30))
+        let clock = ManualClock()
         var timeouts: [Duration] = []
-        let response = try await RedirectPolicy.send(request) { (hop) throws(TransportError) in
+        let response = try await RedirectPolicy.send(request, clock: clock) { (hop) throws(TransportError) in
             timeouts.append(hop.timeout)
-            try? await Task.sleep(for: .milliseconds(100))
+            clock.advance(by: .milliseconds(100))
             return timeouts.count < 3 ? Self.redirect(302, to: "/again") : HTTPResponse(status: 200)
         }
         #expect(response.status == 200)
-        #expect(timeouts.count == 3)
-        #expect(timeouts[2] <= timeouts[0] - .milliseconds(200))
+        #expect(timeouts == [.seconds(30), .milliseconds(29_900), .milliseconds(29_800)])
     }
 
     @Test func deadlinePassedDuringAHopStopsTheChain() async {
         let request = HTTPRequest(method: .get, url: Self.origin, timeout: .milliseconds(200))
+        let clock = ManualClock()
         var hops = 0
         let result: Result<HTTPResponse, TransportError>
         do {
-            let response = try await RedirectPolicy.send(request) { (_) throws(TransportError) in
+            let response = try await RedirectPolicy.send(request, clock: clock) { (_) throws(TransportError) in
                 hops += 1
-                try? await Task.sleep(for: .milliseconds(300))
+                clock.advance(by: .milliseconds(300))
                 return Self.redirect(302, to: "/again")
             }
             result = .success(response)

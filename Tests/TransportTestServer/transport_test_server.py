@@ -17,6 +17,11 @@ Endpoints (GET and POST):
   /loop                     redirects to itself forever
   /slow?delay=S             answers "ok" after S seconds
   /small                    answers "ok" at once
+  /bytes?n=N                exactly N bytes of body, with a Content-Length
+  /endless...[?stop_after=N]
+                            a chunked JSON body that never ends (any path below it, so a client's
+                            base URL can point there); stops when the client hangs up, or after
+                            about N bytes, so a test of a broken cap fails without taking all memory
   /log                      JSON list of every request seen: host, path (with query), authorization
 """
 
@@ -35,6 +40,8 @@ from urllib.parse import parse_qs, urlsplit
 LOG = []
 LOG_LOCK = threading.Lock()
 GZIP_TEXT = ("hello gzip " * 200).encode()
+ENDLESS_HEAD = b'{"protocol_version":1,"exit_code":0,"data":['
+ENDLESS_ROWS = b'{"number":1,"title":"endless"},' * 2048
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -110,12 +117,35 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, b"ok")
         elif route == "/small":
             self.reply(200, b"ok")
+        elif route == "/bytes":
+            self.reply(200, b"x" * int(query.get("n", 0)))
+        elif route.startswith("/endless"):
+            self.endless(int(query.get("stop_after", 0)))
         elif route == "/log":
             with LOG_LOCK:
                 entries = list(LOG)
             self.reply(200, json.dumps(entries).encode(), content_type="application/json")
         else:
             self.reply(404, b"no such endpoint")
+
+    def endless(self, stop_after):
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            self.write_chunk(ENDLESS_HEAD)
+            sent = len(ENDLESS_HEAD)
+            while not stop_after or sent < stop_after:
+                self.write_chunk(ENDLESS_ROWS)
+                sent += len(ENDLESS_ROWS)
+            self.wfile.write(b"0\r\n\r\n")
+        except OSError:
+            pass
+
+    def write_chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
 
 
 class Server(ThreadingHTTPServer):

@@ -23,7 +23,7 @@ enum ForgeConnection {
         let configuration = GitbayClientConfiguration(
             baseURL: settings.url, token: try token(settings.token, console: console), access: access,
             allowInsecureHTTP: settings.allowInsecureHTTP,
-            rateLimits: RateLimits(requestsPerMinute: settings.rateLimit))
+            rateLimits: RateLimits(requestsPerMinute: settings.rateLimit), maxResponseSize: settings.maxResponseSize)
         let progress = console.isTerminal(.error)
         let onEvent: @Sendable (ClientEvent) -> Void = { event in
             guard progress, case .waiting(let duration, let reason) = event, duration >= .seconds(1) else { return }

@@ -1,3 +1,4 @@
+import GitbayClient
 import RuleEngine
 import YAML
 
@@ -18,6 +19,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case stateDir = "state_dir"
         case stateRetention = "state_retention"
         case rules
+        case maxResponseSize = "max_response_size"
     }
 
     /// The tripwire's settings (`tripwire: {share, floor}`).
@@ -41,6 +43,16 @@ struct ConfigurationFile: Decodable, Sendable {
     var stateDir: Located<String>?
     var stateRetention: Located<String>?
     var rules: [Located<String>]?
+    /// Bytes (`33554432`) or a size in binary units (`32MiB`); see ``responseCap``.
+    var maxResponseSize: Located<String>?
+
+    /// The smallest `max_response_size` taken: a bare `32` is surely 32 MiB misspelt, not 32 bytes.
+    static let smallestResponseCap = ByteCount.kibibytes(1)
+
+    /// `max_response_size` as a size, or nil when it is absent or unusable (see ``problems``).
+    var responseCap: ByteCount? {
+        maxResponseSize.flatMap { ByteCount(parsing: $0.value) }.flatMap { $0 >= Self.smallestResponseCap ? $0 : nil }
+    }
 
     /// An empty configuration, as when no file is found.
     init() {}
@@ -62,6 +74,13 @@ struct ConfigurationFile: Decodable, Sendable {
         }
         if let floor = tripwire?.floor, floor.value < 0 {
             problems.append(.error("tripwire.floor must be 0 or more", at: floor.location))
+        }
+        if let maxResponseSize, responseCap == nil {
+            problems.append(
+                .error(
+                    "max_response_size is a size of at least \(Self.smallestResponseCap), in bytes or "
+                        + "in KiB, MiB or GiB such as 32MiB, not '\(maxResponseSize.value)'",
+                    at: maxResponseSize.location))
         }
         if let scope {
             do {

@@ -44,6 +44,8 @@ struct Settings: Sendable, Equatable {
     var retention: TimeInterval
     var rules: [String]
     var allowInsecureHTTP: Bool
+    /// The largest answer the client reads from the server.
+    var maxResponseSize: ByteCount
     var verbose: Bool
     /// The configuration file the settings were read with, if any.
     var configurationPath: String?
@@ -119,7 +121,9 @@ struct Settings: Sendable, Equatable {
             retention: file.stateRetention.flatMap { DurationLiteral.seconds($0.value) } ?? defaultRetention,
             rules: !positionals.isEmpty
                 ? positionals : file.rules.map { $0.map { fromFile($0.value) } } ?? defaultRules,
-            allowInsecureHTTP: invocation.flag("allow-insecure-http"), verbose: invocation.flag("verbose"),
+            allowInsecureHTTP: invocation.flag("allow-insecure-http"),
+            maxResponseSize: file.responseCap ?? GitbayClientConfiguration.defaultMaxResponseSize,
+            verbose: invocation.flag("verbose"),
             configurationPath: configurationPath)
     }
 
