@@ -18,6 +18,7 @@ enum GitbayBench {
         "reads": Subcommand(summary: ReadsBenchmark.summary, run: ReadsBenchmark.run),
         "evaluate": Subcommand(summary: EvaluateBenchmark.summary, run: EvaluateBenchmark.run),
         "check": Subcommand(summary: CheckBenchmark.summary, run: CheckBenchmark.run),
+        "state": Subcommand(summary: StateBenchmark.summary, run: StateBenchmark.run),
         "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),
     ]
 

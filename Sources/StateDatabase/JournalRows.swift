@@ -26,11 +26,15 @@ enum JournalRows {
 
     /// The entries of the rows matching `condition` (SQL over the table's columns, `?` for each of
     /// `values`), in the order they were written.
+    ///
+    /// - Parameter withReasons: whether to read the intents' reasons, which only `history` shows;
+    ///   decoding them is most of the time it takes to read an entry.
     static func entries(
-        where condition: String, _ values: [SQLiteValue] = [], in connection: SQLiteConnection
+        where condition: String, _ values: [SQLiteValue] = [], withReasons: Bool, in connection: SQLiteConnection
     ) throws -> [JournalEntry] {
         let decoder = JSONDecoder()
-        return try connection.rows("SELECT \(columns) FROM journal WHERE \(condition) ORDER BY id", values) { row in
+        let selected = withReasons ? columns : columns.replacingOccurrences(of: "reasons", with: "NULL")
+        return try connection.rows("SELECT \(selected) FROM journal WHERE \(condition) ORDER BY id", values) { row in
             try entry(row, decoder: decoder)
         }
     }
@@ -40,7 +44,8 @@ enum JournalRows {
     /// over the rules and items with such a row finds all there is.
     static func refreshGroup(run: String, rule: String, item: String, in connection: SQLiteConnection) throws {
         let group = try entries(
-            where: "item = ? AND rule = ? AND run = ?", [.text(item), .text(rule), .text(run)], in: connection)
+            where: "item = ? AND rule = ? AND run = ?", [.text(item), .text(rule), .text(run)], withReasons: false,
+            in: connection)
         let sql =
             UnfinishedAction.find(in: group).isEmpty
             ? "DELETE FROM open_groups WHERE run = ? AND rule = ? AND item = ?"

@@ -76,7 +76,7 @@ public final class SQLiteStateStore: StateStore {
         try access("read the journal") { connection in
             UnfinishedAction.find(
                 in: try JournalRows.entries(
-                    where: "(item, rule) IN (SELECT item, rule FROM open_groups)", in: connection))
+                    where: "(item, rule) IN (SELECT item, rule FROM open_groups)", withReasons: false, in: connection))
         }
     }
 
@@ -133,7 +133,8 @@ public final class SQLiteStateStore: StateStore {
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         return try access("read the journal") { connection in
             HistoryRecord.records(
-                in: try JournalRows.entries(where: condition, values, in: connection), matching: query)
+                in: try JournalRows.entries(where: condition, values, withReasons: true, in: connection),
+                matching: query)
         }
     }
 
@@ -173,7 +174,8 @@ public final class SQLiteStateStore: StateStore {
             let dropped = try connection.transaction {
                 let unfinished = UnfinishedAction.find(
                     in: try JournalRows.entries(
-                        where: "(item, rule) IN (SELECT item, rule FROM open_groups)", in: connection))
+                        where: "(item, rule) IN (SELECT item, rule FROM open_groups)", withReasons: false,
+                        in: connection))
                 let rows = try connection.rows("SELECT id, run, rule, item, at FROM journal ORDER BY id") { row in
                     (
                         id: row.integer(0),

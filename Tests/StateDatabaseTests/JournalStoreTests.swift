@@ -11,7 +11,7 @@ import Testing
 @Suite struct JournalStoreTests {
     /// Every entry in the file, read with the store's own row reader.
     private func storedEntries(_ path: String) throws -> [JournalEntry] {
-        try JournalRows.entries(where: "1", in: SQLiteConnection(path: path, access: .readOnly))
+        try JournalRows.entries(where: "1", withReasons: true, in: SQLiteConnection(path: path, access: .readOnly))
     }
 
     @Test func entriesReadBackEqualWithEveryField() throws {
