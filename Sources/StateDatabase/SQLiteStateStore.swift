@@ -63,6 +63,8 @@ public final class SQLiteStateStore: StateStore {
         connection.withLock { $0.close() }
     }
 
+    /// Adds `entry` in a transaction of its own, durable before this returns, which also brings
+    /// its group's `open_groups` row up to date.
     public func record(_ entry: JournalEntry) throws {
         try access("record a journal entry") { connection in
             try connection.transaction {
@@ -72,6 +74,8 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// ``UnfinishedAction/find(in:)`` over the entries of the rules and items that have a group in
+    /// `open_groups`: the only ones that can have anything unfinished, read through the item index.
     public func unfinishedActions() throws -> [UnfinishedAction] {
         try access("read the journal") { connection in
             UnfinishedAction.find(
@@ -80,6 +84,7 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Keeps `run`, in place of any run with its id.
     public func beginRun(_ run: RunRecord) throws {
         try access("record a run") { connection in
             try connection.run(
@@ -92,6 +97,7 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Sets the end of the run with `id`, if there is one.
     public func finishRun(id: String, at date: Date, exitCode: Int32) throws {
         try access("record a run") { connection in
             try connection.run(
@@ -100,6 +106,7 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// The run with `id`, if kept.
     public func run(id: String) throws -> RunRecord? {
         try access("read the runs") { connection in
             try connection.rows(
@@ -113,6 +120,8 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// ``HistoryRecord/records(in:matching:)`` over the whole groups (a run's entries about one
+    /// rule and item) that hold anything the query asks for, found through the item or rule index.
     public func history(_ query: HistoryQuery) throws -> [HistoryRecord] {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
@@ -138,6 +147,8 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Adds `entries` and their groups' `open_groups` rows and remembers `key`, all in one
+    /// transaction, unless `key` was imported before.
     @discardableResult
     public func importJournal(_ entries: [JournalEntry], key: String) throws -> Bool {
         try access("import a journal") { connection in
@@ -168,6 +179,9 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Drops what ``JournalRetention/droppable(_:before:unfinished:)`` names, and the runs that
+    /// ended before `date` with no entries left, in one transaction; then gives free pages back to
+    /// the file system when they are more than ``compactionShare`` of the file.
     @discardableResult
     public func prune(resultsBefore date: Date) throws -> Int {
         try access("prune the journal") { connection in

@@ -1,5 +1,4 @@
 import Foundation
-import GitbayKit
 import GitbayTestSupport
 import RuleEngine
 import Testing
