@@ -68,7 +68,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // The bot's state (runs, the journal) in one SQLite file per server and account: all SQL lives here.
-        .target(name: "StateDatabase", dependencies: ["CSQLite", "RuleEngine", "GitbayKit"]),
+        .target(name: "StateDatabase", dependencies: ["CSQLite", "RuleEngine"]),
 
         // Benchmarks: `swift run -c release gitbay-bench <subcommand>`.
         .executableTarget(
@@ -112,7 +112,7 @@ let package = Package(
             resources: [.copy("Corpus")]),
         .testTarget(
             name: "StateDatabaseTests",
-            dependencies: ["StateDatabase", "RuleEngine", "GitbayKit", "GitbayTestSupport"]
+            dependencies: ["StateDatabase", "RuleEngine", "GitbayTestSupport"]
         ),
         .testTarget(
             name: "ForgeStateTests",

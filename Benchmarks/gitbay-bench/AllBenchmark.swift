@@ -3,10 +3,11 @@ import Foundation
 /// `gitbay-bench all`: every benchmark that has a target, each in a child process of its own so
 /// its peak memory is its own, gathered into one table.
 ///
-/// `reads`, `evaluate`, `check` and `hostile` print their rows as `ROW` lines for the parent; `client`
-/// prints its own report, from which the parent takes the ratio and the 429s drawn.
+/// `reads`, `evaluate`, `check`, `hostile` and `state` print their rows as `ROW` lines for the
+/// parent; `client` prints its own report, from which the parent takes the ratio and the 429s drawn.
 enum AllBenchmark {
-    static let summary = "reads, evaluate, check, hostile and client (time scale 10) in one table with peak memory"
+    static let summary =
+        "reads, evaluate, check, hostile, state and client (time scale 10) in one table with peak memory"
 
     static func run(_ arguments: [String]) async throws {
         if arguments.first == "--child-client" {
@@ -15,7 +16,7 @@ enum AllBenchmark {
             return
         }
         var rows: [BenchRow] = []
-        for arguments in [["reads"], ["evaluate"], ["check"], ["hostile"]] {
+        for arguments in [["reads"], ["evaluate"], ["check"], ["hostile"], ["state"]] {
             let output = try child(arguments)
             rows += output.split(separator: "\n").compactMap(BenchRow.init(encoded:))
         }

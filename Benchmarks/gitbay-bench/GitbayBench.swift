@@ -19,6 +19,7 @@ enum GitbayBench {
         "evaluate": Subcommand(summary: EvaluateBenchmark.summary, run: EvaluateBenchmark.run),
         "check": Subcommand(summary: CheckBenchmark.summary, run: CheckBenchmark.run),
         "hostile": Subcommand(summary: HostileInputBenchmark.summary, run: HostileInputBenchmark.run),
+        "state": Subcommand(summary: StateBenchmark.summary, run: StateBenchmark.run),
         "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),
     ]
 

@@ -63,6 +63,8 @@ public final class SQLiteStateStore: StateStore {
         connection.withLock { $0.close() }
     }
 
+    /// Adds `entry` in a transaction of its own, durable before this returns, which also brings
+    /// its group's `open_groups` row up to date.
     public func record(_ entry: JournalEntry) throws {
         try access("record a journal entry") { connection in
             try connection.transaction {
@@ -72,14 +74,17 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// ``UnfinishedAction/find(in:)`` over the entries of the rules and items that have a group in
+    /// `open_groups`: the only ones that can have anything unfinished, read through the item index.
     public func unfinishedActions() throws -> [UnfinishedAction] {
         try access("read the journal") { connection in
             UnfinishedAction.find(
                 in: try JournalRows.entries(
-                    where: "(item, rule) IN (SELECT item, rule FROM open_groups)", in: connection))
+                    where: "(item, rule) IN (SELECT item, rule FROM open_groups)", withReasons: false, in: connection))
         }
     }
 
+    /// Keeps `run`, in place of any run with its id.
     public func beginRun(_ run: RunRecord) throws {
         try access("record a run") { connection in
             try connection.run(
@@ -92,6 +97,7 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Sets the end of the run with `id`, if there is one.
     public func finishRun(id: String, at date: Date, exitCode: Int32) throws {
         try access("record a run") { connection in
             try connection.run(
@@ -100,6 +106,7 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// The run with `id`, if kept.
     public func run(id: String) throws -> RunRecord? {
         try access("read the runs") { connection in
             try connection.rows(
@@ -113,6 +120,8 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// ``HistoryRecord/records(in:matching:)`` over the whole groups (a run's entries about one
+    /// rule and item) that hold anything the query asks for, found through the item or rule index.
     public func history(_ query: HistoryQuery) throws -> [HistoryRecord] {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
@@ -133,10 +142,13 @@ public final class SQLiteStateStore: StateStore {
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         return try access("read the journal") { connection in
             HistoryRecord.records(
-                in: try JournalRows.entries(where: condition, values, in: connection), matching: query)
+                in: try JournalRows.entries(where: condition, values, withReasons: true, in: connection),
+                matching: query)
         }
     }
 
+    /// Adds `entries` and their groups' `open_groups` rows and remembers `key`, all in one
+    /// transaction, unless `key` was imported before.
     @discardableResult
     public func importJournal(_ entries: [JournalEntry], key: String) throws -> Bool {
         try access("import a journal") { connection in
@@ -167,13 +179,17 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Drops what ``JournalRetention/droppable(_:before:unfinished:)`` names, and the runs that
+    /// ended before `date` with no entries left, in one transaction; then gives free pages back to
+    /// the file system when they are more than ``compactionShare`` of the file.
     @discardableResult
     public func prune(resultsBefore date: Date) throws -> Int {
         try access("prune the journal") { connection in
             let dropped = try connection.transaction {
                 let unfinished = UnfinishedAction.find(
                     in: try JournalRows.entries(
-                        where: "(item, rule) IN (SELECT item, rule FROM open_groups)", in: connection))
+                        where: "(item, rule) IN (SELECT item, rule FROM open_groups)", withReasons: false,
+                        in: connection))
                 let rows = try connection.rows("SELECT id, run, rule, item, at FROM journal ORDER BY id") { row in
                     (
                         id: row.integer(0),

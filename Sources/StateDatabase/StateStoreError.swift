@@ -25,6 +25,7 @@ public enum StateStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// One line: what could not be done, the file, and why.
     public var description: String {
         switch self {
         case .busy(let path): "another gitbay-bot run is applying with the state database \(path)"

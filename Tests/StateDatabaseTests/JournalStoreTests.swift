@@ -1,5 +1,4 @@
 import Foundation
-import GitbayKit
 import GitbayTestSupport
 import RuleEngine
 import Testing
@@ -11,7 +10,7 @@ import Testing
 @Suite struct JournalStoreTests {
     /// Every entry in the file, read with the store's own row reader.
     private func storedEntries(_ path: String) throws -> [JournalEntry] {
-        try JournalRows.entries(where: "1", in: SQLiteConnection(path: path, access: .readOnly))
+        try JournalRows.entries(where: "1", withReasons: true, in: SQLiteConnection(path: path, access: .readOnly))
     }
 
     @Test func entriesReadBackEqualWithEveryField() throws {
@@ -74,12 +73,17 @@ import Testing
         }
         #expect(found > 1_000)
         var random = SeededGenerator(seed: 0x6869_7374)
-        for _ in 0..<200 {
+        for _ in 0..<300 {
+            // Items and times of one journal, so `since` often falls between an intent and its result.
+            let journal = Int.random(in: 0..<300, using: &random)
             let query = HistoryQuery(
-                item: random.chance(0.7) ? "krz/app#\(2 * Int.random(in: 0..<300, using: &random) + 1)" : nil,
+                item: random.chance(0.7) ? "krz/app#\(2 * journal + 1)" : nil,
                 rule: random.chance(0.5) ? "mark-stale" : nil,
                 since: random.chance(0.5)
-                    ? Date(timeIntervalSince1970: 1_790_000_000 + Double.random(in: 0..<30_000, using: &random)) : nil,
+                    ? Date(
+                        timeIntervalSince1970: 1_790_000_000 + Double(journal * 100)
+                            + Double.random(in: 0..<14, using: &random))
+                    : nil,
                 limit: random.chance(0.3) ? Int.random(in: 0...5, using: &random) : nil)
             #expect(try store.history(query) == twin.history(query), "\(query)")
         }
@@ -126,6 +130,8 @@ import Testing
                 "comment", "close",
             ])
         #expect(try store.history(HistoryQuery(since: journal[2].at)).map(\.run) == ["r3", "r2", "r1"])
+        // A result after `since` belongs to its intent before it, and is not listed on its own.
+        #expect(try store.history(HistoryQuery(since: journal[3].at)).map(\.run) == ["r3", "r2"])
         #expect(try store.history(HistoryQuery(limit: 2)).map(\.run) == ["r3", "r2"])
         #expect(try store.history(HistoryQuery(item: "krz/app")).isEmpty)
     }

@@ -65,25 +65,25 @@ import Testing
         #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
     }
 
-    @Test func anotherApplicationsDatabaseIsRefusedAndLeftAlone() throws {
-        let tagged = scratchDatabase()
-        let untagged = scratchDatabase()
-        for (path, setup) in [
-            (tagged, "PRAGMA application_id = 1234; CREATE TABLE notes (text TEXT)"),
-            (untagged, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')"),
-        ] {
-            try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try raw(path).execute(setup)
-            let before = try Data(contentsOf: URL(fileURLWithPath: path))
-            for mode in [SQLiteStateStore.Mode.applying, .reading] {
-                let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: mode) }
-                guard case .unusable = error else { throw Unexpected(error) }
-                #expect(error.description.contains("another application's SQLite database"))
-                #expect(error.description.contains(path))
-            }
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    @Test(arguments: [
+        ("PRAGMA application_id = 1234", "(application_id 0x000004D2)"),
+        ("PRAGMA application_id = 1234; CREATE TABLE notes (text TEXT)", "(application_id 0x000004D2)"),
+        (
+            "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')",
+            "(it has tables gitbay-bot did not make)"
+        ),
+    ])
+    func anotherApplicationsDatabaseIsRefusedAndLeftAlone(setup: String, reason: String) throws {
+        let path = scratchDatabase()
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try raw(path).execute(setup)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for mode in [SQLiteStateStore.Mode.applying, .reading] {
+            let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: mode) }
+            #expect(error == .unusable(path: path, reason: "it is another application's SQLite database \(reason)"))
         }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     /// A database cut short (a copy that stopped half-way, a full disk in another program) is

@@ -8,11 +8,17 @@ import Foundation
 public struct HistoryRecord: Sendable, Hashable {
     /// When the write was about to be sent (the intent), or when it was planned.
     public var at: Date
+    /// The id of the run that set out to do it (see ``RunRecord``).
     public var run: String
+    /// The rule that chose the item.
     public var rule: String
+    /// The item, as `owner/name#12`, `owner/name!12` or `owner/name/builds/4213`.
     public var item: String
+    /// The action's name, as the rule writes it.
     public var action: String
+    /// The control command the write sent, or would have sent.
     public var argv: [String]
+    /// The command's stdin, such as a comment's text.
     public var stdin: String?
     /// Whether the write was about to be sent; `false` for an action planned but never attempted.
     public var attempted: Bool

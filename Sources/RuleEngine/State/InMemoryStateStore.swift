@@ -23,14 +23,17 @@ public final class InMemoryStateStore: StateStore {
         state.withLock { $0.journal }
     }
 
+    /// Appends `entry`.
     public func record(_ entry: JournalEntry) {
         state.withLock { $0.journal.append(entry) }
     }
 
+    /// ``UnfinishedAction/find(in:)`` over the whole journal.
     public func unfinishedActions() -> [UnfinishedAction] {
         UnfinishedAction.find(in: journal)
     }
 
+    /// Keeps `run`, in place of any run with its id.
     public func beginRun(_ run: RunRecord) {
         state.withLock { state in
             state.runs.removeAll { $0.id == run.id }
@@ -38,6 +41,7 @@ public final class InMemoryStateStore: StateStore {
         }
     }
 
+    /// Sets the end of the run with `id`, if there is one.
     public func finishRun(id: String, at date: Date, exitCode: Int32) {
         state.withLock { state in
             for index in state.runs.indices where state.runs[index].id == id {
@@ -47,14 +51,17 @@ public final class InMemoryStateStore: StateStore {
         }
     }
 
+    /// The run with `id`, if kept.
     public func run(id: String) -> RunRecord? {
         state.withLock { $0.runs.first { $0.id == id } }
     }
 
+    /// ``HistoryRecord/records(in:matching:)`` over the whole journal.
     public func history(_ query: HistoryQuery) -> [HistoryRecord] {
         HistoryRecord.records(in: journal, matching: query)
     }
 
+    /// Appends `entries` unless `key` was imported before.
     @discardableResult
     public func importJournal(_ entries: [JournalEntry], key: String) -> Bool {
         state.withLock { state in
@@ -64,6 +71,8 @@ public final class InMemoryStateStore: StateStore {
         }
     }
 
+    /// Drops the entries ``JournalRetention/droppable(_:before:unfinished:)`` names, then the runs
+    /// that ended before `date` with no entries left.
     @discardableResult
     public func prune(resultsBefore date: Date) -> Int {
         state.withLock { state in

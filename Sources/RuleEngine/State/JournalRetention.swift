@@ -11,9 +11,13 @@ import Foundation
 public enum JournalRetention {
     /// One entry as retention sees it: the group it belongs to and when it was written.
     public struct Stamp: Sendable, Hashable {
+        /// The run, rule and item that make its group.
         public var run: String
+        /// The rule of its group.
         public var rule: String
+        /// The item of its group, as the journal writes it.
         public var item: String
+        /// When it was written.
         public var at: Date
 
         public init(run: String, rule: String, item: String, at: Date) {

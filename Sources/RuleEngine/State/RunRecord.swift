@@ -8,6 +8,7 @@ public struct RunRecord: Sendable, Hashable {
     public var id: String
     /// The command line's command: `run`, `apply`, `watch`.
     public var command: String
+    /// When the run began.
     public var startedAt: Date
     /// `nil` while the run goes on, or when it was killed before it could say.
     public var finishedAt: Date?
