@@ -16,7 +16,7 @@ struct FileWriteFailureTests {
     @Test func aPlanFileOnAFullDiskIsOneLineAndExit74() async throws {
         let disk = try SmallFileSystem(kilobytes: 64)
         defer { disk.unmount() }
-        try disk.fill()
+        disk.fill()
         let path = disk.url.appendingPathComponent("plan.json").path
         let result = await runBot(["plan", rules, "--snapshot", demo.path, "-o", path])
         #expect(result.code == 74)
@@ -49,7 +49,7 @@ struct FileWriteFailureTests {
                     identity: StoreIdentity(server: simulator.baseURL.absoluteString, account: "triage-bot"),
                     mode: .applying)
             }
-            try disk.fill()
+            disk.fill()
             let result = await runBot(
                 [
                     "run", rules, "--state-dir", disk.url.path, "--url", simulator.baseURL.absoluteString, "--now",

@@ -26,11 +26,21 @@ public struct SmallFileSystem: Sendable {
         }
     }
 
-    /// Fills it, leaving `spare` bytes free (a few KiB: tmpfs counts whole pages).
-    public func fill(leaving spare: Int = 0) throws {
-        let free = try FileManager.default.attributesOfFileSystem(forPath: url.path)[.systemFreeSize] as? Int ?? 0
-        let filler = url.appendingPathComponent("filler")
-        try Data(count: max(free - spare, 0)).write(to: filler)
+    /// Fills what space is left with a file of zeros, block by block until the disk says no.
+    public func fill() {
+        let filler = url.appendingPathComponent("filler").path
+        _ = FileManager.default.createFile(atPath: filler, contents: nil)
+        guard let handle = FileHandle(forWritingAtPath: filler) else { return }
+        let block = Data(count: 4096)
+        while (try? handle.write(contentsOf: block)) != nil {}
+        try? handle.close()
+    }
+
+    /// Makes it read-only, keeping what it holds.
+    public func makeReadOnly() throws {
+        guard Self.shell("/bin/mount", ["-o", "remount,ro", url.path]) == 0 else {
+            throw MountFailed(path: url.path)
+        }
     }
 
     /// Unmounts it; what the test wrote there goes with it.
