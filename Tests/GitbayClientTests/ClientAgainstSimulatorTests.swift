@@ -24,7 +24,7 @@ private func client(
     limits: RateLimits = .gitbayDefault, onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }
 ) throws -> GitbayClient {
     let configuration = GitbayClientConfiguration(
-        baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: access, requestTimeout: .seconds(10),
+        baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: access, requestTimeout: .seconds(60),
         rateLimits: limits, retry: RetryPolicy(baseDelay: .milliseconds(50), maxDelay: .milliseconds(400)))
     return try GitbayClient(configuration: configuration, transport: PlatformTransport.make(), onEvent: onEvent)
 }
