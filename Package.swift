@@ -35,6 +35,9 @@ let package = Package(
         .target(
             name: "MergeRequestsPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/MergeRequests"),
         .target(name: "BuildsPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Builds"),
+        // The one list of built-in plugins, for the command line, the benchmarks, the docs and the tests.
+        .target(
+            name: "BuiltinPlugins", dependencies: ["RuleEngine", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin"]),
 
         // The table-driven command-line parser: declarations, parsing, help, errors, completion scripts.
         .target(name: "ArgumentParsing", dependencies: ["Suggestions"]),
@@ -55,8 +58,8 @@ let package = Package(
         .target(
             name: "BotCLI",
             dependencies: [
-                "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "IssuesPlugin",
-                "MergeRequestsPlugin", "BuildsPlugin", "StateDatabase",
+                "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "BuiltinPlugins",
+                "StateDatabase",
             ]
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
@@ -74,8 +77,8 @@ let package = Package(
         .executableTarget(
             name: "gitbay-bench",
             dependencies: [
-                "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "IssuesPlugin", "MergeRequestsPlugin",
-                "BuildsPlugin", "StateDatabase", "YAML",
+                "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "BuiltinPlugins", "StateDatabase",
+                "YAML",
             ],
             path: "Benchmarks/gitbay-bench"),
 
@@ -91,7 +94,8 @@ let package = Package(
         .testTarget(
             name: "BuiltinPluginsTests",
             dependencies: [
-                "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "RuleEngine", "GitbayKit", "GitbayTestSupport",
+                "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "BuiltinPlugins", "RuleEngine", "GitbayKit",
+                "GitbayTestSupport",
             ]
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
@@ -99,8 +103,7 @@ let package = Package(
         .testTarget(
             name: "EngineTests",
             dependencies: [
-                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "MergeRequestsPlugin",
-                "BuildsPlugin",
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "BuiltinPlugins",
             ]
         ),
         .testTarget(
@@ -117,8 +120,8 @@ let package = Package(
         .testTarget(
             name: "ForgeStateTests",
             dependencies: [
-                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "MergeRequestsPlugin",
-                "BuildsPlugin",
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "BuildsPlugin",
+                "BuiltinPlugins",
             ]
         ),
     ]

@@ -1,14 +1,12 @@
-import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayTestSupport
-import IssuesPlugin
-import MergeRequestsPlugin
 import RuleEngine
 
 /// The rules the repository ships (`rules/*.yml`) and the built-in plugins, as the bot loads them.
 enum ShippedRules {
     /// Issues, merge requests and builds: the registry `gitbay-bot` itself uses.
-    static let registry = PluginRegistry(plugins: [IssuesPlugin(), MergeRequestsPlugin(), BuildsPlugin()])
+    static let registry = BuiltinPlugins.registry
 
     /// The `rules/` folder of this checkout.
     static let folder = SimulatorProcess.repositoryRoot.appendingPathComponent("rules")

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BuiltinPlugins
 import RuleEngine
 
 /// The command line, as a function: argv in, text on a console and an exit code out.

@@ -1,4 +1,5 @@
 import BotCLI
+import BuiltinPlugins
 import Foundation
 import GitbayTestSupport
 import RuleEngine

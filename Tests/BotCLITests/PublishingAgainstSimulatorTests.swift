@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit

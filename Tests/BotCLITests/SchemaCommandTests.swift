@@ -1,4 +1,5 @@
 import BotCLI
+import BuiltinPlugins
 import Foundation
 import RuleEngine
 import Testing

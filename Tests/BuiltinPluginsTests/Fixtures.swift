@@ -1,13 +1,11 @@
-import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayKit
-import IssuesPlugin
-import MergeRequestsPlugin
 import RuleEngine
 
 /// Hand-built forge state for the plugin tests: one repository, a fixed clock and the bot `gitbay-bot`.
 enum Fixtures {
-    static let registry = PluginRegistry(plugins: [IssuesPlugin(), MergeRequestsPlugin(), BuildsPlugin()])
+    static let registry = BuiltinPlugins.registry
     static let me = "gitbay-bot"
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
     static let day: Double = 86_400

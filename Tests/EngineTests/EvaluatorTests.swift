@@ -1,12 +1,10 @@
-import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayKit
-import IssuesPlugin
-import MergeRequestsPlugin
 import RuleEngine
 import Testing
 
-let registry = PluginRegistry(plugins: [IssuesPlugin(), MergeRequestsPlugin(), BuildsPlugin()])
+let registry = BuiltinPlugins.registry
 let now = Date(timeIntervalSince1970: 1_790_000_000)
 
 /// Rules compiled from YAML text, failing the test on any diagnostic.

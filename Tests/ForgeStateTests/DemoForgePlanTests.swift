@@ -1,16 +1,15 @@
 import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayKit
 import GitbayTestSupport
-import IssuesPlugin
-import MergeRequestsPlugin
 import RuleEngine
 import Testing
 
 /// The demo forge exercises every rule in `rules/` and every trap of the three workflows; this pins
 /// which items each rule acts on, so a change to a plugin or to the file shows up here.
 @Suite struct DemoForgePlanTests {
-    private static let registry = PluginRegistry(plugins: [IssuesPlugin(), MergeRequestsPlugin(), BuildsPlugin()])
+    private static let registry = BuiltinPlugins.registry
 
     private func plan() throws -> Plan {
         let paths = try RuleSet.files(at: [SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path])

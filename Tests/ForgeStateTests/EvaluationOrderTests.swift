@@ -1,16 +1,14 @@
-import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayKit
 import GitbayTestSupport
-import IssuesPlugin
-import MergeRequestsPlugin
 import RuleEngine
 import Testing
 
 /// The evaluator runs all rules over each item in turn and decides with short-circuiting compiled
 /// conditions; these pin that both give exactly what the plain definitions give.
 @Suite struct EvaluationOrderTests {
-    private static let registry = PluginRegistry(plugins: [IssuesPlugin(), MergeRequestsPlugin(), BuildsPlugin()])
+    private static let registry = BuiltinPlugins.registry
 
     /// The project's rules, and the same rules again under other names and narrower scopes, so
     /// rules of one kind interleave over the same items and some skip a repository.

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
