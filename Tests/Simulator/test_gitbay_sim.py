@@ -960,5 +960,39 @@ class PagingTests(unittest.TestCase):
         self.assertEqual(len(mrs), 20)
 
 
+class GeneratedMilestoneTests(unittest.TestCase):
+    """The generated forges' milestones: valid, in gitbay's order, with overdue empty ones, and drawn
+    apart from everything else."""
+
+    ARGS = (5, 40, 8, 20, 3, "2026-11-29T12:00:00.000Z", "triage-bot")
+
+    def test_milestones_are_valid_listed_in_order_and_some_are_overdue_and_empty(self):
+        forge = gitbay_sim.Forge(generate_forge.generate(*self.ARGS))
+        overdue_empty = []
+        for r in forge.repos:
+            rows = gitbay_sim.milestone_rows(forge, r, r["milestones"], "all")
+            self.assertEqual([m["title"] for m in r["milestones"]], [m["title"] for m in rows], r["path"])
+            titles = {m["title"] for m in rows}
+            self.assertTrue(all(it.get("milestone", "v1.1.0") in titles for it in r["issues"]))
+            overdue_empty += [(r["path"], m["title"]) for m in rows if m["state"] == "open" and not m["open"]
+                              and not m.get("org") and m.get("due", "9999") < "2026-11-22"]
+            self.assertTrue(any(m["open"] for m in rows), r["path"])
+        self.assertGreaterEqual(len(overdue_empty), len(forge.repos))
+
+    def test_milestones_leave_every_other_byte_alone(self):
+        with_them = generate_forge.generate(*self.ARGS)
+        real = generate_forge.milestone_list
+        generate_forge.milestone_list = lambda *a: []
+        try:
+            without = generate_forge.generate(*self.ARGS)
+        finally:
+            generate_forge.milestone_list = real
+        for r in with_them["repos"]:
+            self.assertTrue(r.pop("milestones"))
+        for r in without["repos"]:
+            r.pop("milestones")
+        self.assertEqual(json.dumps(with_them, sort_keys=True), json.dumps(without, sort_keys=True))
+
+
 if __name__ == "__main__":
     unittest.main()
