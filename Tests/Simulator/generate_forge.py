@@ -5,11 +5,12 @@
       --now 2026-11-29T12:00:00.000Z -o forge.json
 
 --issues, --mrs and --builds are per repository. The mix is meant to look like a real forge to a
-triage bot: fresh and long-idle issues (some already labelled stale, some closed), labels and
-milestones, an open dependency-tracking issue, stacks of two or three merge requests (some whose
-parent already merged and were retargeted with the server's system comment), fork merge
-requests, and builds with older pending/running builds superseded by newer ones on the same ref
-and job. The same arguments always give the same bytes. Python 3 standard library only.
+triage bot: fresh and long-idle issues (some already labelled stale, some closed), labels,
+milestones (releases with issues, overdue sprints without, one org milestone per owner), an open
+dependency-tracking issue, stacks of two or three merge requests (some whose parent already merged
+and were retargeted with the server's system comment), fork merge requests, and builds with older
+pending/running builds superseded by newer ones on the same ref and job. The same arguments always
+give the same bytes. Python 3 standard library only.
 """
 
 import argparse
@@ -82,6 +83,41 @@ def repo_paths(n):
             name = "%s-%d" % (name, i // len(NAMES))
         out.append("%s/%s" % (owner, name))
     return out
+
+
+def day(now, days):
+    """The calendar day `days` after now (before, when negative), as a milestone's `due`."""
+    return (now + dt.timedelta(days=days)).strftime("%Y-%m-%d")
+
+
+def org_milestone(seed, owner, now):
+    """The owner's org milestone, long overdue and empty; every repository of the owner repeats it."""
+    rng = random.Random("org-milestone:%d:%s" % (seed, owner))
+    return {"title": "Q3 roadmap", "state": "open", "due": day(now, -rng.randint(30, 120)),
+            "description": "org-wide plan", "org": True}
+
+
+def milestone_list(seed, path, releases, org, now):
+    """A repository's milestones in gitbay's list order (the org's first, then by due date, undated
+    last, then by title).
+
+    `releases` are the ones issues were drawn against; they gain due dates (two shipped and closed,
+    one overdue, one ahead). Sprints and hotfixes nothing points at are added, most of them more
+    than a week overdue. Every draw comes from a generator of its own, seeded from the seed and the
+    path, so the rest of the forge is the same bytes as without milestones."""
+    rng = random.Random("milestones:%d:%s" % (seed, path))
+    dues = {1: -rng.randint(150, 200), 2: -rng.randint(60, 120), 3: -rng.randint(8, 30), 4: rng.randint(20, 60)}
+    out = [org]
+    for ms in releases:
+        k = int(ms["title"].split(".")[1])
+        out.append(dict(ms, due=day(now, dues[k]), description="release %s" % ms["title"]))
+    for k in range(rng.randint(1, 3)):
+        out.append({"title": "sprint %d" % (k + 1), "state": "open", "due": day(now, -rng.randint(8, 60))})
+    if rng.random() < 0.5:
+        out.append({"title": "hotfix", "state": "open", "due": day(now, -rng.randint(1, 7))})
+    if rng.random() < 0.5:
+        out.append({"title": "Backlog", "state": "open"})
+    return sorted(out, key=lambda ms: (not ms.get("org"), "due" not in ms, ms.get("due", ""), ms["title"]))
 
 
 def make_issues(g, count, milestones, me):
@@ -251,6 +287,7 @@ def generate(repos, issues, mrs, builds, seed, now_text, me):
     g = Gen(seed, now)
     doc = {"format": "gitbay-forge-state/1", "now": fmt_ms(now), "me": me, "users": [me] + USERS + ["gitbay"],
            "repos": []}
+    org_milestones = {owner: org_milestone(seed, owner, now) for owner in OWNERS}
     for idx, path in enumerate(repo_paths(repos)):
         milestones = [{"title": "v1.%d.0" % k, "state": "closed" if k < 3 else "open"} for k in range(1, 5)]
         branches = {"main": g.sha()}
@@ -258,7 +295,8 @@ def generate(repos, issues, mrs, builds, seed, now_text, me):
         labels.append({"name": "security", "color": "#cf222e", "org": True})
         repo = {"path": path, "visibility": "private" if idx % 7 == 6 else "public",
                 "description": "generated repository %d" % (idx + 1), "default_branch": "main",
-                "labels": labels, "milestones": milestones}
+                "labels": labels,
+                "milestones": milestone_list(seed, path, milestones, org_milestones[path.split("/")[0]], now)}
         if idx % 11 == 10:
             repo["archived"] = True
         repo["issues"] = make_issues(g, issues, milestones, me)

@@ -120,6 +120,7 @@ MR_STATES = ["open", "merged", "closed", "source_gone"]
 DERIVED_MR_KEYS = ("stacked_on", "stacked", "gates")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 REPO_GLOB_RE = re.compile(r"^[A-Za-z0-9._*-]{1,64}$")
+DUE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class StateError(Exception):
@@ -168,7 +169,29 @@ class Forge:
             self.users_given = True
         self.users = set(users) | {self.me}
         self.users_list = list(users)
+        self._check_org_milestones()
         self.extra = {k: v for k, v in doc.items() if k not in ("format", "now", "me", "users", "repos")}
+
+    def _check_org_milestones(self):
+        """Every repository of an owner lists the same org milestones, identically.
+
+        gitbay stores an org milestone once and shows it in the list of every repository of the
+        org (internal/store/milestones.go, ListMilestones via scopeClause); the file repeats it
+        under each repository, as `milestone list` shows it, so the copies must agree.
+        """
+        for owner in sorted({owner_of(r) for r in self.repos}):
+            repos = self.owner_repos(owner)
+            first = repos[0]
+            want = org_milestones(first)
+            for r in repos[1:]:
+                have = org_milestones(r)
+                for title in sorted(set(want) | set(have)):
+                    _require(title in have, "%s lacks org milestone %s that %s lists (an org milestone shows in "
+                                            "every repository of its org)" % (r["path"], title, first["path"]))
+                    _require(title in want, "%s lacks org milestone %s that %s lists (an org milestone shows in "
+                                            "every repository of its org)" % (first["path"], title, r["path"]))
+                    _require(have[title] == want[title], "org milestone %s of %s differs between %s and %s"
+                             % (title, owner, first["path"], r["path"]))
 
     def _load_repo(self, r):
         _require(isinstance(r, dict), "each repo must be an object")
@@ -190,9 +213,19 @@ class Forge:
             _require(isinstance(lab, dict) and isinstance(lab.get("name"), str), "%s: label needs name" % path)
             lab.pop("issues", None)
             lab.pop("mrs", None)
+        titles = set()
         for ms in r["milestones"]:
-            _require(isinstance(ms.get("title"), str), "%s: milestone needs title" % path)
+            _require(isinstance(ms, dict) and isinstance(ms.get("title"), str) and ms["title"],
+                     "%s: milestone needs title" % path)
             ms.setdefault("state", "open")
+            _require(ms["state"] in ("open", "closed"), "%s: milestone %s: bad state" % (path, ms["title"]))
+            _require("due" not in ms or (isinstance(ms["due"], str) and DUE_RE.fullmatch(ms["due"])),
+                     "%s: milestone %s: due must be YYYY-MM-DD" % (path, ms["title"]))
+            # Titles are unique per repository, and the org's titles count too: gitbay refuses a
+            # repository milestone whose title the org holds (internal/store/milestones.go,
+            # CreateMilestone and CreateOrgMilestone's folding).
+            _require(ms["title"] not in titles, "%s: milestone %s twice" % (path, ms["title"]))
+            titles.add(ms["title"])
             ms.pop("open", None)
             ms.pop("closed", None)
         numbers = set()
@@ -245,6 +278,18 @@ class Forge:
     def repo_index(self, r):
         return self.repos.index(r)
 
+    def owner_repos(self, owner):
+        """The repositories of one owner, in file order."""
+        return [r for r in self.repos if owner_of(r) == owner]
+
+    def org(self, name):
+        """An org's repositories. An owner counts as an org when one of its repositories shows an org
+        label or an org milestone (a guess: the file does not name orgs)."""
+        repos = self.owner_repos(name)
+        if not any(x.get("org") for r in repos for x in r["labels"] + r["milestones"]):
+            raise CmdError(EXIT_NOT_FOUND, "no organization %s" % json.dumps(name))
+        return repos
+
     @staticmethod
     def issue(r, n):
         for it in r["issues"]:
@@ -265,6 +310,15 @@ class Forge:
             if b["number"] == n:
                 return b
         raise CmdError(EXIT_NOT_FOUND, "build %d not found in %s" % (n, r["path"]))
+
+
+def owner_of(r):
+    return r["path"].split("/")[0]
+
+
+def org_milestones(r):
+    """A repository's copies of its org's milestones, by title."""
+    return {ms["title"]: ms for ms in r["milestones"] if ms.get("org")}
 
 
 # derived merge-request facts
@@ -480,7 +534,7 @@ READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
     "repo access list;repo settings show;mr diff;dashboard;feed;notifications list;notifications settings show;"
     "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
     "mr revisions;mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
-    "org label list;org milestone list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
+    "org label list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
     "wiki show;issue templates;repo log;repo readme;repo symbols;repo runner list;repo secret list;repo domain list;"
     "repo mirror list;repo deploy-key list;org team list;org team show;pgp list;audit;web diff show;web theme show;"
     "web sessions list;notifications device list").split(";")}
@@ -1069,23 +1123,115 @@ def h_label_set(ctx, fl, p):
     return out
 
 
-def h_milestone_list(ctx, fl, p):
-    r = ctx.forge.repo(fl.pos[0])
-    state = fl.value("--state", "open")
-    if state not in ("open", "closed", "all"):
-        raise CmdError(EXIT_USAGE, "--state must be open, closed or all")
+def milestone_counts(forge, r, ms):
+    """Open and closed items of a milestone, as internal/store/milestones.go (milestoneQuery) counts
+    them: issues and merge requests alike, open = open issues + open or source_gone MRs, closed =
+    closed issues + merged or closed MRs; an org milestone counts over every repository of the org
+    (gitbay: those the caller can read; the simulator lets every account read everything)."""
+    scope = forge.owner_repos(owner_of(r)) if ms.get("org") else [r]
+    n_open = n_closed = 0
+    for x in scope:
+        for it in x["issues"]:
+            if it.get("milestone") == ms["title"]:
+                n_open += it["state"] == "open"
+                n_closed += it["state"] == "closed"
+        for m in x["merge_requests"]:
+            if m.get("milestone") == ms["title"]:
+                n_open += m["state"] in ("open", "source_gone")
+                n_closed += m["state"] in ("merged", "closed")
+    return n_open, n_closed
+
+
+def milestone_rows(forge, r, milestones, state):
+    """`milestone list` rows (internal/control/milestone.go, emitMilestones): the org's first, then by
+    due date with undated ones last, then by title (store listMilestones' ORDER BY). Not paged; an
+    empty list is JSON null, since emitMilestones appends to a nil slice."""
+    chosen = [ms for ms in milestones if state == "all" or ms["state"] == state]
+    chosen.sort(key=lambda ms: (not ms.get("org"), not ms.get("due"), ms.get("due", ""), ms["title"]))
     rows = []
-    for ms in r["milestones"]:
-        if state != "all" and ms.get("state", "open") != state:
-            continue
-        row = {"title": ms["title"], "state": ms.get("state", "open"),
-               "open": sum(1 for it in r["issues"] if it.get("milestone") == ms["title"] and it["state"] == "open"),
-               "closed": sum(1 for it in r["issues"] if it.get("milestone") == ms["title"] and it["state"] != "open")}
+    for ms in chosen:
+        n_open, n_closed = milestone_counts(forge, r, ms)
+        row = {"title": ms["title"], "state": ms["state"], "open": n_open, "closed": n_closed}
         for k in ("description", "due", "org"):
             if ms.get(k):
                 row[k] = ms[k]
         rows.append(row)
-    return rows
+    return rows or None
+
+
+def milestone_state_filter(fl, usage):
+    state = fl.value("--state", "open")
+    if state not in ("open", "closed", "all"):
+        raise usage_error("", usage)
+    return state
+
+
+def h_milestone_list(ctx, fl, p):
+    state = milestone_state_filter(fl, SPECS[("milestone", "list")].usage)
+    r = ctx.forge.repo(fl.pos[0])
+    return milestone_rows(ctx.forge, r, r["milestones"], state)
+
+
+def set_milestone_state(ctx, copies, state):
+    """Sets the state of a milestone (every copy of an org milestone); closing a closed one is no
+    error: store SetMilestoneState is a plain UPDATE. No feed event either: internal/control/events.go
+    has no milestone kind. The reply is {"milestone", "state"} (milestone.go, setMilestoneState)."""
+    for ms in copies:
+        if ms["state"] != state:
+            ms["state"] = state
+            ctx.applied = True
+    return {"milestone": copies[0]["title"], "state": state}
+
+
+def repo_milestone_state(ctx, fl, state, verb):
+    """`milestone close|reopen`: archived repositories refuse (exit 4), an unknown title is exit 3 and
+    an org milestone exit 1, pointing at the org command (internal/control/milestone.go,
+    setMilestoneState; the message is scope.go's orgScopedMsg)."""
+    r = ctx.writable_repo(fl.pos[0])
+    title = fl.pos[1]
+    ms = next((x for x in r["milestones"] if x["title"] == title), None)
+    if ms is None:
+        raise CmdError(EXIT_NOT_FOUND, "no milestone %s in %s" % (json.dumps(title), r["path"]))
+    if ms.get("org"):
+        owner = owner_of(r)
+        raise CmdError(EXIT_FAILURE, "%s is an org milestone of %s; manage it with org milestone %s %s %s"
+                       % (title, owner, verb, owner, title))
+    return set_milestone_state(ctx, [ms], state)
+
+
+def h_milestone_close(ctx, fl, p):
+    return repo_milestone_state(ctx, fl, "closed", "close")
+
+
+def h_milestone_reopen(ctx, fl, p):
+    return repo_milestone_state(ctx, fl, "open", "reopen")
+
+
+def h_org_milestone_list(ctx, fl, p):
+    """`org milestone list` (internal/control/orglabel.go, runOrgMilestoneList): the org's milestones
+    only, each with org: true, counted across the org."""
+    state = milestone_state_filter(fl, SPECS[("org", "milestone", "list")].usage)
+    repos = ctx.forge.org(fl.pos[0])
+    return milestone_rows(ctx.forge, repos[0], list(org_milestones(repos[0]).values()), state)
+
+
+def org_milestone_state(ctx, fl, state):
+    """`org milestone close|reopen` (orglabel.go, setOrgMilestoneState). gitbay asks for an org admin;
+    the simulator has no org roles and lets every account through (a guess)."""
+    org, title = fl.pos
+    repos = ctx.forge.org(org)
+    copies = [ms for r in repos for ms in r["milestones"] if ms.get("org") and ms["title"] == title]
+    if not copies:
+        raise CmdError(EXIT_NOT_FOUND, "no org milestone %s on %s" % (json.dumps(title), org))
+    return set_milestone_state(ctx, copies, state)
+
+
+def h_org_milestone_close(ctx, fl, p):
+    return org_milestone_state(ctx, fl, "closed")
+
+
+def h_org_milestone_reopen(ctx, fl, p):
+    return org_milestone_state(ctx, fl, "open")
 
 
 ISSUE_LIST_SPEC_VALUES = ("--state", "--label", "--assignee", "--author", "--milestone", "--search")
@@ -1589,6 +1735,14 @@ SPECS = {
                            values=("--color",)),
     ("milestone", "list"): Spec(h_milestone_list, "milestone list %s [--state open|closed|all]" % REPO, True,
                                 "flags", (1, 1), values=("--state",)),
+    ("milestone", "close"): Spec(h_milestone_close, "milestone close %s <title>" % REPO, False, pos=(2, 2)),
+    ("milestone", "reopen"): Spec(h_milestone_reopen, "milestone reopen %s <title>" % REPO, False, pos=(2, 2)),
+    ("org", "milestone", "list"): Spec(h_org_milestone_list, "org milestone list <org> [--state open|closed|all]",
+                                       True, "flags", (1, 1), values=("--state",)),
+    ("org", "milestone", "close"): Spec(h_org_milestone_close, "org milestone close <org> <title>", False,
+                                        pos=(2, 2)),
+    ("org", "milestone", "reopen"): Spec(h_org_milestone_reopen, "org milestone reopen <org> <title>", False,
+                                         pos=(2, 2)),
     ("issue", "list"): Spec(h_issue_list, "issue list %s [--state open|closed|all] [--label <l>] "
                             "[--assignee <user>] [--author <user>] [--milestone <title>|none] [--search <text>] "
                             "[--limit <n>] [--cursor <c>]" % REPO, True, "custom", values=ISSUE_LIST_SPEC_VALUES),

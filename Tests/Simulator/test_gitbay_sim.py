@@ -22,8 +22,10 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIM = os.path.join(HERE, "gitbay_sim.py")
 FIXTURE = os.path.join(HERE, "fixtures", "small-forge.json")
+DEMO = os.path.join(HERE, "..", "..", "examples", "demo-forge.json")
 sys.path.insert(0, HERE)
 import generate_forge  # noqa: E402
+import gitbay_sim  # noqa: E402
 
 TOKEN = "gb_" + "a" * 64
 ALICE = "gb_" + "b" * 64
@@ -669,6 +671,196 @@ class FaultTests(FixtureSim):
         self.assertEqual(self.sim.post("issue", "close", REPO, "213")[0], 200)
 
 
+def milestone_forge():
+    """An org `acme` of three repositories (one archived) sharing the org milestone `2026 Q4`, and a
+    user `solo` with a repository without milestones."""
+    q4 = {"title": "2026 Q4", "state": "open", "due": "2026-12-31", "description": "org plan", "org": True}
+
+    def item(n, state, milestone, **more):
+        return {"number": n, "title": "item %d" % n, "state": state, "author": "alice", "milestone": milestone,
+                "created_at": "2026-10-01T00:00:00.000Z", **more}
+
+    def mr(n, state, milestone, **more):
+        return item(n, state, milestone, source="b%d" % n, target_ref="main", head_sha="%040d" % n, **more)
+
+    return {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+            "repos": [
+                {"path": "acme/api",
+                 "milestones": [dict(q4), {"title": "v2", "due": "2026-11-01"},
+                                {"title": "v1", "state": "closed", "due": "2026-06-01"}, {"title": "Someday"},
+                                {"title": "v3", "due": "2026-11-01", "description": "after v2"}],
+                 "issues": [item(1, "open", "v2"), item(2, "closed", "v2"), item(3, "open", "2026 Q4")],
+                 "merge_requests": [mr(10, "open", "v2"), mr(11, "source_gone", "v2"), mr(12, "merged", "v2"),
+                                    mr(13, "closed", "v2"), mr(14, "open", "2026 Q4", draft=True)]},
+                {"path": "acme/web", "milestones": [dict(q4)], "issues": [item(5, "closed", "2026 Q4")]},
+                {"path": "acme/old", "archived": True, "milestones": [dict(q4), {"title": "v0"}]},
+                {"path": "solo/tool"}]}
+
+
+class MilestoneTests(unittest.TestCase):
+    """`milestone list|close|reopen` and `org milestone list|close|reopen` as gitbay's
+    internal/control/milestone.go, orglabel.go and internal/store/milestones.go answer them."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        path = os.path.join(self.tmp.name, "forge.json")
+        with open(path, "w") as f:
+            json.dump(milestone_forge(), f)
+        self.sim = Sim(path, "--clock", "frozen")
+
+    def tearDown(self):
+        self.sim.stop()
+        self.tmp.cleanup()
+
+    def titles(self, *argv):
+        return [m["title"] for m in self.sim.data(*argv) or []]
+
+    def test_rows_put_the_org_first_then_due_then_title_and_count_issues_and_mrs(self):
+        rows = self.sim.data("milestone", "list", "acme/api", "--state", "all")
+        self.assertEqual(rows, [
+            {"title": "2026 Q4", "description": "org plan", "due": "2026-12-31", "state": "open", "org": True,
+             "open": 2, "closed": 1},
+            {"title": "v1", "due": "2026-06-01", "state": "closed", "open": 0, "closed": 0},
+            {"title": "v2", "due": "2026-11-01", "state": "open", "open": 3, "closed": 3},
+            {"title": "v3", "description": "after v2", "due": "2026-11-01", "state": "open", "open": 0,
+             "closed": 0},
+            {"title": "Someday", "state": "open", "open": 0, "closed": 0}])
+        self.assertEqual(self.titles("milestone", "list", "acme/api"), ["2026 Q4", "v2", "v3", "Someday"])
+        self.assertEqual(self.titles("milestone", "list", "acme/api", "--state", "closed"), ["v1"])
+
+    def test_an_empty_list_is_null_and_never_paged(self):
+        status, _, body = self.sim.raw("GET", "/api/v1/read?argv=milestone&argv=list&argv=solo/tool")
+        self.assertEqual(status, 200)
+        self.assertIn(b'"data":null', body)
+        self.assertIsNone(self.sim.data("milestone", "list", "acme/web", "--state", "closed"))
+        _, _, env = self.sim.get("milestone", "list", "acme/api", "--limit", "1")
+        self.assertEqual(env["exit_code"], 2)
+
+    def test_list_refusals(self):
+        for argv, code, text in [(("acme/api", "--state", "done"), 2, "usage: milestone list"),
+                                 (("acme/nope",), 3, "not found"), ((), 2, "usage: milestone list")]:
+            _, _, env = self.sim.get("milestone", "list", *argv)
+            self.assertEqual(env.get("exit_code"), code, (argv, env))
+            self.assertIn(text, env["error"])
+
+    def test_close_and_reopen_answer_title_and_state_and_repeat_without_error(self):
+        _, _, env = self.sim.post("milestone", "close", "acme/api", "v2")
+        self.assertEqual(env["data"], {"milestone": "v2", "state": "closed"})
+        self.assertEqual(self.titles("milestone", "list", "acme/api", "--state", "closed"), ["v1", "v2"])
+        _, _, env = self.sim.post("milestone", "close", "acme/api", "v2")
+        self.assertEqual((env["exit_code"], env["data"]), (0, {"milestone": "v2", "state": "closed"}))
+        _, _, env = self.sim.post("milestone", "reopen", "acme/api", "v1")
+        self.assertEqual(env["data"], {"milestone": "v1", "state": "open"})
+        _, _, env = self.sim.post("milestone", "reopen", "acme/api", "v1")
+        self.assertEqual((env["exit_code"], env["data"]), (0, {"milestone": "v1", "state": "open"}))
+        self.assertEqual([(x["argv"][1], x["exit_code"], x["applied"]) for x in self.sim.journal_lines()],
+                         [("close", 0, True), ("close", 0, False), ("reopen", 0, True), ("reopen", 0, False)])
+
+    def test_close_refusals(self):
+        cases = [(("close", "acme/api", "v9"), 3, 'no milestone "v9" in acme/api'),
+                 (("close", "acme/api"), 2, "usage: milestone close <owner/name> <title>"),
+                 (("reopen", "acme/api", "v1", "extra"), 2, "usage: milestone reopen"),
+                 (("close", "acme/nope", "v1"), 3, "not found"),
+                 (("close", "acme/old", "v0"), 4, "archived"),
+                 (("close", "acme/api", "2026 Q4"), 1,
+                  "2026 Q4 is an org milestone of acme; manage it with org milestone close acme 2026 Q4"),
+                 (("reopen", "acme/web", "2026 Q4"), 1,
+                  "2026 Q4 is an org milestone of acme; manage it with org milestone reopen acme 2026 Q4")]
+        for argv, code, text in cases:
+            status, _, env = self.sim.post("milestone", *argv)
+            self.assertEqual((status, env.get("exit_code")), ({1: 500, 2: 400, 3: 404, 4: 403}[code], code),
+                             (argv, env))
+            self.assertIn(text, env["error"], argv)
+        self.assertEqual(self.titles("milestone", "list", "acme/api"), ["2026 Q4", "v2", "v3", "Someday"])
+        self.assertFalse(any(x["applied"] for x in self.sim.journal_lines()))
+
+    def test_close_is_a_write(self):
+        status, _, env = self.sim.get("milestone", "close", "acme/api", "v2")
+        self.assertEqual((status, env["error"]), (400, "milestone close changes state; POST it to /api/v1/cmd"))
+        _, _, env = self.sim.post("milestone", "close", "acme/api", "v2", token=READ_ONLY)
+        self.assertEqual(env["exit_code"], 4)
+        self.sim.control(faults=["500,command=milestone close"])
+        status, _, _ = self.sim.post("milestone", "close", "acme/api", "v2")
+        self.assertEqual(status, 500)
+        self.sim.control(faults=[])
+        self.assertEqual(self.titles("milestone", "list", "acme/api"), ["2026 Q4", "v2", "v3", "Someday"])
+        self.assertEqual(self.sim.data("milestone", "list", "acme/api")[1]["open"], 3)
+        self.assertEqual([(x["exit_code"], x["applied"]) for x in self.sim.journal_lines()], [(4, False),
+                                                                                              (None, False)])
+
+    def test_org_milestones_list_close_and_reopen_across_the_org(self):
+        rows = self.sim.data("org", "milestone", "list", "acme")
+        self.assertEqual(rows, [{"title": "2026 Q4", "description": "org plan", "due": "2026-12-31",
+                                 "state": "open", "org": True, "open": 2, "closed": 1}])
+        _, _, env = self.sim.post("org", "milestone", "close", "acme", "2026 Q4")
+        self.assertEqual(env["data"], {"milestone": "2026 Q4", "state": "closed"})
+        for repo in ("acme/api", "acme/web", "acme/old"):
+            self.assertNotIn("2026 Q4", self.titles("milestone", "list", repo), repo)
+        self.assertIsNone(self.sim.data("org", "milestone", "list", "acme"))
+        self.assertEqual(self.titles("org", "milestone", "list", "acme", "--state", "closed"), ["2026 Q4"])
+        _, _, env = self.sim.post("org", "milestone", "reopen", "acme", "2026 Q4")
+        self.assertEqual(env["data"], {"milestone": "2026 Q4", "state": "open"})
+        self.assertEqual(self.titles("milestone", "list", "acme/web"), ["2026 Q4"])
+        self.assertEqual([x["applied"] for x in self.sim.journal_lines()], [True, True])
+
+    def test_org_milestone_refusals(self):
+        cases = [(("list", "solo"), 3, 'no organization "solo"'), (("list", "acme", "--state", "x"), 2, "usage"),
+                 (("close", "acme", "v2"), 3, 'no org milestone "v2" on acme'),
+                 (("close", "nobody", "2026 Q4"), 3, 'no organization "nobody"'),
+                 (("reopen", "acme"), 2, "usage: org milestone reopen <org> <title>")]
+        for argv, code, text in cases:
+            _, _, env = self.sim.post("org", "milestone", *argv)
+            self.assertEqual(env.get("exit_code"), code, (argv, env))
+            self.assertIn(text, env["error"], argv)
+
+
+class MilestoneStateFileTests(unittest.TestCase):
+    """What the forge-state file may say about milestones (docs/forge-state.md)."""
+
+    def refused(self, doc, text):
+        with self.assertRaises(gitbay_sim.StateError) as e:
+            gitbay_sim.Forge(doc)
+        self.assertIn(text, str(e.exception))
+
+    def test_org_milestone_copies_must_agree_across_the_org(self):
+        gitbay_sim.Forge(milestone_forge())
+        doc = milestone_forge()
+        doc["repos"][1]["milestones"] = []
+        self.refused(doc, "acme/web lacks org milestone 2026 Q4 that acme/api lists")
+        doc = milestone_forge()
+        doc["repos"][2]["milestones"][0]["state"] = "closed"
+        self.refused(doc, "org milestone 2026 Q4 of acme differs between acme/api and acme/old")
+        doc = milestone_forge()
+        doc["repos"][3]["milestones"] = [{"title": "mine", "org": True}]
+        gitbay_sim.Forge(doc)
+
+    def test_bad_milestones(self):
+        for ms, text in [({"title": "v9", "state": "done"}, "bad state"), ({"title": ""}, "needs title"),
+                         ({"title": "v9", "due": "2026-12-1"}, "YYYY-MM-DD"),
+                         ({"title": "v9", "due": "2026-12-01\n"}, "YYYY-MM-DD"), ({"title": "v2"}, "v2 twice")]:
+            doc = milestone_forge()
+            doc["repos"][0]["milestones"].append(ms)
+            self.refused(doc, text)
+
+    def test_the_demo_forge_milestones(self):
+        with open(DEMO) as f:
+            forge = gitbay_sim.Forge(json.load(f))
+        gitbay = forge.repo("krz/gitbay")
+        rows = gitbay_sim.milestone_rows(forge, gitbay, gitbay["milestones"], "all")
+        self.assertEqual([(m["title"], m["state"], m.get("due"), m.get("org", False), m["open"], m["closed"])
+                          for m in rows],
+                         [("Q3 2026", "open", "2026-09-30", True, 0, 0),
+                          ("v1.37.0", "closed", "2026-10-31", False, 0, 0),
+                          ("v1.37.1", "open", "2026-11-10", False, 0, 0),
+                          ("v1.38.0", "open", "2026-11-15", False, 1, 0),
+                          ("v1.39.0", "open", "2027-01-15", False, 0, 0),
+                          ("Backlog", "open", None, False, 0, 0)])
+        self.assertEqual([m["title"] for m in gitbay["milestones"]], [m["title"] for m in rows])
+        runner = forge.repo("krz/runner")
+        self.assertEqual([m["title"] for m in gitbay_sim.milestone_rows(forge, runner, runner["milestones"], "all")],
+                         ["Q3 2026", "runner 1.0"])
+
+
 class RateLimitTests(unittest.TestCase):
     def test_api_rate_429_with_retry_after(self):
         sim = Sim(FIXTURE, "--api-rate", "3")
@@ -766,6 +958,40 @@ class PagingTests(unittest.TestCase):
         self.assertEqual(len(builds), 120)
         mrs = self.sim.data("mr", "list", REPO, "--state", "all")
         self.assertEqual(len(mrs), 20)
+
+
+class GeneratedMilestoneTests(unittest.TestCase):
+    """The generated forges' milestones: valid, in gitbay's order, with overdue empty ones, and drawn
+    apart from everything else."""
+
+    ARGS = (5, 40, 8, 20, 3, "2026-11-29T12:00:00.000Z", "triage-bot")
+
+    def test_milestones_are_valid_listed_in_order_and_some_are_overdue_and_empty(self):
+        forge = gitbay_sim.Forge(generate_forge.generate(*self.ARGS))
+        overdue_empty = []
+        for r in forge.repos:
+            rows = gitbay_sim.milestone_rows(forge, r, r["milestones"], "all")
+            self.assertEqual([m["title"] for m in r["milestones"]], [m["title"] for m in rows], r["path"])
+            titles = {m["title"] for m in rows}
+            self.assertTrue(all(it.get("milestone", "v1.1.0") in titles for it in r["issues"]))
+            overdue_empty += [(r["path"], m["title"]) for m in rows if m["state"] == "open" and not m["open"]
+                              and not m.get("org") and m.get("due", "9999") < "2026-11-22"]
+            self.assertTrue(any(m["open"] for m in rows), r["path"])
+        self.assertGreaterEqual(len(overdue_empty), len(forge.repos))
+
+    def test_milestones_leave_every_other_byte_alone(self):
+        with_them = generate_forge.generate(*self.ARGS)
+        real = generate_forge.milestone_list
+        generate_forge.milestone_list = lambda *a: []
+        try:
+            without = generate_forge.generate(*self.ARGS)
+        finally:
+            generate_forge.milestone_list = real
+        for r in with_them["repos"]:
+            self.assertTrue(r.pop("milestones"))
+        for r in without["repos"]:
+            r.pop("milestones")
+        self.assertEqual(json.dumps(with_them, sort_keys=True), json.dumps(without, sort_keys=True))
 
 
 if __name__ == "__main__":
