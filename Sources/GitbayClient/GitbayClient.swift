@@ -55,7 +55,7 @@ public final class GitbayClient: Sendable {
     /// Runs a typed command and returns its decoded payload.
     public func send<Command: GitbayCommand>(_ command: Command) async throws(GitbayError) -> Command.Response {
         let envelope = try await exchange(command.control, as: Command.Response.self)
-        guard let data = envelope.data else {
+        guard let data = envelope.data ?? Command.emptyResponse else {
             throw GitbayError(
                 kind: .malformedResponse, message: "the reply carries no data", argv: command.argv,
                 exitCode: envelope.exitCode)

@@ -14,10 +14,18 @@ public protocol GitbayCommand: Sendable {
 
     /// Text for the command's stdin; `nil` for commands that do not read it.
     var stdin: String? { get }
+
+    /// What a reply of `"data": null` means, or `nil` when such a reply is malformed.
+    ///
+    /// gitbay's handlers return Go slices, and an empty one that was never allocated encodes as
+    /// `null`: an unpaged listing with no rows answers `null`, not `[]`.
+    static var emptyResponse: Response? { get }
 }
 
 extension GitbayCommand {
     public var stdin: String? { nil }
+
+    public static var emptyResponse: Response? { nil }
 
     /// The erased form of this command, as plans and journals store it.
     public var control: ControlCommand {

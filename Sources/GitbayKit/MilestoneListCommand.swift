@@ -14,6 +14,9 @@ public struct MilestoneListCommand: GitbayCommand, Hashable {
 
     public static var effect: CommandEffect { .read }
 
+    /// A repository without milestones answers `null` (`internal/control/milestone.go`).
+    public static var emptyResponse: [Milestone]? { [] }
+
     public let repository: RepositoryPath
     public let state: StateFilter
 

@@ -46,6 +46,20 @@ private let okNumber = HTTPResponse.gitbay(200, #"{"data":{"number":7},"exit_cod
         #expect(request.headers.contains(HTTPHeader("Content-Type", "application/json")))
     }
 
+    /// gitbay encodes an empty Go slice as `null`: a listing with no rows, not a broken reply.
+    @Test func aNullListingIsEmptyWhereTheCommandSaysSoAndMalformedElsewhere() async throws {
+        let transport = InMemoryTransport { _ in
+            HTTPResponse.gitbay(200, #"{"data":null,"exit_code":0,"protocol_version":1}"#)
+        }
+        let client = try makeClient(transport)
+        let milestones = try await client.send(MilestoneListCommand(repository: try RepositoryPath("krz/solo")))
+        #expect(milestones.isEmpty)
+        let error = await #expect(throws: GitbayError.self) {
+            try await client.send(SearchCommand(text: "is:open"))
+        }
+        #expect(error?.kind == .malformedResponse)
+    }
+
     @Test func readOnlyClientRefusesWritesWithoutSendingAnything() async throws {
         let transport = InMemoryTransport { _ in okNumber }
         let client = try makeClient(transport, access: .readOnly)
