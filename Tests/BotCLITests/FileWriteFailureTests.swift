@@ -34,6 +34,20 @@ struct FileWriteFailureTests {
         #expect(result.error == "error: cannot write the report to \(path): the file system is read-only\n")
     }
 
+    @Test func aSnapshotOnAFullDiskIsOneLineAndExit74() async throws {
+        let disk = try SmallFileSystem(kilobytes: 64)
+        defer { disk.unmount() }
+        disk.fill()
+        let path = disk.url.appendingPathComponent("forge.json").path
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let result = await runBot(
+                ["snapshot", "--scope", "owner:krz", "-o", path, "--url", simulator.baseURL.absoluteString],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 74, "\(result.error)")
+            #expect(result.error == "error: cannot write the snapshot to \(path): no space left on the device\n")
+        }
+    }
+
     /// The state database on a full disk, made before the disk filled or not: one line naming
     /// it, exit 74, and not one write sent.
     @Test(arguments: [false, true])
