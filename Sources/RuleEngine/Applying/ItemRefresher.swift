@@ -4,12 +4,14 @@ import GitbayKit
 /// Reads one planned item again, fresh, with what its conditions and actions consult.
 ///
 /// Repository-wide facts (the tracking issue, branch tips, open merge requests, builds) are read
-/// once per repository and kept for the rest of the run.
+/// once per repository and kept for the rest of the run, and only when the entry's conditions and
+/// actions consult them: a fact it did not read is never marked as known.
 struct ItemRefresher {
     let registry: PluginRegistry
     let reader: any ForgeReader
     private var session: ReadSession
     private var dependencies: [RepositoryPath: DependencyStatus] = [:]
+    private var openMergeRequests: [RepositoryPath: [MergeRequestRecord]] = [:]
     private var buildRepositories: Set<RepositoryPath> = []
 
     init(registry: PluginRegistry, reader: any ForgeReader) {
@@ -22,7 +24,18 @@ struct ItemRefresher {
     mutating func context(for entry: PlanEntry, me: String, now: Date) async throws -> ItemContext? {
         let path = try RepositoryPath(entry.item.repository)
         let needs = entry.precondition.needs(registry: registry, kind: entry.item.kind)
-        var repository = RepositoryState(path: path, known: [.openMergeRequests, .allMergeRequests])
+        var repository = RepositoryState(path: path)
+        if !needs.isDisjoint(with: [.openMergeRequests, .allMergeRequests]) && entry.item.kind != .builds {
+            if openMergeRequests[path] == nil {
+                let rows = try await reader.all(try MergeRequestListCommand(repository: path, state: .open))
+                openMergeRequests[path] = rows.map {
+                    MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: [])
+                }
+            }
+            repository.mergeRequests = openMergeRequests[path] ?? []
+            // As when planning: the open ones answer for all, since a parent not listed open has merged.
+            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
+        }
         let item: Item
         switch entry.item.kind {
         case .issues:

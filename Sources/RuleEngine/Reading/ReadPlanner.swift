@@ -136,23 +136,37 @@ struct ReadSession {
         return Array(Set(exact + listed)).sorted()
     }
 
+    /// The fields of `kind` whose value is the item's label set (declared with type ``FieldType/labelSet``).
+    private func labelFields(of kind: ItemKind) -> [String] {
+        registry.fields(for: kind).filter { $0.type == .labelSet }.map(\.name)
+    }
+
     /// The label names rules of a kind test or change, so membership can be learnt by query.
+    ///
+    /// Found by what plugins declare, not by name: every label-set field a condition names, and
+    /// the argument of every action that takes labels. An action missed here would be decided on
+    /// a label set that lacks its labels.
     private func namedLabels(_ rules: [Rule]) -> Set<String> {
         var names = Set<String>()
         for rule in rules {
-            names.formUnion(rule.condition.namedValues(of: "labels"))
-            for action in rule.actions where action.name == "add-label" || action.name == "remove-label" {
+            for field in labelFields(of: rule.kind) {
+                names.formUnion(rule.condition.namedValues(of: field))
+            }
+            for action in rule.actions where registry.action(action.name, for: rule.kind)?.argument == .labels {
                 if case .names(let labels) = action.argument { names.formUnion(labels) }
             }
         }
         return names
     }
 
-    /// Whether a template prints the whole label set, which label queries cannot give.
+    /// Whether a template prints a whole label set, which label queries cannot give.
     private func printsLabels(_ rules: [Rule]) -> Bool {
         rules.contains { rule in
-            rule.actions.contains { action in
-                if case .template(let template) = action.argument { return template.fieldNames.contains("labels") }
+            let fields = Set(labelFields(of: rule.kind))
+            return rule.actions.contains { action in
+                if case .template(let template) = action.argument {
+                    return !fields.isDisjoint(with: template.fieldNames)
+                }
                 return false
             }
         }
@@ -246,7 +260,8 @@ struct ReadSession {
             requests += pages(rows.count)
             var repository = repository(path)
             repository.mergeRequests = rows.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
-            // A stack's parent is judged from the server's own retarget note, written only on merge.
+            // A stack's parent is judged from the server's own retarget note, written only on merge,
+            // so the open ones listed answer for all: a parent not listed open has merged.
             repository.known.formUnion([.openMergeRequests, .allMergeRequests])
             repositories[path] = repository
         }
@@ -303,7 +318,9 @@ struct ReadSession {
             let open = try await reader.all(try MergeRequestListCommand(repository: path, state: .open))
             requests += pages(open.count)
             repository.mergeRequests += open.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
-            repository.known.insert(.openMergeRequests)
+            // A stack's parent is judged from the server's own retarget note, written only on merge,
+            // so the open ones listed answer for all: a parent not listed open has merged.
+            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
         }
         repository.known.insert(.refs)
         let (builds, used) = try await builds(of: path, activeOnly: activeOnly, statuses: statuses)
