@@ -33,9 +33,14 @@ enum LegacyJournal {
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let entries = try entries(at: path)
         let imported = try store.importJournal(entries, key: "\(path) \(size) \(modified)")
-        let aside = path + ".imported"
+        // A journal moved aside by an earlier import is the user's record too: never overwritten.
+        var aside = path + ".imported"
+        var copies = 0
+        while FileManager.default.fileExists(atPath: aside) {
+            copies += 1
+            aside = "\(path).imported.\(copies)"
+        }
         do {
-            try? FileManager.default.removeItem(atPath: aside)
             try FileManager.default.moveItem(atPath: path, toPath: aside)
         } catch {
             return "note: imported \(path) but could not move it aside (\(StateFileError.reason(error))); "
