@@ -17,7 +17,7 @@ public struct StoreIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// `server` with its scheme and host in lower case and no trailing slash, so that the ways of
     /// writing one server's URL (`--url https://gitbay.example/`) all own the same database.
-    static func canonical(server: String) -> String {
+    public static func canonical(server: String) -> String {
         guard var components = URLComponents(string: server) else { return server }
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
