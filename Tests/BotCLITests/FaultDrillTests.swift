@@ -171,6 +171,29 @@ func idleForge(issues count: Int) throws -> URL {
         }
     }
 
+    /// A stop means stop: the summary issue is not written after a signal (it would be a write the
+    /// journal does not know), and the exit code stays the signal's even though publishing it
+    /// would have failed.
+    @Test func aStoppedRunLeavesTheSummaryIssueAloneAndKeepsItsExitCode() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
+        let options = fastSimulator + ["--fault", "hold,method=POST"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let state = BotState()
+            let child = try BotProcess(
+                ["run", rules, "--state-dir", state.folder, "--summary-issue", "krz/gitbay"] + connection(simulator),
+                environment: ["GITBAY_TOKEN": simulator.token])
+            let inFlight = try await holding(1, simulator)
+            child.send(SIGTERM)
+            try await simulator.control(#"{"faults":["500,command=issue create"],"release":1}"#)
+            let ended = await child.finish()
+            #expect(inFlight)
+            #expect(ended.reason == .exit && ended.status == 143, "\(ended.output)\(ended.error)")
+            #expect(ended.error.contains("the summary issue is left alone"), "\(ended.error)")
+            #expect(try await settled(simulator))
+            #expect(try simulator.journalEntries().map(argv).count == 1)
+        }
+    }
+
     @Test(arguments: [
         "malformed,method=GET,times=1", "truncated,method=GET,times=1", "truncated,honest=1,method=GET,times=1",
         "huge,method=GET,times=1", "hold,method=GET,times=1",

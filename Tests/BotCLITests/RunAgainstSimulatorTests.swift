@@ -106,6 +106,29 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
+    /// A plan reviewed for one server is not applied to another: its items there are other items,
+    /// and its unfinished actions would land in the other server's journal.
+    @Test func aPlanMadeAgainstAnotherServerIsRefusedBeforeAnyWrite() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let planned = await bot(simulator, ["plan", rules, "--format", "json"])
+            #expect(planned.code == 0)
+            let staging = "https://staging.gitbay.example"
+            let planFile = Scratch.url("plan-\(UUID()).json").path
+            try planned.output.replacingOccurrences(
+                of: "\"source\" : \"\(simulator.baseURL.absoluteString)\"", with: "\"source\" : \"\(staging)\""
+            ).write(toFile: planFile, atomically: true, encoding: .utf8)
+            let result = await runBot(
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString + "/", "--state-dir", BotState().folder],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 64, "\(result.output)\(result.error)")
+            #expect(
+                result.error
+                    == "error: \(planFile) was planned against \(staging), not \(simulator.baseURL.absoluteString)/; "
+                    + "make a new plan against this server\n")
+            #expect(try simulator.journalEntries().isEmpty)
+        }
+    }
+
     @Test func underFaultsEveryActionIsDoneOnceOrReportedAndTheNextRunFinishes() async throws {
         let faults = [
             "--fault", "500,rate=0.3,method=POST", "--fault", "reset-after,rate=0.2,method=POST",

@@ -155,6 +155,19 @@ import Testing
         #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
     }
 
+    /// `--url https://gitbay.example/` names the same server as `https://gitbay.example`: a run
+    /// given either must open the database the other made.
+    @Test func theSameServerWrittenWithATrailingSlashOrCapitalsOwnsTheSameDatabase() throws {
+        let path = scratchDatabase()
+        _ = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
+        for server in ["https://gitbay.example/", "HTTPS://Gitbay.Example"] {
+            #expect(throws: Never.self, "\(server)") {
+                _ = try SQLiteStateStore(
+                    path: path, identity: StoreIdentity(server: server, account: "alice"), mode: .applying)
+            }
+        }
+    }
+
     @Test func aDatabaseBelongsToTheServerAndAccountThatMadeIt() throws {
         let path = scratchDatabase()
         _ = try SQLiteStateStore(path: path, identity: alice, mode: .applying)

@@ -40,6 +40,16 @@ struct ApplyCommand {
         }
         let settings = try ConfigurationLoader.settings(
             invocation: invocation, environment: environment, console: console)
+        // A plan reviewed for one server names other items on another; one from a snapshot may go anywhere.
+        let server = settings.url.absoluteString
+        guard
+            plan.source.hasPrefix("snapshot:")
+                || StoreIdentity.canonical(server: plan.source) == StoreIdentity.canonical(server: server)
+        else {
+            throw CommandFailure(
+                "\(path) was planned against \(plan.source), not \(server); make a new plan against this server",
+                code: .usage)
+        }
         let client = try ForgeConnection.client(settings, access: .readWrite, console: console)
         return try await Self.apply(plan, client: client, settings: settings, command: "apply", console: console).code
     }

@@ -61,6 +61,11 @@ struct RunCommand {
                 console.write("note: a dry run leaves the summary issue alone\n", to: .error)
                 return code
             }
+            // A stop signal asked for no more writes, and its exit code is what systemd and CI expect.
+            guard ![.hangup, .interrupted, .terminated].contains(code) else {
+                console.write("note: stopped by a signal, so the summary issue is left alone\n", to: .error)
+                return code
+            }
             let issue = SummaryIssue(repository: summaryRepository, ruleNames: outcome.rules.map(\.name))
             do {
                 let result = try await issue.publish(RunReportRenderer.markdown(report), client: client)

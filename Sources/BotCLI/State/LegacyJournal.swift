@@ -8,8 +8,16 @@ import RuleEngine
 enum LegacyJournal {
     /// The entries of a journal file; lines that do not read as entries (a line cut short when a
     /// run was killed) are passed over.
-    static func entries(at path: String) -> [JournalEntry] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+    ///
+    /// A file that cannot be read is an error, not an empty journal: its unfinished actions would
+    /// be lost once it is moved aside.
+    static func entries(at path: String) throws(StateFileError) -> [JournalEntry] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw StateFileError(path: path, action: "read the old journal", underlying: error)
+        }
         let decoder = PlanJSON.decoder()
         return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(JournalEntry.self, from: $0) }
     }
@@ -23,11 +31,16 @@ enum LegacyJournal {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
         let size = attributes[.size] as? Int ?? 0
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let entries = entries(at: path)
+        let entries = try entries(at: path)
         let imported = try store.importJournal(entries, key: "\(path) \(size) \(modified)")
-        let aside = path + ".imported"
+        // A journal moved aside by an earlier import is the user's record too: never overwritten.
+        var aside = path + ".imported"
+        var copies = 0
+        while FileManager.default.fileExists(atPath: aside) {
+            copies += 1
+            aside = "\(path).imported.\(copies)"
+        }
         do {
-            try? FileManager.default.removeItem(atPath: aside)
             try FileManager.default.moveItem(atPath: path, toPath: aside)
         } catch {
             return "note: imported \(path) but could not move it aside (\(StateFileError.reason(error))); "
