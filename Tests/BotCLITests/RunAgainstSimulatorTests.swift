@@ -129,6 +129,26 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
+    /// A plan decided for triage-bot (`@me`, its marked comments) must not go out as someone else.
+    @Test func aPlanAppliedWithAnotherAccountsTokenIsRefusedBeforeAnyWrite() async throws {
+        let options = ["--clock", "frozen", "--user-token", "alice=gb_alice_token"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let planFile = Scratch.url("plan-\(UUID()).json").path
+            let planned = await bot(simulator, ["plan", rules, "-o", planFile])
+            #expect(planned.code == 0)
+            let result = await runBot(
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", BotState().folder],
+                environment: ["GITBAY_TOKEN": "gb_alice_token"])
+            #expect(result.code == 64, "\(result.output)\(result.error)")
+            #expect(
+                result.error
+                    == "error: the plan was made for triage-bot, but the token belongs to alice; apply it with "
+                    + "triage-bot's token, or make a new plan with this one\n")
+            let sent = try simulator.journalEntries()
+            #expect(sent.isEmpty)
+        }
+    }
+
     @Test func underFaultsEveryActionIsDoneOnceOrReportedAndTheNextRunFinishes() async throws {
         let faults = [
             "--fault", "500,rate=0.3,method=POST", "--fault", "reset-after,rate=0.2,method=POST",

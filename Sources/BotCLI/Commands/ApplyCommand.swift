@@ -2,6 +2,7 @@ import ArgumentParsing
 import BuiltinPlugins
 import Foundation
 import GitbayClient
+import GitbayKit
 import RuleEngine
 import StateDatabase
 
@@ -51,18 +52,38 @@ struct ApplyCommand {
                 code: .usage)
         }
         let client = try ForgeConnection.client(settings, access: .readWrite, console: console)
-        return try await Self.apply(plan, client: client, settings: settings, command: "apply", console: console).code
+        return try await Self.apply(
+            plan, client: client, settings: settings, command: "apply", checkAccount: true, console: console
+        ).code
     }
 
     /// Applies a plan with the state database and the stop signals handled, prints the outcome
     /// and picks the exit code; the report goes back too, for `run --report`.
     ///
-    /// - Parameter command: the command that applies (`run`, `apply`), for `history`.
+    /// - Parameters:
+    ///   - command: the command that applies (`run`, `apply`), for `history`.
+    ///   - checkAccount: whether to ask the server whose token this is first: a saved plan was
+    ///     decided for its `me` (`@me`, the bot's own comments), and its writes must go out as that
+    ///     account and into that account's journal.
     static func apply(
-        _ plan: Plan, client: GitbayClient, settings: Settings, command: String, console: any Console
+        _ plan: Plan, client: GitbayClient, settings: Settings, command: String, checkAccount: Bool = false,
+        console: any Console
     ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
         let store = try StateStoreOpening.open(
             settings, server: client.configuration.baseURL, account: plan.me, console: console)
+        if checkAccount {
+            let account: String
+            do {
+                account = try await client.send(WhoAmICommand()).username
+            } catch {
+                throw CommandFailure(error)
+            }
+            guard account == plan.me else {
+                throw CommandFailure(
+                    "the plan was made for \(plan.me), but the token belongs to \(account); apply it with "
+                        + "\(plan.me)'s token, or make a new plan with this one", code: .usage)
+            }
+        }
         let run = RunRecord(id: UUID().uuidString, command: command, startedAt: Date())
         let unfinished: [UnfinishedAction]
         do {
