@@ -31,9 +31,14 @@ let package = Package(
         .target(name: "RuleEngine", dependencies: ["GitbayKit", "GitbayClient", "YAML", "Suggestions"]),
 
         // The built-in bot plugins: ordinary libraries (not SwiftPM package plugins) under Plugins/.
-        .target(name: "IssuesPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Issues"),
+        // What several plugins share (the label and marked-comment actions of issues and merge requests).
+        .target(name: "SharedPluginActions", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Shared"),
         .target(
-            name: "MergeRequestsPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/MergeRequests"),
+            name: "IssuesPlugin", dependencies: ["RuleEngine", "GitbayKit", "SharedPluginActions"],
+            path: "Plugins/Issues"),
+        .target(
+            name: "MergeRequestsPlugin", dependencies: ["RuleEngine", "GitbayKit", "SharedPluginActions"],
+            path: "Plugins/MergeRequests"),
         .target(name: "BuildsPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Builds"),
         // The one list of built-in plugins, for the command line, the benchmarks, the docs and the tests.
         .target(

@@ -26,7 +26,7 @@ public struct BuildsPlugin: BotPlugin {
         field(
             "status", .enumeration(BuildStatus.knownValues.map(\.rawValue)),
             doc: "pending (queued), running, or how it finished."
-        ) { build, _ in .text(build.status.rawValue) },
+        ) { build, _ in .text(build.status.rawValue) }.selecting(),
         field(
             "ref", .text,
             doc: "The branch, tag, or `refs/merge-requests/<n>/head` for a fork merge request, that queued it."

@@ -1,5 +1,6 @@
 import GitbayKit
 import RuleEngine
+import SharedPluginActions
 
 extension IssuesPlugin {
     /// Every issue action, in the order the docs list them.

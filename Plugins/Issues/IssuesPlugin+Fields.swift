@@ -9,7 +9,7 @@ extension IssuesPlugin {
         field("title", .text, doc: "The issue's title.") { issue, _ in .text(issue.title) },
         field("state", .enumeration(IssueState.knownValues.map(\.rawValue)), doc: "Whether the issue is open.") {
             issue, _ in .text(issue.state.rawValue)
-        },
+        }.selecting(),
         field("author", .user, doc: "Who opened the issue.") { issue, _ in .text(issue.author) },
         field("milestone", .text, doc: "The milestone's title; absent when the issue has none.") { issue, _ in
             issue.milestone.map { .text($0) } ?? .absent

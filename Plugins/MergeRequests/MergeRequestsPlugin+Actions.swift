@@ -1,5 +1,6 @@
 import GitbayKit
 import RuleEngine
+import SharedPluginActions
 
 extension MergeRequestsPlugin {
     /// Every merge request action, in the order the docs list them.

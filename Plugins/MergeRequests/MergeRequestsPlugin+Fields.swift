@@ -10,7 +10,7 @@ extension MergeRequestsPlugin {
         field(
             "state", .enumeration(MergeRequestState.knownValues.map(\.rawValue)),
             doc: "open, merged, closed, or source_gone when its source branch was deleted; a draft is open."
-        ) { mr, _ in .text(mr.state.rawValue) },
+        ) { mr, _ in .text(mr.state.rawValue) }.selecting(),
         field("author", .user, doc: "Who opened the merge request.") { mr, _ in .text(mr.author) },
         field("source", .text, doc: "The source branch; `owner/name:branch` for a fork; empty when gone.") {
             mr, _ in .text(mr.source)

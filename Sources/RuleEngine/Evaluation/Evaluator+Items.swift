@@ -24,16 +24,19 @@ extension Evaluator {
             self.rule = rule
             condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry, slots: &slots)
             // Only a field read with the list row is known for certain once the selection passed.
-            let selection = Evaluator.selectionField(for: rule.kind)
+            let selection = registry.selectionField(for: rule.kind)
             conditionAfterSelection =
-                registry.field(selection, for: rule.kind)?.needs.isEmpty == true
-                ? CompiledCondition(
-                    rule.condition.removingRequirements(on: selection), kind: rule.kind, registry: registry,
-                    slots: &slots) : condition
+                if let selection, selection.needs.isEmpty {
+                    CompiledCondition(
+                        rule.condition.removingRequirements(on: selection.name), kind: rule.kind, registry: registry,
+                        slots: &slots)
+                } else {
+                    condition
+                }
             precondition = Precondition(rule.condition)
             actions = rule.actions.map { PreparedAction($0, definition: registry.action($0.name, for: rule.kind)) }
             recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
-            selected = rule.condition.requiredValues(of: Evaluator.selectionField(for: rule.kind)).map(Array.init)
+            selected = selection.flatMap { rule.condition.requiredValues(of: $0.name) }.map(Array.init)
         }
     }
 
@@ -85,7 +88,7 @@ extension Evaluator {
         for kind in ItemKind.allCases {
             let ofKind = rules.indices.filter { rules[$0].rule.kind == kind }
             guard !ofKind.isEmpty else { continue }
-            let selection = registry.field(Self.selectionField(for: kind), for: kind)?.value
+            let selection = registry.selectionField(for: kind)?.value
             for repository in state.repositories where !repository.archived {
                 let inScope = ofKind.filter { rules[$0].rule.scope.contains(repository.path) }
                 guard !inScope.isEmpty else { continue }

@@ -91,11 +91,6 @@ public struct Evaluator: Sendable {
             rules: results, guards: plan.guards)
     }
 
-    /// The field a listing can filter on for each kind: what ``ReadPlanner`` pushes to the server.
-    static func selectionField(for kind: ItemKind) -> String {
-        kind == .builds ? "status" : "state"
-    }
-
     /// The items of one kind in a repository, oldest first.
     public static func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
         let items: [Item]

@@ -9,6 +9,10 @@ public struct FieldDefinition: Sendable {
     public var needs: Set<ReadNeed>
     /// Derives the value; called only once ``needs`` are known.
     public var value: @Sendable (ItemContext) -> FieldValue
+    /// Whether this is the field the server selects listings by (an issue's `state`, a build's
+    /// `status`): a value every rule of the kind requires is asked of the server instead of read
+    /// and thrown away, and an item outside it is not counted among those a rule looked at.
+    public var selects = false
 
     public init(
         _ name: String, _ type: FieldType, needs: Set<ReadNeed> = [], doc: String,
@@ -19,6 +23,13 @@ public struct FieldDefinition: Sendable {
         self.doc = doc
         self.needs = needs
         self.value = value
+    }
+
+    /// This field, declared as the one the server selects listings by (``selects``).
+    public func selecting() -> FieldDefinition {
+        var field = self
+        field.selects = true
+        return field
     }
 
     /// The part the condition checker sees.

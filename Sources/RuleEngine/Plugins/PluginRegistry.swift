@@ -47,6 +47,11 @@ public struct PluginRegistry: Sendable {
         (fieldsByKind[kind] ?? [:]).mapValues(\.spec)
     }
 
+    /// The field the server selects `kind`'s listings by, if a plugin declares one (``FieldDefinition/selects``).
+    public func selectionField(for kind: ItemKind) -> FieldDefinition? {
+        fields(for: kind).first(where: \.selects)
+    }
+
     public func action(_ name: String, for kind: ItemKind) -> ActionDefinition? {
         actionsByKind[kind]?[name]
     }

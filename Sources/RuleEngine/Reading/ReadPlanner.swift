@@ -110,6 +110,12 @@ struct ReadSession {
         return union
     }
 
+    /// The values of `kind`'s selection field (``PluginRegistry/selectionField(for:)``) that every
+    /// rule requires, for the server to filter by; `nil` when they differ or the kind has none.
+    private func selected(_ rules: [Rule], kind: ItemKind) -> Set<String>? {
+        registry.selectionField(for: kind).flatMap { commonRequirement(rules, field: $0.name) }
+    }
+
     mutating func repository(_ path: RepositoryPath) -> RepositoryState {
         repositories[path] ?? RepositoryState(path: path)
     }
@@ -181,7 +187,7 @@ struct ReadSession {
     mutating func readIssues(_ rules: [Rule]) async throws {
         let scope = scope(of: rules)
         var query = "\(scope) is:issue"
-        if let states = commonRequirement(rules, field: "state"), states.count == 1, let state = states.first {
+        if let states = selected(rules, kind: .issues), states.count == 1, let state = states.first {
             query += " is:\(state)"
         }
         let rows = try await reader.all(try IssueQueryCommand(query: query))
@@ -251,7 +257,7 @@ struct ReadSession {
 
     mutating func readMergeRequests(_ rules: [Rule]) async throws {
         let scope = scope(of: rules)
-        let openOnly = commonRequirement(rules, field: "state") == ["open"]
+        let openOnly = selected(rules, kind: .mergeRequests) == ["open"]
         let paths = try await repositories(in: scope)
         var requests = 0
         for path in paths {
@@ -290,7 +296,7 @@ struct ReadSession {
 
     mutating func readBuilds(_ rules: [Rule]) async throws {
         let scope = scope(of: rules)
-        let statuses = commonRequirement(rules, field: "status")
+        let statuses = selected(rules, kind: .builds)
         let activeOnly = statuses.map { !$0.isEmpty && $0.isSubset(of: ["pending", "running"]) } ?? false
         let paths = try await repositories(in: scope)
         var requests = 0

@@ -1,4 +1,5 @@
 import GitbayKit
+import RuleEngine
 
 /// The actions issues and merge requests share (labels and marked comments), defined once.
 ///
