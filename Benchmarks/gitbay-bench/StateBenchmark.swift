@@ -70,6 +70,17 @@ enum StateBenchmark {
             return seconds
         }
 
+        // `gitbay-bot history --limit 20` with no filter: what a person types first.
+        let newest = try timings { _ in
+            let (records, seconds) = try BenchClock.time {
+                try SQLiteStateStore(path: path, mode: .reading).history(HistoryQuery(limit: 20))
+            }
+            guard records.count == 20 else {
+                throw WrongAnswer(description: "history --limit 20 gave \(records.count)")
+            }
+            return seconds
+        }
+
         let store = try SQLiteStateStore(path: path, mode: .applying)
         let commit = try timings { index in
             let item = "bench/commit#\(index + 1)"
@@ -99,6 +110,11 @@ enum StateBenchmark {
                 target: "", verdict: ""),
             row("open for applying + unfinishedActions", opening, target: openTarget),
             row("open for reading + history of one item", history, target: historyTarget),
+            BenchRow(
+                name: "state", size: size,
+                measure: "open for reading + the newest 20 of all (median / p90 of \(repetitions))",
+                value: String(format: "%.2f / %.2f ms", newest.median * 1000, newest.p90 * 1000), target: "",
+                verdict: ""),
             row(
                 "record intent + result, each durable", commit, target: commitTarget,
                 note: String(

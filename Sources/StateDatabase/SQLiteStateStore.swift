@@ -122,6 +122,11 @@ public final class SQLiteStateStore: StateStore {
 
     /// ``HistoryRecord/records(in:matching:)`` over the whole groups (a run's entries about one
     /// rule and item) that hold anything the query asks for, found through the item or rule index.
+    ///
+    /// With a limit, only the groups of the newest entries are read, a window that grows until
+    /// the records it holds are certainly the newest: every record outside it has all its entries
+    /// at or before the window's oldest, so records newer than that rank first. `history --limit 20`
+    /// then decodes a few dozen rows, not the whole journal.
     public func history(_ query: HistoryQuery) throws -> [HistoryRecord] {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
@@ -141,9 +146,39 @@ public final class SQLiteStateStore: StateStore {
         }
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         return try access("read the journal") { connection in
-            HistoryRecord.records(
-                in: try JournalRows.entries(where: condition, values, withReasons: true, in: connection),
-                matching: query)
+            guard let limit = query.limit, limit > 0 else {
+                return HistoryRecord.records(
+                    in: try JournalRows.entries(where: condition, values, withReasons: true, in: connection),
+                    matching: query)
+            }
+            var unlimited = query
+            unlimited.limit = nil
+            var window = limit * 4
+            while true {
+                let times = try connection.rows(
+                    "SELECT at FROM journal WHERE \(condition) ORDER BY at DESC LIMIT ?",
+                    values + [.integer(Int64(window))]
+                ) { $0.real(0) }
+                guard times.count == window, let oldest = times.last else {
+                    return HistoryRecord.records(
+                        in: try JournalRows.entries(where: condition, values, withReasons: true, in: connection),
+                        matching: query)
+                }
+                let windowed =
+                    "\(condition) AND (run, rule, item) IN "
+                    + "(SELECT run, rule, item FROM journal WHERE \(condition) ORDER BY at DESC LIMIT ?)"
+                let records = HistoryRecord.records(
+                    in: try JournalRows.entries(
+                        where: windowed, values + values + [.integer(Int64(window))], withReasons: true,
+                        in: connection),
+                    matching: unlimited)
+                if records.prefix(limit).count == limit,
+                    records[limit - 1].at.timeIntervalSinceReferenceDate > oldest
+                {
+                    return Array(records.prefix(limit))
+                }
+                window *= 4
+            }
         }
     }
 

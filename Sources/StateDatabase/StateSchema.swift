@@ -14,6 +14,10 @@
 /// - `open_groups`: the groups that on their own would leave an action unfinished, so finding
 ///   what is unfinished reads only their rules and items, not the whole journal.
 /// - `journal_imports`: the keys of journal files imported, so none is imported twice.
+///
+/// Version 2:
+/// - `journal_by_at`: the journal by time, so `history --limit N` reads the newest entries without
+///   scanning the rest.
 enum StateSchema {
     /// `PRAGMA application_id` of every gitbay-bot state database: "GBot" in ASCII, so `file(1)`
     /// and the bot itself can tell it from other SQLite files.
@@ -48,7 +52,10 @@ enum StateSchema {
             run TEXT NOT NULL, rule TEXT NOT NULL, item TEXT NOT NULL, PRIMARY KEY (run, rule, item)
         ) WITHOUT ROWID;
         CREATE TABLE journal_imports (key TEXT PRIMARY KEY NOT NULL, entries INTEGER NOT NULL) WITHOUT ROWID;
+        """,
         """
+        CREATE INDEX journal_by_at ON journal (at);
+        """,
     ]
 
     /// The version this build reads and writes.

@@ -227,4 +227,50 @@ import Testing
                 == RunRecord(id: "r1", command: "watch", startedAt: started, finishedAt: started + 60, exitCode: 75))
         #expect(try store.run(id: "never-begun") == nil)
     }
+
+    /// `history --limit N` reads a window of the newest entries; it must give what the whole
+    /// journal gives, also when an import added older entries after newer ones, and at ties.
+    @Test func theNewestRecordsAreTheSameWhateverTheOrderEntriesCameIn() throws {
+        let path = scratchDatabase()
+        let store = try SQLiteStateStore(path: path, mode: .applying)
+        let twin = InMemoryStateStore()
+        var journals = RandomJournals(random: SeededGenerator(seed: 0x7769_6e64))
+        let items = (1...40).map { "krz/app#\($0)" }
+        for index in 0..<60 {
+            let journal = journals.next(items: items, start: Double(1_000 + index * 7))
+            for entry in journal {
+                try store.record(entry)
+                twin.record(entry)
+            }
+        }
+        // Older entries, written after the newer ones, with times that tie theirs.
+        let old = (0..<30).flatMap { index in journals.next(items: items, start: Double(index * 20)) }
+        #expect(try store.importJournal(old, key: "old"))
+        #expect(twin.importJournal(old, key: "old"))
+        for limit in [1, 2, 3, 5, 8, 13, 40, 100, 1_000] {
+            for rule in [nil, "mark-stale"] {
+                let query = HistoryQuery(rule: rule, limit: limit)
+                #expect(try store.history(query) == twin.history(query), "\(query)")
+            }
+        }
+    }
+
+    /// Results recorded long after their intents crowd the newest entries: the newest record is
+    /// an intent older than all of them, and the window must grow to find it.
+    @Test func theNewestRecordIsFoundBehindLaterResultsOfOlderIntents() throws {
+        let store = try SQLiteStateStore(path: scratchDatabase(), mode: .applying)
+        let twin = InMemoryStateStore()
+        var journal = (1...10).map { entry("r\($0)", .intent, "close", item: "krz/app#\($0)", at: Double($0)) }
+        journal.append(entry("r0", .intent, "close", item: "krz/app#99", at: 50))
+        journal += (1...10).map {
+            entry("r\($0)", .result, "close", outcome: "applied", item: "krz/app#\($0)", at: Double(100 + $0))
+        }
+        for entry in journal {
+            try store.record(entry)
+            twin.record(entry)
+        }
+        let newest = try store.history(HistoryQuery(limit: 1))
+        #expect(newest.map(\.item) == ["krz/app#99"])
+        #expect(newest == twin.history(HistoryQuery(limit: 1)))
+    }
 }
