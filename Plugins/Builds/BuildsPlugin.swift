@@ -10,6 +10,8 @@ import RuleEngine
 public struct BuildsPlugin: BotPlugin {
     public let name = "Builds"
 
+    public var readers: [any ItemKindReader] { [BuildReader()] }
+
     public init() {}
 
     public func fields(for kind: ItemKind) -> [FieldDefinition] {

@@ -9,6 +9,8 @@ import RuleEngine
 public struct IssuesPlugin: BotPlugin {
     public let name = "Issues"
 
+    public var readers: [any ItemKindReader] { [IssueReader()] }
+
     public init() {}
 
     public func fields(for kind: ItemKind) -> [FieldDefinition] {

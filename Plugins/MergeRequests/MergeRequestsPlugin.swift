@@ -8,6 +8,8 @@ import RuleEngine
 public struct MergeRequestsPlugin: BotPlugin {
     public let name = "MergeRequests"
 
+    public var readers: [any ItemKindReader] { [MergeRequestReader()] }
+
     public init() {}
 
     public func fields(for kind: ItemKind) -> [FieldDefinition] {

@@ -129,7 +129,7 @@ public struct Applier: Sendable {
         } catch {
             // Someone got there first ("already closed", a finished build), or the reply was lost:
             // a fresh read decides.
-            refresher.forgetBuilds(of: entry.item.repository)
+            refresher.forget(entry.item.repository)
             if let fresh = try? await refresher.context(for: entry, me: me, now: now()),
                 definition.isDone(request, fresh)
             {

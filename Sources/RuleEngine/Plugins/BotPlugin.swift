@@ -9,4 +9,11 @@ public protocol BotPlugin: Sendable {
     func fields(for kind: ItemKind) -> [FieldDefinition]
     /// The actions this plugin offers for `kind`.
     func actions(for kind: ItemKind) -> [ActionDefinition]
+    /// How the plugin reads the kinds whose items it lists (none by default: a plugin may only
+    /// add fields and actions to a kind another plugin reads).
+    var readers: [any ItemKindReader] { get }
+}
+
+extension BotPlugin {
+    public var readers: [any ItemKindReader] { [] }
 }

@@ -2,6 +2,9 @@
 public struct PluginRegistry: Sendable {
     private var fieldsByKind: [ItemKind: [String: FieldDefinition]] = [:]
     private var actionsByKind: [ItemKind: [String: ActionDefinition]] = [:]
+    private var readersByKind: [ItemKind: any ItemKindReader] = [:]
+    /// The kinds read, in the order the plugins were given: the order reads are made in.
+    public private(set) var kinds: [ItemKind] = []
     /// Names offered twice for one kind ("issues: field 'labels' from A and B"); the first wins.
     public private(set) var conflicts: [String] = []
     public let pluginNames: [String]
@@ -10,6 +13,16 @@ public struct PluginRegistry: Sendable {
         pluginNames = plugins.map(\.name)
         var owners: [String: String] = [:]
         for plugin in plugins {
+            for reader in plugin.readers {
+                let key = "\(reader.kind.rawValue): reader"
+                if let owner = owners[key] {
+                    conflicts.append("\(key) from \(owner) and \(plugin.name)")
+                } else {
+                    owners[key] = plugin.name
+                    readersByKind[reader.kind] = reader
+                    kinds.append(reader.kind)
+                }
+            }
             for kind in ItemKind.allCases {
                 for field in plugin.fields(for: kind) {
                     let key = "\(kind.rawValue): field '\(field.name)'"
@@ -31,6 +44,16 @@ public struct PluginRegistry: Sendable {
                 }
             }
         }
+    }
+
+    /// `some` in the order of ``kinds``, any kind no plugin reads last.
+    public func kinds(ordering some: [ItemKind]) -> [ItemKind] {
+        kinds.filter(some.contains) + some.filter { !kinds.contains($0) }.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// How `kind`'s items are read from a server, if a plugin says.
+    public func reader(for kind: ItemKind) -> (any ItemKindReader)? {
+        readersByKind[kind]
     }
 
     public func field(_ name: String, for kind: ItemKind) -> FieldDefinition? {

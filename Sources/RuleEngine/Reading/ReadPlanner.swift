@@ -30,15 +30,10 @@ public struct ReadPlanner: Sendable {
         var session = ReadSession(registry: registry, reader: reader)
         let me = try await reader.send(WhoAmICommand()).username
         session.note("identity: whoami", requests: 1)
-        let byKind = Dictionary(grouping: rules, by: \.kind)
-        if let issueRules = byKind[.issues] {
-            try await session.readIssues(issueRules)
-        }
-        if let mergeRequestRules = byKind[.mergeRequests] {
-            try await session.readMergeRequests(mergeRequestRules)
-        }
-        if let buildRules = byKind[.builds] {
-            try await session.readBuilds(buildRules)
+        var kinds: [ItemKind] = []
+        for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
+        for kind in registry.kinds(ordering: kinds) {
+            try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
         try await session.readDetails(rules: rules, now: now, me: me)
         return (ForgeState(now: now, me: me, repositories: Array(session.repositories.values)), session.report)
@@ -55,43 +50,44 @@ public struct ReadPlanner: Sendable {
         }
         var session = ReadSession(registry: registry, reader: reader)
         let me = try await reader.send(WhoAmICommand()).username
-        switch item.kind {
-        case .issues: try await session.readIssues(scoped)
-        case .mergeRequests: try await session.readMergeRequests(scoped)
-        case .builds: try await session.readBuilds(scoped)
-        }
+        try await session.list(scoped, of: item.kind)
         try await session.readDetails(rules: scoped, now: now, me: me)
-        switch item.kind {
-        case .issues: try await session.readIssueDetail(item.repository, item.number)
-        case .mergeRequests: try await session.readMergeRequestDetail(item.repository, item.number)
-        case .builds: break
-        }
+        try await registry.reader(for: item.kind)?.readDetail(of: item.number, in: item.repository, into: &session)
         return ForgeState(now: now, me: me, repositories: Array(session.repositories.values))
     }
 }
 
-/// The mutable work of one ``ReadPlanner/read(rules:reader:now:)`` call, also used by `apply` to
-/// re-read a repository's builds.
-struct ReadSession {
-    let registry: PluginRegistry
-    let reader: any ForgeReader
-    var repositories: [RepositoryPath: RepositoryState] = [:]
-    var report = ReadPlanner.Report()
+/// The mutable work of one ``ReadPlanner/read(rules:reader:now:)`` call, and of `apply`'s fresh
+/// re-reads: what has been read so far, by repository, and the helpers every ``ItemKindReader``
+/// reads with.
+public struct ReadSession: Sendable {
+    public let registry: PluginRegistry
+    public let reader: any ForgeReader
+    /// What is known of each repository read so far.
+    public var repositories: [RepositoryPath: RepositoryState] = [:]
+    public private(set) var report = ReadPlanner.Report()
     private var listedRepositories: [RepositoryPath]?
     /// Archived repositories the listing showed: they refuse every write, so no rule acts on them.
-    private(set) var archivedRepositories: Set<RepositoryPath> = []
+    public private(set) var archivedRepositories: Set<RepositoryPath> = []
 
-    init(registry: PluginRegistry, reader: any ForgeReader) {
+    public init(registry: PluginRegistry, reader: any ForgeReader) {
         self.registry = registry
         self.reader = reader
     }
 
-    mutating func note(_ step: String, requests: Int) {
+    /// Notes one kind of read and the requests it took, for `--verbose`.
+    public mutating func note(_ step: String, requests: Int) {
         report.steps.append("\(step) (\(requests) request\(requests == 1 ? "" : "s"))")
     }
 
+    /// Lists `rules` (all of `kind`) through the kind's reader; a kind no plugin reads lists nothing.
+    mutating func list(_ rules: [Rule], of kind: ItemKind) async throws {
+        guard !rules.isEmpty, let reader = registry.reader(for: kind) else { return }
+        try await reader.list(rules, into: &self)
+    }
+
     /// The union of the rules' scopes, as query terms.
-    private func scope(of rules: [Rule]) -> RuleScope {
+    public func scope(of rules: [Rule]) -> RuleScope {
         var terms: [RuleScope.Term] = []
         for rule in rules {
             for term in rule.scope.terms where !terms.contains(term) { terms.append(term) }
@@ -112,17 +108,18 @@ struct ReadSession {
 
     /// The values of `kind`'s selection field (``PluginRegistry/selectionField(for:)``) that every
     /// rule requires, for the server to filter by; `nil` when they differ or the kind has none.
-    private func selected(_ rules: [Rule], kind: ItemKind) -> Set<String>? {
+    public func selected(_ rules: [Rule], kind: ItemKind) -> Set<String>? {
         registry.selectionField(for: kind).flatMap { commonRequirement(rules, field: $0.name) }
     }
 
-    mutating func repository(_ path: RepositoryPath) -> RepositoryState {
+    /// What is known of `path` so far; an empty state when nothing is.
+    public func repository(_ path: RepositoryPath) -> RepositoryState {
         repositories[path] ?? RepositoryState(path: path)
     }
 
     /// The repositories a scope names: exact `repo:` terms as written, everything else by listing
     /// the repositories the account can reach (once per run).
-    mutating func repositories(in scope: RuleScope) async throws -> [RepositoryPath] {
+    public mutating func repositories(in scope: RuleScope) async throws -> [RepositoryPath] {
         var exact: [RepositoryPath] = []
         var needsListing = false
         for term in scope.terms {
@@ -152,7 +149,7 @@ struct ReadSession {
     /// Found by what plugins declare, not by name: every label-set field a condition names, and
     /// the argument of every action that takes labels. An action missed here would be decided on
     /// a label set that lacks its labels.
-    private func namedLabels(_ rules: [Rule]) -> Set<String> {
+    public func namedLabels(_ rules: [Rule]) -> Set<String> {
         var names = Set<String>()
         for rule in rules {
             for field in labelFields(of: rule.kind) {
@@ -166,7 +163,7 @@ struct ReadSession {
     }
 
     /// Whether a template prints a whole label set, which label queries cannot give.
-    private func printsLabels(_ rules: [Rule]) -> Bool {
+    public func printsLabels(_ rules: [Rule]) -> Bool {
         rules.contains { rule in
             let fields = Set(labelFields(of: rule.kind))
             return rule.actions.contains { action in
@@ -178,204 +175,23 @@ struct ReadSession {
         }
     }
 
-    private static func quoted(_ label: String) -> String {
+    /// A label as a `label:` query term: quoted when it holds a space.
+    public static func quoted(_ label: String) -> String {
         label.contains(" ") ? "\"\(label)\"" : label
     }
 
-    // MARK: Issues
-
-    mutating func readIssues(_ rules: [Rule]) async throws {
-        let scope = scope(of: rules)
-        var query = "\(scope) is:issue"
-        if let states = selected(rules, kind: .issues), states.count == 1, let state = states.first {
-            query += " is:\(state)"
-        }
-        let rows = try await reader.all(try IssueQueryCommand(query: query))
-        note("issues: issue list --q \"\(query)\"", requests: pages(rows.count))
-        for row in rows {
-            var repository = repository(row.repo)
-            let issue = Issue(
-                number: row.number, title: row.title, state: row.issueState, author: row.author,
-                milestone: row.milestone, createdAt: row.createdAt, updatedAt: row.updatedAt)
-            repository.issues.append(IssueRecord(issue: issue, known: [.activity]))
-            repositories[row.repo] = repository
-        }
-        // The query spans archived repositories too; learn which they are (one listing, shared
-        // with the other kinds) so that evaluation leaves them alone.
-        if scope.terms.contains(where: { term in
-            if case .repository(let pattern) = term { return pattern.contains("*") }
-            return true
-        }) {
-            _ = try await repositories(in: scope)
-            for path in archivedRepositories where repositories[path] != nil {
-                repositories[path]?.archived = true
-            }
-        }
-        let needs = rules.reduce(into: Set<ReadNeed>()) {
-            $0.formUnion($1.condition.needs(registry: registry, kind: .issues))
-        }
-        let labels = namedLabels(rules)
-        if !labels.isEmpty, !printsLabels(rules) {
-            var requests = 0
-            for label in labels.sorted() {
-                let labelled = try await reader.all(
-                    try IssueQueryCommand(query: "\(query) label:\(Self.quoted(label))"))
-                requests += pages(labelled.count)
-                for row in labelled {
-                    guard var repository = repositories[row.repo],
-                        let index = repository.issues.firstIndex(where: { $0.issue.number == row.number })
-                    else { continue }
-                    repository.issues[index].issue.labels.append(label)
-                    repositories[row.repo] = repository
-                }
-            }
-            for (path, var repository) in repositories {
-                for index in repository.issues.indices {
-                    repository.issues[index].issue.labels.sort()
-                    repository.issues[index].known.insert(.labels)
-                }
-                repositories[path] = repository
-            }
-            note("issue labels: \(labels.count) label: queries", requests: requests)
-        }
-        if needs.contains(.dependencies) {
-            let paths = repositories.keys.filter { path in !(repositories[path]?.issues.isEmpty ?? true) }.sorted()
-            for path in paths {
-                let status = try await reader.send(RepoDepsStatusCommand(repository: path))
-                repositories[path]?.dependencies = status
-                repositories[path]?.known.insert(.dependencies)
-            }
-            note("dependency tracking issues: repo deps status", requests: paths.count)
-        }
-    }
-
-    private func pages(_ rows: Int) -> Int {
+    /// The requests a listing of `rows` rows took: full pages of 200, and at least one.
+    public func pages(_ rows: Int) -> Int {
         ReadPlanner.pages(rows)
-    }
-
-    // MARK: Merge requests
-
-    mutating func readMergeRequests(_ rules: [Rule]) async throws {
-        let scope = scope(of: rules)
-        let openOnly = selected(rules, kind: .mergeRequests) == ["open"]
-        let paths = try await repositories(in: scope)
-        var requests = 0
-        for path in paths {
-            let rows = try await reader.all(
-                try MergeRequestListCommand(repository: path, state: openOnly ? .open : .all))
-            requests += pages(rows.count)
-            var repository = repository(path)
-            repository.mergeRequests = rows.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
-            // A stack's parent is judged from the server's own retarget note, written only on merge,
-            // so the open ones listed answer for all: a parent not listed open has merged.
-            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
-            repositories[path] = repository
-        }
-        note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
-        let needs = rules.reduce(into: Set<ReadNeed>()) {
-            $0.formUnion($1.condition.needs(registry: registry, kind: .mergeRequests))
-        }
-        if needs.contains(.activity) {
-            var query = "\(scope) is:mr"
-            if openOnly { query += " is:open" }
-            let rows = try await reader.all(try MergeRequestQueryCommand(query: query))
-            note("merge request activity: mr list --q \"\(query)\"", requests: pages(rows.count))
-            for row in rows {
-                guard
-                    let index = repositories[row.repo]?.mergeRequests.firstIndex(where: {
-                        $0.mergeRequest.number == row.number
-                    })
-                else { continue }
-                repositories[row.repo]?.mergeRequests[index].mergeRequest.updatedAt = row.updatedAt
-                repositories[row.repo]?.mergeRequests[index].known.insert(.activity)
-            }
-        }
-    }
-
-    // MARK: Builds
-
-    mutating func readBuilds(_ rules: [Rule]) async throws {
-        let scope = scope(of: rules)
-        let statuses = selected(rules, kind: .builds)
-        let activeOnly = statuses.map { !$0.isEmpty && $0.isSubset(of: ["pending", "running"]) } ?? false
-        let paths = try await repositories(in: scope)
-        var requests = 0
-        for path in paths {
-            requests += try await readBuildRepository(path, activeOnly: activeOnly, statuses: statuses ?? [])
-        }
-        note(
-            "builds: repo show, repo refs, open merge requests and "
-                + (activeOnly ? "pending/running builds with the newer ones above them" : "the newest 200 builds")
-                + " per repository", requests: requests)
-    }
-
-    /// Reads what build rules consult in one repository: its default branch, branch and tag tips,
-    /// open merge requests and builds; returns the requests spent.
-    mutating func readBuildRepository(
-        _ path: RepositoryPath, activeOnly: Bool, statuses: Set<String>
-    ) async throws
-        -> Int
-    {
-        var requests = 2
-        var repository = repository(path)
-        repository.defaultBranch = try await reader.send(RepoShowCommand(repository: path)).defaultBranch
-        repository.refs = try await reader.send(RepoRefsCommand(repository: path))
-        if !repository.known.contains(.openMergeRequests) {
-            let open = try await reader.all(try MergeRequestListCommand(repository: path, state: .open))
-            requests += pages(open.count)
-            repository.mergeRequests += open.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
-            // A stack's parent is judged from the server's own retarget note, written only on merge,
-            // so the open ones listed answer for all: a parent not listed open has merged.
-            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
-        }
-        repository.known.insert(.refs)
-        let (builds, used) = try await builds(of: path, activeOnly: activeOnly, statuses: statuses)
-        repository.builds = builds
-        repositories[path] = repository
-        return requests + used
-    }
-
-    /// The builds the rules can judge: every pending or running one and every newer build (which
-    /// is what `superseded` compares with), or, without a status filter, the newest page.
-    private func builds(
-        of path: RepositoryPath, activeOnly: Bool, statuses: Set<String>
-    ) async throws -> (
-        [Build], Int
-    ) {
-        guard activeOnly else {
-            return (try await reader.send(try BuildListCommand(repository: path)).items, 1)
-        }
-        var requests = 0
-        var active: [Build] = []
-        for status in statuses.sorted() {
-            let rows = try await reader.all(
-                try BuildListCommand(repository: path, status: BuildStatus(rawValue: status)))
-            requests += pages(rows.count)
-            active += rows
-        }
-        guard let oldest = active.map(\.number).min() else { return ([], requests) }
-        var newer: [Build] = []
-        var command = try BuildListCommand(repository: path)
-        while true {
-            let page = try await reader.send(command)
-            requests += 1
-            newer += page.items.filter { $0.number >= oldest }
-            guard let next = page.next, let last = page.items.last, last.number > oldest else { break }
-            command.cursor = next
-        }
-        var byNumber: [Int: Build] = [:]
-        for build in active + newer { byNumber[build.number] = build }
-        return (byNumber.values.sorted { $0.number > $1.number }, requests)
     }
 
     // MARK: Details
 
-    /// Fetches `issue show` / `mr show` for every item some rule may still act on: its conditions
-    /// hold or are undecided, and it lacks what a condition or an action needs.
+    /// Reads the details (`issue show`, `mr show`) of every item some rule may still act on: its
+    /// conditions hold or are undecided, and it lacks what a condition or an action needs.
     mutating func readDetails(rules: [Rule], now: Date, me: String) async throws {
-        var wanted: [RepositoryPath: Set<Int>] = [:]
-        var wantedMergeRequests: [RepositoryPath: Set<Int>] = [:]
-        for rule in rules where rule.kind != .builds {
+        var wanted: [ItemKind: [RepositoryPath: Set<Int>]] = [:]
+        for rule in rules {
             let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
             let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
                 needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])
@@ -387,51 +203,21 @@ struct ReadSession {
                     let verdict = condition.decide(context)
                     guard verdict != false else { continue }
                     guard verdict == nil || !context.knows(actionNeeds) else { continue }
-                    if rule.kind == .issues {
-                        wanted[path, default: []].insert(item.number)
-                    } else {
-                        wantedMergeRequests[path, default: []].insert(item.number)
-                    }
+                    wanted[rule.kind, default: [:]][path, default: []].insert(item.number)
                 }
             }
         }
-        var requests = 0
-        for (path, numbers) in wanted.sorted(by: { $0.key < $1.key }) {
-            for number in numbers.sorted() {
-                try await readIssueDetail(path, number)
-                requests += 1
+        for kind in registry.kinds(ordering: Array(wanted.keys)) {
+            guard let reader = registry.reader(for: kind), let paths = wanted[kind] else { continue }
+            var requests = 0
+            for (path, numbers) in paths.sorted(by: { $0.key < $1.key }) {
+                for number in numbers.sorted() {
+                    try await reader.readDetail(of: number, in: path, into: &self)
+                    requests += 1
+                }
             }
-        }
-        if requests > 0 { note("issue details: issue show for undecided or matching issues", requests: requests) }
-        requests = 0
-        for (path, numbers) in wantedMergeRequests.sorted(by: { $0.key < $1.key }) {
-            for number in numbers.sorted() {
-                try await readMergeRequestDetail(path, number)
-                requests += 1
-            }
-        }
-        if requests > 0 {
-            note("merge request details: mr show for undecided or matching merge requests", requests: requests)
+            if requests > 0 { note(reader.detailStep, requests: requests) }
         }
     }
 
-    /// Replaces a listed issue with its `issue show`, keeping the `updated_at` a query gave.
-    mutating func readIssueDetail(_ path: RepositoryPath, _ number: Int) async throws {
-        var issue = try await reader.send(try IssueShowCommand(repository: path, number: number))
-        guard let index = repositories[path]?.issues.firstIndex(where: { $0.issue.number == number }) else { return }
-        issue.updatedAt = issue.updatedAt ?? repositories[path]?.issues[index].issue.updatedAt
-        repositories[path]?.issues[index].issue = issue
-        repositories[path]?.issues[index].known.formUnion([.detail, .labels])
-    }
-
-    /// Replaces a listed merge request with its `mr show`, keeping the `updated_at` a query gave.
-    mutating func readMergeRequestDetail(_ path: RepositoryPath, _ number: Int) async throws {
-        var mergeRequest = try await reader.send(try MergeRequestShowCommand(repository: path, number: number))
-        guard let index = repositories[path]?.mergeRequests.firstIndex(where: { $0.mergeRequest.number == number })
-        else { return }
-        mergeRequest.updatedAt =
-            mergeRequest.updatedAt ?? repositories[path]?.mergeRequests[index].mergeRequest.updatedAt
-        repositories[path]?.mergeRequests[index].mergeRequest = mergeRequest
-        repositories[path]?.mergeRequests[index].known.formUnion([.detail, .labels])
-    }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+
+/// Reads issues: one `issue list --q` across the rules' scope (which carries `updated_at`),
+/// label membership through `label:` terms, `issue show` for details, and `repo deps status`
+/// for the tracking issue.
+struct IssueReader: ItemKindReader {
+    var kind: ItemKind { .issues }
+    var detailStep: String { "issue details: issue show for undecided or matching issues" }
+
+    func list(_ rules: [Rule], into session: inout ReadSession) async throws {
+        let scope = session.scope(of: rules)
+        var query = "\(scope) is:issue"
+        if let states = session.selected(rules, kind: kind), states.count == 1, let state = states.first {
+            query += " is:\(state)"
+        }
+        let rows = try await session.reader.all(try IssueQueryCommand(query: query))
+        session.note("issues: issue list --q \"\(query)\"", requests: session.pages(rows.count))
+        for row in rows {
+            var repository = session.repository(row.repo)
+            let issue = Issue(
+                number: row.number, title: row.title, state: row.issueState, author: row.author,
+                milestone: row.milestone, createdAt: row.createdAt, updatedAt: row.updatedAt)
+            repository.issues.append(IssueRecord(issue: issue, known: [.activity]))
+            session.repositories[row.repo] = repository
+        }
+        // The query spans archived repositories too; learn which they are (one listing, shared
+        // with the other kinds) so that evaluation leaves them alone.
+        if scope.terms.contains(where: { term in
+            if case .repository(let pattern) = term { return pattern.contains("*") }
+            return true
+        }) {
+            _ = try await session.repositories(in: scope)
+            for path in session.archivedRepositories where session.repositories[path] != nil {
+                session.repositories[path]?.archived = true
+            }
+        }
+        try await readLabels(rules, query: query, into: &session)
+        let needs = rules.reduce(into: Set<ReadNeed>()) {
+            $0.formUnion($1.condition.needs(registry: session.registry, kind: kind))
+        }
+        if needs.contains(.dependencies) {
+            let paths = session.repositories.keys.filter { path in
+                !(session.repositories[path]?.issues.isEmpty ?? true)
+            }.sorted()
+            for path in paths {
+                let status = try await session.reader.send(RepoDepsStatusCommand(repository: path))
+                session.repositories[path]?.dependencies = status
+                session.repositories[path]?.known.insert(.dependencies)
+            }
+            session.note("dependency tracking issues: repo deps status", requests: paths.count)
+        }
+    }
+
+    /// Learns which listed issues carry each label the rules name, one `label:` query each, unless
+    /// a template prints a whole label set, which only `issue show` gives.
+    private func readLabels(_ rules: [Rule], query: String, into session: inout ReadSession) async throws {
+        let labels = session.namedLabels(rules)
+        guard !labels.isEmpty, !session.printsLabels(rules) else { return }
+        var requests = 0
+        for label in labels.sorted() {
+            let labelled = try await session.reader.all(
+                try IssueQueryCommand(query: "\(query) label:\(ReadSession.quoted(label))"))
+            requests += session.pages(labelled.count)
+            for row in labelled {
+                guard var repository = session.repositories[row.repo],
+                    let index = repository.issues.firstIndex(where: { $0.issue.number == row.number })
+                else { continue }
+                repository.issues[index].issue.labels.append(label)
+                session.repositories[row.repo] = repository
+            }
+        }
+        for (path, var repository) in session.repositories {
+            for index in repository.issues.indices {
+                repository.issues[index].issue.labels.sort()
+                repository.issues[index].known.insert(.labels)
+            }
+            session.repositories[path] = repository
+        }
+        session.note("issue labels: \(labels.count) label: queries", requests: requests)
+    }
+
+    /// Replaces a listed issue with its `issue show`, keeping the `updated_at` a query gave.
+    func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {
+        var issue = try await session.reader.send(try IssueShowCommand(repository: path, number: number))
+        guard let index = session.repositories[path]?.issues.firstIndex(where: { $0.issue.number == number })
+        else { return }
+        issue.updatedAt = issue.updatedAt ?? session.repositories[path]?.issues[index].issue.updatedAt
+        session.repositories[path]?.issues[index].issue = issue
+        session.repositories[path]?.issues[index].known.formUnion([.detail, .labels])
+    }
+
+    func refresh(
+        _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
+    ) async throws -> (item: Item, repository: RepositoryState)? {
+        let path = try RepositoryPath(item.repository)
+        var issue = try await session.reader.send(try IssueShowCommand(repository: path, number: item.number))
+        issue.updatedAt = ReadSession.lastActivity(planned: item.updatedAt, comments: issue.comments)
+        var repository = RepositoryState(path: path)
+        if needs.contains(.dependencies) {
+            if !session.repository(path).known.contains(.dependencies) {
+                session.repositories[path, default: RepositoryState(path: path)].dependencies =
+                    try await session.reader.send(RepoDepsStatusCommand(repository: path))
+                session.repositories[path]?.known.insert(.dependencies)
+            }
+            repository.dependencies = session.repository(path).dependencies
+            repository.known.insert(.dependencies)
+        }
+        return (.issue(IssueRecord(issue: issue, known: [.detail, .labels, .activity])), repository)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+
+/// Reads merge requests: `mr list` per repository (open only when every rule requires it), the
+/// activity times from `mr list --q` when a rule needs them, and `mr show` for details.
+struct MergeRequestReader: ItemKindReader {
+    var kind: ItemKind { .mergeRequests }
+    var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
+
+    func list(_ rules: [Rule], into session: inout ReadSession) async throws {
+        let scope = session.scope(of: rules)
+        let openOnly = session.selected(rules, kind: kind) == ["open"]
+        let paths = try await session.repositories(in: scope)
+        var requests = 0
+        for path in paths {
+            let rows = try await session.reader.all(
+                try MergeRequestListCommand(repository: path, state: openOnly ? .open : .all))
+            requests += session.pages(rows.count)
+            var repository = session.repository(path)
+            repository.mergeRequests = rows.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
+            // A stack's parent is judged from the server's own retarget note, written only on merge,
+            // so the open ones listed answer for all: a parent not listed open has merged.
+            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
+            session.repositories[path] = repository
+        }
+        session.note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
+        let needs = rules.reduce(into: Set<ReadNeed>()) {
+            $0.formUnion($1.condition.needs(registry: session.registry, kind: kind))
+        }
+        guard needs.contains(.activity) else { return }
+        var query = "\(scope) is:mr"
+        if openOnly { query += " is:open" }
+        let rows = try await session.reader.all(try MergeRequestQueryCommand(query: query))
+        session.note("merge request activity: mr list --q \"\(query)\"", requests: session.pages(rows.count))
+        for row in rows {
+            guard
+                let index = session.repositories[row.repo]?.mergeRequests.firstIndex(where: {
+                    $0.mergeRequest.number == row.number
+                })
+            else { continue }
+            session.repositories[row.repo]?.mergeRequests[index].mergeRequest.updatedAt = row.updatedAt
+            session.repositories[row.repo]?.mergeRequests[index].known.insert(.activity)
+        }
+    }
+
+    /// Replaces a listed merge request with its `mr show`, keeping the `updated_at` a query gave.
+    func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {
+        var mergeRequest = try await session.reader.send(
+            try MergeRequestShowCommand(repository: path, number: number))
+        guard
+            let index = session.repositories[path]?.mergeRequests.firstIndex(where: {
+                $0.mergeRequest.number == number
+            })
+        else { return }
+        mergeRequest.updatedAt =
+            mergeRequest.updatedAt ?? session.repositories[path]?.mergeRequests[index].mergeRequest.updatedAt
+        session.repositories[path]?.mergeRequests[index].mergeRequest = mergeRequest
+        session.repositories[path]?.mergeRequests[index].known.formUnion([.detail, .labels])
+    }
+
+    /// `mr show`, and the repository's open merge requests when a condition consults them (a
+    /// stack's parent), listed once per repository for the run.
+    func refresh(
+        _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
+    ) async throws -> (item: Item, repository: RepositoryState)? {
+        let path = try RepositoryPath(item.repository)
+        var repository = RepositoryState(path: path)
+        if !needs.isDisjoint(with: [.openMergeRequests, .allMergeRequests]) {
+            if !session.repository(path).known.contains(.openMergeRequests) {
+                let rows = try await session.reader.all(try MergeRequestListCommand(repository: path, state: .open))
+                session.repositories[path, default: RepositoryState(path: path)].mergeRequests = rows.map {
+                    MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: [])
+                }
+                session.repositories[path]?.known.insert(.openMergeRequests)
+            }
+            repository.mergeRequests = session.repository(path).mergeRequests
+            // As when planning: the open ones answer for all, since a parent not listed open has merged.
+            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
+        }
+        var mergeRequest = try await session.reader.send(
+            try MergeRequestShowCommand(repository: path, number: item.number))
+        mergeRequest.updatedAt = ReadSession.lastActivity(planned: item.updatedAt, comments: mergeRequest.comments)
+        return (
+            .mergeRequest(MergeRequestRecord(mergeRequest: mergeRequest, known: [.detail, .labels, .activity])),
+            repository
+        )
+    }
+}
