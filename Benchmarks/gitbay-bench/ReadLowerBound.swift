@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import GitbayKit
 import RuleEngine
 
@@ -73,7 +74,7 @@ struct ReadLowerBound: Sendable {
     ) -> [Item] {
         guard rules.contains(where: { $0.scope.contains(repository.path) }) else { return [] }
         let values = selection(rules, field: field)
-        return Evaluator.items(of: kind, in: repository).filter { item in
+        return BuiltinPlugins.registry.items(of: kind, in: repository).filter { item in
             guard let values else { return true }
             let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
             guard case .text(let text) = registry.field(field, for: kind)?.value(context) else { return true }
@@ -172,7 +173,7 @@ struct ReadLowerBound: Sendable {
             }
             for var repository in state.repositories where rule.scope.contains(repository.path) {
                 repository.known.remove(.detail)
-                for item in Evaluator.items(of: rule.kind, in: repository) {
+                for item in BuiltinPlugins.registry.items(of: rule.kind, in: repository) {
                     let shallow: Item
                     switch item {
                     case .issue(var record):

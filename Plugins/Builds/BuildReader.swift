@@ -5,10 +5,18 @@ import RuleEngine
 /// Reads builds: per repository, its default branch, branch and tag tips, open merge requests and
 /// the builds the rules can judge (every pending or running one and those newer, which is what
 /// `superseded` compares with; without a status filter, the newest page).
-struct BuildReader: ItemKindReader {
+struct BuildReader: ItemKindDefinition {
     var kind: ItemKind { .builds }
+    var noun: String { "build" }
     /// Build rows are complete: there is no detail read.
     var detailStep: String { "build details" }
+
+    func items(in repository: RepositoryState) -> [Item] {
+        repository.builds.map(Item.build)
+    }
+
+    /// Nobody comments on a build; whether it still runs is what its re-read says.
+    func othersActed(on item: Item, since date: Date, me: String) -> Bool { false }
 
     func list(_ rules: [Rule], into session: inout ReadSession) async throws {
         let scope = session.scope(of: rules)

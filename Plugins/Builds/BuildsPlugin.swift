@@ -10,7 +10,7 @@ import RuleEngine
 public struct BuildsPlugin: BotPlugin {
     public let name = "Builds"
 
-    public var readers: [any ItemKindReader] { [BuildReader()] }
+    public var kinds: [any ItemKindDefinition] { [BuildReader()] }
 
     public init() {}
 

@@ -1,13 +1,24 @@
 import Foundation
 import GitbayKit
 import RuleEngine
+import SharedPluginActions
 
 /// Reads issues: one `issue list --q` across the rules' scope (which carries `updated_at`),
 /// label membership through `label:` terms, `issue show` for details, and `repo deps status`
 /// for the tracking issue.
-struct IssueReader: ItemKindReader {
+struct IssueReader: ItemKindDefinition {
     var kind: ItemKind { .issues }
+    var noun: String { "issue" }
     var detailStep: String { "issue details: issue show for undecided or matching issues" }
+
+    func items(in repository: RepositoryState) -> [Item] {
+        repository.issues.map(Item.issue)
+    }
+
+    func othersActed(on item: Item, since date: Date, me: String) -> Bool {
+        guard case .issue(let record) = item else { return false }
+        return Comment.othersActed(in: record.issue.comments, since: date, me: me)
+    }
 
     func list(_ rules: [Rule], into session: inout ReadSession) async throws {
         let scope = session.scope(of: rules)

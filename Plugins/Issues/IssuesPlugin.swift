@@ -9,7 +9,7 @@ import RuleEngine
 public struct IssuesPlugin: BotPlugin {
     public let name = "Issues"
 
-    public var readers: [any ItemKindReader] { [IssueReader()] }
+    public var kinds: [any ItemKindDefinition] { [IssueReader()] }
 
     public init() {}
 

@@ -1,12 +1,23 @@
 import Foundation
 import GitbayKit
 import RuleEngine
+import SharedPluginActions
 
 /// Reads merge requests: `mr list` per repository (open only when every rule requires it), the
 /// activity times from `mr list --q` when a rule needs them, and `mr show` for details.
-struct MergeRequestReader: ItemKindReader {
+struct MergeRequestReader: ItemKindDefinition {
     var kind: ItemKind { .mergeRequests }
+    var noun: String { "merge request" }
     var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
+
+    func items(in repository: RepositoryState) -> [Item] {
+        repository.mergeRequests.map(Item.mergeRequest)
+    }
+
+    func othersActed(on item: Item, since date: Date, me: String) -> Bool {
+        guard case .mergeRequest(let record) = item else { return false }
+        return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)
+    }
 
     func list(_ rules: [Rule], into session: inout ReadSession) async throws {
         let scope = session.scope(of: rules)

@@ -8,7 +8,7 @@ import RuleEngine
 public struct MergeRequestsPlugin: BotPlugin {
     public let name = "MergeRequests"
 
-    public var readers: [any ItemKindReader] { [MergeRequestReader()] }
+    public var kinds: [any ItemKindDefinition] { [MergeRequestReader()] }
 
     public init() {}
 

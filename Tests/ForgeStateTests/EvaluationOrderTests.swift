@@ -55,7 +55,7 @@ import Testing
             let leaves = rules.filter { $0.kind == kind }.flatMap { Self.leaves(of: $0.condition) }
             try #require(!leaves.isEmpty)
             let contexts = state.repositories.flatMap { repository in
-                Evaluator.items(of: kind, in: repository).flatMap { item in
+                BuiltinPlugins.registry.items(of: kind, in: repository).flatMap { item in
                     [
                         ItemContext(item: item, repository: repository, now: state.now, me: state.me),
                         ItemContext(

@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import GitbayKit
 import RuleEngine
 
@@ -96,7 +97,9 @@ public enum ExplainRenderer {
 
     /// `matched by 1 of 3 rules`, or `no rules for merge requests` when there are none.
     static func summary(_ explanation: Explanation) -> String {
-        guard !explanation.rules.isEmpty else { return "no rules for \(explanation.item.kind.noun)s" }
+        guard !explanation.rules.isEmpty else {
+            return "no rules for \(BuiltinPlugins.registry.noun(of: explanation.item.kind))s"
+        }
         let matched = explanation.rules.filter { $0.inScope && $0.verdict == .matched }.count
         return "matched by \(matched) of \(DisplayText.counted(explanation.rules.count, "rule"))"
     }

@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import Foundation
 import GitbayKit
 import RuleEngine
@@ -113,7 +114,7 @@ struct RuleTestRunner: Sendable {
             guard item.kind == rule.kind else {
                 diagnostics.append(
                     .error(
-                        "\(name) acts on \(rule.kind.rawValue), but \(item) is a \(item.kind.noun)",
+                        "\(name) acts on \(rule.kind.rawValue), but \(item) is a \(BuiltinPlugins.registry.noun(of: item.kind))",
                         at: expectation.item.location))
                 continue
             }

@@ -173,7 +173,9 @@ public struct Applier: Sendable {
             report.tokenRejection = Self.tokenRejection(error)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
-        if Self.othersActed(on: context.item, since: action.since, me: me) {
+        if registry.definition(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: me)
+            ?? false
+        {
             return outcome(
                 entry, planned, .skipped, "unfinished from an earlier run, but others have acted on the item since")
         }
@@ -244,17 +246,6 @@ public struct Applier: Sendable {
     static func tokenRejection(_ error: any Error) -> String? {
         guard let error = error as? GitbayError, error.kind == .unauthorized else { return nil }
         return error.description
-    }
-
-    /// Whether anyone but the bot has commented since `date` (the system's notes aside).
-    static func othersActed(on item: Item, since date: Date, me: String) -> Bool {
-        let comments: [Comment]
-        switch item {
-        case .issue(let record): comments = record.issue.comments
-        case .mergeRequest(let record): comments = record.mergeRequest.comments
-        case .build: return false
-        }
-        return comments.contains { !$0.isSystem && $0.author != me && $0.createdAt > date }
     }
 
     private func outcome(

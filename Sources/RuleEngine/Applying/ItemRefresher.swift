@@ -2,7 +2,7 @@ import Foundation
 import GitbayKit
 
 /// Reads one planned item again, fresh, with what its conditions and actions consult, through its
-/// kind's ``ItemKindReader``.
+/// kind's ``ItemKindDefinition``.
 ///
 /// Repository-wide facts (the tracking issue, branch tips, open merge requests, builds) are read
 /// once per repository and kept for the rest of the run, and only when the entry's conditions and
@@ -18,7 +18,7 @@ struct ItemRefresher {
 
     /// The item as it is now, or `nil` when it is gone from the forge (or no plugin reads its kind).
     mutating func context(for entry: PlanEntry, me: String, now: Date) async throws -> ItemContext? {
-        guard let reader = registry.reader(for: entry.item.kind) else { return nil }
+        guard let reader = registry.definition(of: entry.item.kind) else { return nil }
         let needs = entry.precondition.needs(registry: registry, kind: entry.item.kind)
         guard let fresh = try await reader.refresh(entry.item, needs: needs, in: &session) else { return nil }
         return ItemContext(item: fresh.item, repository: fresh.repository, now: now, me: me)

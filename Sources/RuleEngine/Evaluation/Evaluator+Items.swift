@@ -92,7 +92,7 @@ extension Evaluator {
             for repository in state.repositories where !repository.archived {
                 let inScope = ofKind.filter { rules[$0].rule.scope.contains(repository.path) }
                 guard !inScope.isEmpty else { continue }
-                for item in Self.items(of: kind, in: repository) {
+                for item in registry.items(of: kind, in: repository) {
                     let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
                     var values = FieldValues(count: slots[kind]?.count ?? 0, patterns: patterns)
                     let selectionValue = selection?(context)

@@ -62,7 +62,8 @@ public struct Evaluator: Sendable {
         of reference: ItemReference, rules: [Rule], state: ForgeState, source: String
     ) -> Explanation? {
         guard let repository = state.repositories.first(where: { $0.path == reference.repository }),
-            let item = Self.items(of: reference.kind, in: repository).first(where: { $0.number == reference.number })
+            let item = registry.items(of: reference.kind, in: repository).first(where: { $0.number == reference.number }
+            )
         else { return nil }
         let plan = plan(rules: rules, state: state, source: source)
         let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
@@ -89,22 +90,6 @@ public struct Evaluator: Sendable {
                 repository: reference.repository.description, kind: reference.kind, number: reference.number,
                 title: item.title, reference: reference.description),
             rules: results, guards: plan.guards)
-    }
-
-    /// The items of one kind in a repository, oldest first.
-    public static func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
-        let items: [Item]
-        switch kind {
-        case .issues: items = repository.issues.map(Item.issue)
-        case .mergeRequests: items = repository.mergeRequests.map(Item.mergeRequest)
-        case .builds: items = repository.builds.map(Item.build)
-        }
-        // Listings come newest first and forge-state files oldest first: sort only when needed.
-        if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number < items[$0].number }) { return items }
-        if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number > items[$0].number }) {
-            return items.reversed()
-        }
-        return items.sorted { $0.number < $1.number }
     }
 
     /// One action on one item: its command, or why it will not run.

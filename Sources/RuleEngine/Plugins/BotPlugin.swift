@@ -11,9 +11,9 @@ public protocol BotPlugin: Sendable {
     func actions(for kind: ItemKind) -> [ActionDefinition]
     /// How the plugin reads the kinds whose items it lists (none by default: a plugin may only
     /// add fields and actions to a kind another plugin reads).
-    var readers: [any ItemKindReader] { get }
+    var kinds: [any ItemKindDefinition] { get }
 }
 
 extension BotPlugin {
-    public var readers: [any ItemKindReader] { [] }
+    public var kinds: [any ItemKindDefinition] { [] }
 }

@@ -2,8 +2,8 @@
 public struct PluginRegistry: Sendable {
     private var fieldsByKind: [ItemKind: [String: FieldDefinition]] = [:]
     private var actionsByKind: [ItemKind: [String: ActionDefinition]] = [:]
-    private var readersByKind: [ItemKind: any ItemKindReader] = [:]
-    /// The kinds read, in the order the plugins were given: the order reads are made in.
+    private var definitionsByKind: [ItemKind: any ItemKindDefinition] = [:]
+    /// The kinds plugins declare, in the order the plugins were given: the order reads are made in.
     public private(set) var kinds: [ItemKind] = []
     /// Names offered twice for one kind ("issues: field 'labels' from A and B"); the first wins.
     public private(set) var conflicts: [String] = []
@@ -13,14 +13,14 @@ public struct PluginRegistry: Sendable {
         pluginNames = plugins.map(\.name)
         var owners: [String: String] = [:]
         for plugin in plugins {
-            for reader in plugin.readers {
-                let key = "\(reader.kind.rawValue): reader"
+            for definition in plugin.kinds {
+                let key = "\(definition.kind.rawValue): kind"
                 if let owner = owners[key] {
                     conflicts.append("\(key) from \(owner) and \(plugin.name)")
                 } else {
                     owners[key] = plugin.name
-                    readersByKind[reader.kind] = reader
-                    kinds.append(reader.kind)
+                    definitionsByKind[definition.kind] = definition
+                    kinds.append(definition.kind)
                 }
             }
             for kind in ItemKind.allCases {
@@ -46,14 +46,30 @@ public struct PluginRegistry: Sendable {
         }
     }
 
+    /// The singular noun of `kind` for messages; the `on:` name when no plugin declares it.
+    public func noun(of kind: ItemKind) -> String {
+        definition(of: kind)?.noun ?? kind.rawValue
+    }
+
+    /// The items of `kind` in a repository, oldest first: the order rules see them in.
+    public func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
+        let items = definition(of: kind)?.items(in: repository) ?? []
+        // Listings come newest first and forge-state files oldest first: sort only when needed.
+        if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number < items[$0].number }) { return items }
+        if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number > items[$0].number }) {
+            return items.reversed()
+        }
+        return items.sorted { $0.number < $1.number }
+    }
+
     /// `some` in the order of ``kinds``, any kind no plugin reads last.
     public func kinds(ordering some: [ItemKind]) -> [ItemKind] {
         kinds.filter(some.contains) + some.filter { !kinds.contains($0) }.sorted { $0.rawValue < $1.rawValue }
     }
 
-    /// How `kind`'s items are read from a server, if a plugin says.
-    public func reader(for kind: ItemKind) -> (any ItemKindReader)? {
-        readersByKind[kind]
+    /// What a plugin declares of `kind`: how its items are read, referred to and recorded.
+    public func definition(of kind: ItemKind) -> (any ItemKindDefinition)? {
+        definitionsByKind[kind]
     }
 
     public func field(_ name: String, for kind: ItemKind) -> FieldDefinition? {

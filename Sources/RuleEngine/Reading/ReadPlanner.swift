@@ -52,13 +52,13 @@ public struct ReadPlanner: Sendable {
         let me = try await reader.send(WhoAmICommand()).username
         try await session.list(scoped, of: item.kind)
         try await session.readDetails(rules: scoped, now: now, me: me)
-        try await registry.reader(for: item.kind)?.readDetail(of: item.number, in: item.repository, into: &session)
+        try await registry.definition(of: item.kind)?.readDetail(of: item.number, in: item.repository, into: &session)
         return ForgeState(now: now, me: me, repositories: Array(session.repositories.values))
     }
 }
 
 /// The mutable work of one ``ReadPlanner/read(rules:reader:now:)`` call, and of `apply`'s fresh
-/// re-reads: what has been read so far, by repository, and the helpers every ``ItemKindReader``
+/// re-reads: what has been read so far, by repository, and the helpers every ``ItemKindDefinition``
 /// reads with.
 public struct ReadSession: Sendable {
     public let registry: PluginRegistry
@@ -82,7 +82,7 @@ public struct ReadSession: Sendable {
 
     /// Lists `rules` (all of `kind`) through the kind's reader; a kind no plugin reads lists nothing.
     mutating func list(_ rules: [Rule], of kind: ItemKind) async throws {
-        guard !rules.isEmpty, let reader = registry.reader(for: kind) else { return }
+        guard !rules.isEmpty, let reader = registry.definition(of: kind) else { return }
         try await reader.list(rules, into: &self)
     }
 
@@ -197,7 +197,7 @@ public struct ReadSession: Sendable {
                 needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])
             }
             for (path, repository) in repositories where rule.scope.contains(path) && !repository.archived {
-                for item in Evaluator.items(of: rule.kind, in: repository) {
+                for item in registry.items(of: rule.kind, in: repository) {
                     guard !item.known.contains(.detail) else { continue }
                     let context = ItemContext(item: item, repository: repository, now: now, me: me)
                     let verdict = condition.decide(context)
@@ -208,7 +208,7 @@ public struct ReadSession: Sendable {
             }
         }
         for kind in registry.kinds(ordering: Array(wanted.keys)) {
-            guard let reader = registry.reader(for: kind), let paths = wanted[kind] else { continue }
+            guard let reader = registry.definition(of: kind), let paths = wanted[kind] else { continue }
             var requests = 0
             for (path, numbers) in paths.sorted(by: { $0.key < $1.key }) {
                 for number in numbers.sorted() {

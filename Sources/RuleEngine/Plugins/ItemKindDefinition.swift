@@ -1,17 +1,29 @@
 import Foundation
 import GitbayKit
 
-/// How a plugin reads the items of one kind from a server: the listing the rules need, one
-/// item's details, and a fresh re-read before `apply` writes.
+/// One kind of item rules act on, as the plugin that brings it declares it: how its items are
+/// read from a server (the listing the rules need, one item's details, a fresh re-read before
+/// `apply` writes) and what the engine must know of them.
 ///
-/// The read planner and the applier drive these and know nothing else of a kind, so a plugin
-/// that adds a kind brings its reads with it.
-public protocol ItemKindReader: Sendable {
+/// The read planner, the evaluator and the applier drive these and know nothing else of a kind,
+/// so a plugin that adds a kind brings all of that with it.
+public protocol ItemKindDefinition: Sendable {
     /// The kind it reads.
     var kind: ItemKind { get }
 
+    /// The singular noun, for messages ("issue", "merge request").
+    var noun: String { get }
+
     /// How `--verbose` names this kind's detail reads (`issue details: issue show ...`).
     var detailStep: String { get }
+
+    /// The items of this kind in `repository`, in any order (``PluginRegistry/items(of:in:)``
+    /// puts them oldest first).
+    func items(in repository: RepositoryState) -> [Item]
+
+    /// Whether anyone but `me` has acted on `item` since `date` (a comment, the system's notes
+    /// aside): an action an earlier run left unfinished is then left to the rules to decide afresh.
+    func othersActed(on item: Item, since date: Date, me: String) -> Bool
 
     /// Lists what `rules` (all of this kind) may act on into `session`, asking the server to
     /// filter by what every rule requires, and reads the repository facts their conditions need.
