@@ -194,7 +194,8 @@ struct ReadLowerBound: Sendable {
                     var results: [ConditionResult] = []
                     let verdict = rule.condition.evaluate(context, registry: registry, results: &results)
                     guard verdict != false, verdict == nil || !context.knows(actionNeeds) else { continue }
-                    wanted[rule.kind, default: []].insert(item.reference(in: repository.path))
+                    wanted[rule.kind, default: []].insert(
+                        BuiltinPlugins.registry.reference(to: item, in: repository.path))
                 }
             }
         }

@@ -8,6 +8,7 @@ import RuleEngine
 struct BuildReader: ItemKindDefinition {
     var kind: ItemKind { .builds }
     var noun: String { "build" }
+    var referenceSeparator: String { "/builds/" }
     /// Build rows are complete: there is no detail read.
     var detailStep: String { "build details" }
 

@@ -9,6 +9,7 @@ import SharedPluginActions
 struct IssueReader: ItemKindDefinition {
     var kind: ItemKind { .issues }
     var noun: String { "issue" }
+    var referenceSeparator: String { "#" }
     var detailStep: String { "issue details: issue show for undecided or matching issues" }
 
     func items(in repository: RepositoryState) -> [Item] {

@@ -8,6 +8,7 @@ import SharedPluginActions
 struct MergeRequestReader: ItemKindDefinition {
     var kind: ItemKind { .mergeRequests }
     var noun: String { "merge request" }
+    var referenceSeparator: String { "!" }
     var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
 
     func items(in repository: RepositoryState) -> [Item] {

@@ -149,7 +149,7 @@ let markStale = """
         var state = try forge(idle: 1, fresh: 1)
         state.repositories[0].issues[1].issue.labels = ["stale"]
         let evaluator = Evaluator(registry: registry)
-        let idle = try #require(ItemReference(parsing: "krz/app#1"))
+        let idle = try #require(registry.reference(parsing: "krz/app#1"))
         let explained = try #require(
             evaluator.explanation(of: idle, rules: try rules(markStale), state: state, source: "t"))
         let rule = try #require(explained.rules.first)
@@ -157,14 +157,14 @@ let markStale = """
         #expect(rule.actions.map(\.status) == [.pending, .pending])
         #expect(rule.conditions.map(\.observed) == ["open", "90d", "[]"])
 
-        let fresh = try #require(ItemReference(parsing: "krz/app#2"))
+        let fresh = try #require(registry.reference(parsing: "krz/app#2"))
         let missed = try #require(
             evaluator.explanation(of: fresh, rules: try rules(markStale), state: state, source: "t"))
         #expect(missed.rules.first?.verdict == .notMatched)
         #expect(missed.rules.first?.nearestMiss?.condition == "idle > 60d")
         #expect(missed.rules.first?.actions.isEmpty == true)
 
-        let unknown = try #require(ItemReference(parsing: "krz/app#99"))
+        let unknown = try #require(registry.reference(parsing: "krz/app#99"))
         #expect(evaluator.explanation(of: unknown, rules: try rules(markStale), state: state, source: "t") == nil)
     }
 }

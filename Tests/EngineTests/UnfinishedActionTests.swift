@@ -26,7 +26,7 @@ private let close = ["issue", "close", "krz/app", "34"]
         #expect(unfinished.map(\.action) == ["close"])
         let first = try #require(unfinished.first)
         #expect(first.command.argv == close)
-        #expect(first.item.description == "krz/app#34")
+        #expect(first.item == "krz/app#34")
         #expect(first.since == Date(timeIntervalSince1970: 1_790_000_001))
     }
 

@@ -27,7 +27,7 @@ struct ExplainCommand {
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let text = invocation.positional("item") ?? ""
-        guard let reference = ItemReference(parsing: text) else {
+        guard let reference = BuiltinPlugins.registry.reference(parsing: text) else {
             throw CommandFailure(
                 "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213", code: .usage)
         }

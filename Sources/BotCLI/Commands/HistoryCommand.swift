@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BuiltinPlugins
 import Foundation
 import RuleEngine
 import StateDatabase
@@ -88,7 +89,7 @@ struct HistoryCommand {
     private func query(now: Date) throws(CommandFailure) -> HistoryQuery {
         var query = HistoryQuery(rule: invocation.value("rule"))
         if let text = invocation.positional("item") {
-            guard let reference = ItemReference(parsing: text) else {
+            guard let reference = BuiltinPlugins.registry.reference(parsing: text) else {
                 throw CommandFailure(
                     "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213",
                     code: .usage)

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import RuleEngine
@@ -33,7 +34,8 @@ struct PlanCommand {
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let mergeRequest = try invocation.value("mr-section").map { text throws(CommandFailure) in
-            guard let reference = ItemReference(parsing: text), reference.kind == .mergeRequests else {
+            guard let reference = BuiltinPlugins.registry.reference(parsing: text), reference.kind == .mergeRequests
+            else {
                 throw CommandFailure("--mr-section takes a merge request, owner/name!12, not '\(text)'", code: .usage)
             }
             return reference

@@ -104,7 +104,7 @@ struct RuleTestRunner: Sendable {
                 diagnostics.append(.error("no rule is named '\(name)'\(hint)", at: expectation.rule.location))
                 continue
             }
-            guard let item = ItemReference(parsing: expectation.item.value) else {
+            guard let item = BuiltinPlugins.registry.reference(parsing: expectation.item.value) else {
                 diagnostics.append(
                     .error(
                         "'\(expectation.item.value)' names no item; write owner/name#12, owner/name!12 or "

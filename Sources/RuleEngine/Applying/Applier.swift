@@ -31,7 +31,7 @@ public struct Applier: Sendable {
         var refresher = ItemRefresher(registry: registry, reader: reader)
         for action in unfinished
         where !plan.entries.contains(where: {
-            $0.rule == action.rule && $0.item.reference == action.item.description
+            $0.rule == action.rule && $0.item.reference == action.item
         }) {
             if shouldStop() {
                 report.interrupted = true
@@ -41,7 +41,7 @@ public struct Applier: Sendable {
             let finished = await finish(
                 action, refresher: &refresher, writer: writer, journal: journal, run: run, me: plan.me, now: now,
                 report: &report)
-            append(finished)
+            if let finished { append(finished) }
         }
         for entry in plan.entries {
             let held = entry.actions.filter { $0.status == .held }
@@ -151,15 +151,18 @@ public struct Applier: Sendable {
     }
 
     /// Finishes an action a previous run left undone, unless someone else has touched the item
-    /// since, in which case the rules decide afresh on this and later runs.
+    /// since, in which case the rules decide afresh on this and later runs; `nil` for an item no
+    /// declared kind's form reads.
     private func finish(
         _ action: UnfinishedAction, refresher: inout ItemRefresher, writer: any ForgeWriter,
         journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date,
         report: inout ApplyReport
-    ) async -> ApplyOutcome {
+    ) async -> ApplyOutcome? {
+        // An item no plugin's form reads (its kind's plugin is gone) is left alone, as before.
+        guard let reference = registry.reference(parsing: action.item) else { return nil }
         let item = PlannedItem(
-            repository: action.item.repository.description, kind: action.item.kind, number: action.item.number,
-            title: "", reference: action.item.description)
+            repository: reference.repository.description, kind: reference.kind, number: reference.number,
+            title: "", reference: action.item)
         let entry = PlanEntry(rule: action.rule, item: item, reasons: [], actions: [], precondition: .all([]))
         let planned = PlannedAction(
             action: action.action, status: .pending, command: action.command, argument: action.argument)
@@ -187,7 +190,7 @@ public struct Applier: Sendable {
             for phase in [JournalEntry.Phase.intent, .result] {
                 let settled = Self.record(
                     JournalEntry(
-                        at: now(), run: run, phase: phase, rule: action.rule, item: action.item.description,
+                        at: now(), run: run, phase: phase, rule: action.rule, item: action.item,
                         action: action.action, argv: action.command.argv,
                         outcome: phase == .result ? "already-done" : nil, stdin: action.command.stdin,
                         argument: action.argument),

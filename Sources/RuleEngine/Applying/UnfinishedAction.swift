@@ -8,7 +8,9 @@ import GitbayKit
 /// what is missing, and the next run finishes it if nobody else has touched the item since.
 public struct UnfinishedAction: Sendable, Hashable {
     public var rule: String
-    public var item: ItemReference
+    /// The item as the journal names it (`owner/name#12`); the applier reads it with the
+    /// registry, which knows each kind's form.
+    public var item: String
     public var action: String
     public var command: ControlCommand
     public var argument: ActionArgument
@@ -59,17 +61,15 @@ public struct UnfinishedAction: Sendable, Hashable {
                     continue
                 }
                 let partlyDone = maybeLanded || intents.contains { $0 != intent && done($0) }
-                guard partlyDone, let first = intents.first, let item = ItemReference(parsing: key.item) else {
-                    continue
-                }
+                guard partlyDone, let first = intents.first else { continue }
                 unfinished[identity] = UnfinishedAction(
-                    rule: key.rule, item: item, action: intent.action,
+                    rule: key.rule, item: key.item, action: intent.action,
                     command: ControlCommand(argv: intent.argv, stdin: intent.stdin, effect: .write),
                     argument: intent.argument ?? .none, since: first.at)
             }
         }
         return unfinished.values.sorted {
-            ($0.since, $0.item.description, $0.action) < ($1.since, $1.item.description, $1.action)
+            ($0.since, $0.item, $0.action) < ($1.since, $1.item, $1.action)
         }
     }
 }

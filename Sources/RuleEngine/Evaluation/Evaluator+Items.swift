@@ -126,7 +126,7 @@ extension Evaluator {
     func entry(_ prepared: PreparedRule, context: ItemContext, values: inout FieldValues) -> PlanEntry {
         let rule = prepared.rule
         let item = context.item
-        let reference = item.reference(in: context.repository.path)
+        let reference = registry.reference(to: item, in: context.repository.path)
         var results: [ConditionResult] = []
         results.reserveCapacity(prepared.condition.testCount)
         _ = prepared.condition.evaluate(context, values: &values, results: &results)

@@ -54,13 +54,4 @@ public enum Item: Sendable, Hashable {
     /// Every need, built once: `known` is consulted for each condition of each build.
     private static let everything = Set(ReadNeed.allCases)
 
-    /// How people and gitbay's web write a reference to it: `krz/gitbay#12`, `krz/gitbay!12`,
-    /// `krz/gitbay/builds/4213`.
-    public func reference(in repository: RepositoryPath) -> String {
-        switch self {
-        case .issue: return "\(repository)#\(number)"
-        case .mergeRequest: return "\(repository)!\(number)"
-        case .build: return "\(repository)/builds/\(number)"
-        }
-    }
 }

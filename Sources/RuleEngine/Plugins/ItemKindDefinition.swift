@@ -14,6 +14,10 @@ public protocol ItemKindDefinition: Sendable {
     /// The singular noun, for messages ("issue", "merge request").
     var noun: String { get }
 
+    /// What stands between the repository and the number in a reference to an item (`#` for
+    /// `owner/name#12`), as people and gitbay's web write it.
+    var referenceSeparator: String { get }
+
     /// How `--verbose` names this kind's detail reads (`issue details: issue show ...`).
     var detailStep: String { get }
 

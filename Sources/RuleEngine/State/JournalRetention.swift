@@ -32,8 +32,7 @@ public enum JournalRetention {
     /// rule and item with nothing in `unfinished`, the longest run of its oldest groups whose every
     /// entry is older than `date`.
     ///
-    /// An item in `unfinished` is compared as it reads back (`krz/app#034` as `krz/app#34`), so an
-    /// unusual spelling keeps more rather than less.
+    /// Items are compared as the journal spells them, as ``UnfinishedAction/find(in:)`` groups them.
     public static func droppable(_ journal: [Stamp], before date: Date, unfinished: [UnfinishedAction]) -> [Int] {
         struct Pair: Hashable {
             var rule: String
@@ -43,7 +42,7 @@ public enum JournalRetention {
             var run: String
             var pair: Pair
         }
-        let kept = Set(unfinished.map { Pair(rule: $0.rule, item: $0.item.description) })
+        let kept = Set(unfinished.map { Pair(rule: $0.rule, item: $0.item) })
         var positions: [Group: [Int]] = [:]
         var latest: [Group: Date] = [:]
         var order: [Pair: [Group]] = [:]
@@ -55,8 +54,7 @@ public enum JournalRetention {
         }
         var dropped: [Int] = []
         for (pair, pairGroups) in order {
-            let spelled = ItemReference(parsing: pair.item)?.description ?? pair.item
-            guard !kept.contains(Pair(rule: pair.rule, item: spelled)) else { continue }
+            guard !kept.contains(pair) else { continue }
             for group in pairGroups {
                 guard let groupLatest = latest[group], groupLatest < date else { break }
                 dropped += positions[group] ?? []
