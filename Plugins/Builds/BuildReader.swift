@@ -36,6 +36,17 @@ struct BuildReader: ItemKindDefinition {
 
     func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {}
 
+    /// The newest page of `build list` per repository.
+    func snapshot(
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+    ) async throws {
+        for path in paths {
+            let builds = try await session.reader.send(try BuildListCommand(repository: path)).items
+            session.repositories[path]?.builds = builds.sorted { $0.number > $1.number }
+        }
+        session.note("builds: build list", requests: paths.count)
+    }
+
     /// The repository's build facts read afresh (once per repository for the run), and the build
     /// among them; `nil` when it is not there any more.
     func refresh(

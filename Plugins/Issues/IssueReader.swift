@@ -103,6 +103,26 @@ struct IssueReader: ItemKindDefinition {
         session.repositories[path]?.issues[index].known.formUnion([.detail, .labels])
     }
 
+    /// One `issue list --q` across the scope (for `updated_at`), then `issue show` for each issue.
+    func snapshot(
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+    ) async throws {
+        let query = "\(scope) is:issue" + (allStates ? "" : " is:open")
+        let rows = try await session.reader.all(try IssueQueryCommand(query: query)).filter {
+            session.repositories[$0.repo] != nil
+        }
+        session.note("issues: issue list --q \"\(query)\"", requests: session.pages(rows.count))
+        for row in rows {
+            var issue = try await session.reader.send(try IssueShowCommand(repository: row.repo, number: row.number))
+            issue.updatedAt = row.updatedAt
+            session.repositories[row.repo]?.issues.append(IssueRecord(issue: issue, known: Set(ReadNeed.allCases)))
+        }
+        session.note("issue details: issue show", requests: rows.count)
+        for path in paths {
+            session.repositories[path]?.issues.sort { $0.issue.number > $1.issue.number }
+        }
+    }
+
     func refresh(
         _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
     ) async throws -> (item: Item, repository: RepositoryState)? {

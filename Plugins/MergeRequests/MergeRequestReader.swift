@@ -71,6 +71,28 @@ struct MergeRequestReader: ItemKindDefinition {
         session.repositories[path]?.mergeRequests[index].known.formUnion([.detail, .labels])
     }
 
+    /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each.
+    func snapshot(
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+    ) async throws {
+        let query = "\(scope) is:mr" + (allStates ? "" : " is:open")
+        let rows = try await session.reader.all(try MergeRequestQueryCommand(query: query)).filter {
+            session.repositories[$0.repo] != nil
+        }
+        session.note("merge requests: mr list --q \"\(query)\"", requests: session.pages(rows.count))
+        for row in rows {
+            var mergeRequest = try await session.reader.send(
+                try MergeRequestShowCommand(repository: row.repo, number: row.number))
+            mergeRequest.updatedAt = row.updatedAt
+            session.repositories[row.repo]?.mergeRequests.append(
+                MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.allCases)))
+        }
+        session.note("merge request details: mr show", requests: rows.count)
+        for path in paths {
+            session.repositories[path]?.mergeRequests.sort { $0.mergeRequest.number > $1.mergeRequest.number }
+        }
+    }
+
     /// `mr show`, and the repository's open merge requests when a condition consults them (a
     /// stack's parent), listed once per repository for the run.
     func refresh(

@@ -25,7 +25,6 @@ import Testing
         "Forge/ItemKind.swift": 1,
         "Forge/MergeRequestRecord.swift": 1,
         "Forge/RepositoryState.swift": 4,
-        "Reading/ForgeSnapshotReader.swift": 8,
         "Rules/RuleSchema.swift": 1,
     ]
 

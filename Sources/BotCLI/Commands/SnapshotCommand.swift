@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import RuleEngine
@@ -41,7 +42,8 @@ struct SnapshotCommand {
         let path = invocation.value("output") ?? ""
         let client = try ForgeConnection.client(
             invocation, environment: environment, access: .readOnly, console: console)
-        let reader = ForgeSnapshotReader(scope: scope, allStates: invocation.flag("all-states"))
+        let reader = ForgeSnapshotReader(
+            scope: scope, allStates: invocation.flag("all-states"), registry: BuiltinPlugins.registry)
         let snapshot: ForgeSnapshot
         do {
             snapshot = try await reader.read(reader: client, now: Date())

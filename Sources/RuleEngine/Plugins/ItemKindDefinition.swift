@@ -37,6 +37,13 @@ public protocol ItemKindDefinition: Sendable {
     /// complete leaves the item as it is.
     func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws
 
+    /// Reads every item of this kind in `paths` (already in `session`) as a forge-state file keeps
+    /// it, for `gitbay-bot snapshot`: whole, whatever a rule could consult; closed ones too when
+    /// `allStates`. `scope` names the same repositories, for listings that span them.
+    func snapshot(
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+    ) async throws
+
     /// The item as it is now, with the repository facts that `needs` consult, or `nil` when it is
     /// gone; facts are read once per repository and kept in `session` for the rest of the run.
     func refresh(
