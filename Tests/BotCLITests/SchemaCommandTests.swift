@@ -16,12 +16,12 @@ import Testing
 
         let registry = BuiltinPlugins.registry
         var actions: Set<String> = []
-        for kind in ItemKind.allCases {
+        for kind in BuiltinPlugins.registry.kinds {
             actions.formUnion(registry.actions(for: kind).map(\.name))
         }
         #expect(actions.count >= 10)
         let strings = Self.strings(in: schema)
-        for kind in ItemKind.allCases {
+        for kind in BuiltinPlugins.registry.kinds {
             #expect(strings.contains(kind.rawValue), "kind \(kind.rawValue)")
         }
         for action in actions.sorted() {

@@ -32,7 +32,7 @@ import Testing
     /// actions.
     static var names: (literals: Set<String>, identifiers: Set<String>) {
         var literals = Set<String>()
-        for kind in ItemKind.allCases {
+        for kind in BuiltinPlugins.registry.kinds {
             literals.insert(kind.rawValue)
             literals.formUnion(BuiltinPlugins.registry.fields(for: kind).map(\.name))
             literals.formUnion(BuiltinPlugins.registry.actions(for: kind).map(\.name))

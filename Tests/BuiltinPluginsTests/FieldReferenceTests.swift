@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import Foundation
 import RuleEngine
 import Testing
@@ -22,7 +23,7 @@ import Testing
 
     @Test func everyFieldAndActionHasARow() {
         let text = FieldReference.markdown(Fixtures.registry)
-        for kind in ItemKind.allCases {
+        for kind in BuiltinPlugins.registry.kinds {
             #expect(text.contains("## `\(kind.rawValue)`"))
             for field in Fixtures.registry.fields(for: kind) {
                 #expect(text.contains("| `\(field.name)` | \(field.type.name) |"), "\(kind.rawValue).\(field.name)")

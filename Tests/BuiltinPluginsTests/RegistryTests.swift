@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import Foundation
 import GitbayKit
 import RuleEngine
@@ -50,7 +51,7 @@ import Testing
         #expect(!field.doc.isEmpty && !field.doc.contains("\n"))
     }
 
-    @Test(arguments: ItemKind.allCases)
+    @Test(arguments: BuiltinPlugins.registry.kinds)
     func everyFieldIsInTheNeedsTable(kind: ItemKind) {
         let counts: [ItemKind: Int] = [.issues: 15, .mergeRequests: 18, .builds: 8]
         #expect(Fixtures.registry.fields(for: kind).count == counts[kind])

@@ -51,7 +51,7 @@ import Testing
         let state = try demoForge()
         var random = SeededGenerator(seed: 0x6465_6369_6465)
         var verdicts: [Bool?: Int] = [:]
-        for kind in ItemKind.allCases {
+        for kind in BuiltinPlugins.registry.kinds {
             let leaves = rules.filter { $0.kind == kind }.flatMap { Self.leaves(of: $0.condition) }
             try #require(!leaves.isEmpty)
             let contexts = state.repositories.flatMap { repository in

@@ -85,7 +85,7 @@ extension Evaluator {
             },
             items: Array(repeating: [], count: rules.count))
         let patterns = Patterns()
-        for kind in ItemKind.allCases {
+        for kind in registry.kinds {
             let ofKind = rules.indices.filter { rules[$0].rule.kind == kind }
             guard !ofKind.isEmpty else { continue }
             let selection = registry.selectionField(for: kind)?.value

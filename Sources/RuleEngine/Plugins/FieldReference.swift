@@ -17,7 +17,7 @@ public enum FieldReference {
             "\"Reads\" names what the bot fetches beyond the list row before it can answer: "
                 + legend.map { "`\($0.0)` (\($0.1))" }.joined(separator: ", ") + ".",
         ]
-        for kind in ItemKind.allCases {
+        for kind in registry.kinds {
             let fields = registry.fields(for: kind)
             let actions = registry.actions(for: kind)
             guard !fields.isEmpty || !actions.isEmpty else { continue }

@@ -23,7 +23,10 @@ public struct PluginRegistry: Sendable {
                     kinds.append(definition.kind)
                 }
             }
-            for kind in ItemKind.allCases {
+        }
+        // Any plugin may add fields and actions to a kind another one declares.
+        for plugin in plugins {
+            for kind in kinds {
                 for field in plugin.fields(for: kind) {
                     let key = "\(kind.rawValue): field '\(field.name)'"
                     if let owner = owners[key] {

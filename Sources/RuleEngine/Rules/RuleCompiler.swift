@@ -60,9 +60,9 @@ struct RuleCompiler {
                 "rule name '\(name)' must start with a lowercase letter or digit and use only a-z, 0-9, '.', '_' "
                     + "and '-' (it goes into the marker the bot leaves on items)", at: source.name.location)
         }
-        guard let kind = ItemKind(rawValue: source.on.value) else {
+        guard let kind = registry.kinds.first(where: { $0.rawValue == source.on.value }) else {
             var message = "unknown item kind '\(source.on.value)'"
-            let kinds = ItemKind.allCases.map(\.rawValue)
+            let kinds = registry.kinds.map(\.rawValue)
             if let suggestion = Suggestion.closest(to: source.on.value, among: kinds) {
                 message += "; did you mean '\(suggestion)'?"
             }
@@ -180,7 +180,7 @@ struct RuleCompiler {
             var message = error.message
             if message.hasPrefix("unknown field"), registry.fieldSpecs(for: kind).isEmpty == false {
                 let field = (try? ConditionExpression.parse(text))?.field ?? ""
-                let owners = ItemKind.allCases.filter { $0 != kind && registry.fieldSpecs(for: $0)[field] != nil }
+                let owners = registry.kinds.filter { $0 != kind && registry.fieldSpecs(for: $0)[field] != nil }
                 let elsewhere = owners.isEmpty ? "" : "'\(field)' is a field of \(Self.list(owners)); "
                 message += " (\(elsewhere)\(kind.rawValue) fields are listed in docs/fields.md)"
             }
@@ -223,7 +223,7 @@ struct RuleCompiler {
             if let suggestion = Suggestion.closest(to: name, among: known) {
                 message += "; did you mean '\(suggestion)'?"
             }
-            let owners = ItemKind.allCases.filter { $0 != kind && registry.action(name, for: $0) != nil }
+            let owners = registry.kinds.filter { $0 != kind && registry.action(name, for: $0) != nil }
             let elsewhere = owners.isEmpty ? "" : "'\(name)' is an action of \(Self.list(owners)); "
             error(message + " (\(elsewhere)actions: \(known.joined(separator: ", ")))", at: nameNode.location)
             return nil

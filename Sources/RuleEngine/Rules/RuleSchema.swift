@@ -22,7 +22,7 @@ public enum RuleSchema {
                 "Which repositories: gitbay query terms repo:OWNER/NAME (with * as wildcard) and owner:NAME.",
             "pattern": #"^\s*((repo:\S+|owner:\S+)\s*)+$"#,
         ]
-        let kinds = ItemKind.allCases.map(\.rawValue)
+        let kinds = registry.kinds.map(\.rawValue)
         let rule: [String: Any] = [
             "type": "object",
             "required": ["name", "on", "do"],
@@ -45,7 +45,7 @@ public enum RuleSchema {
                 ] as [String: Any],
                 "do": ["type": "array", "minItems": 1, "description": "Actions, in order."] as [String: Any],
             ] as [String: Any],
-            "allOf": ItemKind.allCases.map { kind in
+            "allOf": registry.kinds.map { kind in
                 [
                     "if": ["properties": ["on": ["const": kind.rawValue]]],
                     "then": [
@@ -66,7 +66,7 @@ public enum RuleSchema {
             ],
             "rule": rule,
         ]
-        for kind in ItemKind.allCases {
+        for kind in registry.kinds {
             let fields = registry.fields(for: kind).map { NSRegularExpression.escapedPattern(for: $0.name) }
             definitions["\(kind.rawValue)-condition"] = [
                 "oneOf": [
