@@ -39,7 +39,9 @@ let package = Package(
         .target(
             name: "MergeRequestsPlugin", dependencies: ["RuleEngine", "GitbayKit", "SharedPluginActions"],
             path: "Plugins/MergeRequests"),
-        .target(name: "BuildsPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Builds"),
+        .target(
+            name: "BuildsPlugin", dependencies: ["RuleEngine", "GitbayKit", "MergeRequestsPlugin"],
+            path: "Plugins/Builds"),
         // The one list of built-in plugins, for the command line, the benchmarks, the docs and the tests.
         .target(
             name: "BuiltinPlugins", dependencies: ["RuleEngine", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin"]),
@@ -64,7 +66,7 @@ let package = Package(
             name: "BotCLI",
             dependencies: [
                 "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "BuiltinPlugins",
-                "StateDatabase",
+                "MergeRequestsPlugin", "StateDatabase",
             ]
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
@@ -82,7 +84,8 @@ let package = Package(
         .executableTarget(
             name: "gitbay-bench",
             dependencies: [
-                "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "BuiltinPlugins", "StateDatabase",
+                "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "BuiltinPlugins", "IssuesPlugin",
+                "MergeRequestsPlugin", "BuildsPlugin", "StateDatabase",
                 "YAML",
             ],
             path: "Benchmarks/gitbay-bench"),
@@ -108,14 +111,15 @@ let package = Package(
         .testTarget(
             name: "EngineTests",
             dependencies: [
-                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "BuiltinPlugins",
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "MergeRequestsPlugin",
+                "BuildsPlugin", "BuiltinPlugins",
             ]
         ),
         .testTarget(
             name: "BotCLITests",
             dependencies: [
                 "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayTestSupport",
-                "StateDatabase",
+                "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin",
             ],
             resources: [.copy("Corpus")]),
         .testTarget(
@@ -126,6 +130,7 @@ let package = Package(
             name: "ForgeStateTests",
             dependencies: [
                 "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "BuildsPlugin",
+                "MergeRequestsPlugin",
                 "BuiltinPlugins",
             ]
         ),

@@ -1,5 +1,8 @@
+import BuildsPlugin
 import BuiltinPlugins
 import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 
 /// The fewest read requests that answer a rule set on a forge, computed offline from the whole
@@ -101,8 +104,7 @@ struct ReadLowerBound: Sendable {
         }
         for label in labels.sorted() {
             let carrying = selectedIssues.filter { _, item in
-                if case .issue(let record) = item { return record.issue.labels.contains(label) }
-                return false
+                (item.record as? IssueRecord)?.issue.labels.contains(label) ?? false
             }
             parts.append(Part(what: "issue label \(label): one label: query", requests: Self.pages(carrying.count)))
         }
@@ -175,14 +177,13 @@ struct ReadLowerBound: Sendable {
                 repository.known.remove(.detail)
                 for item in BuiltinPlugins.registry.items(of: rule.kind, in: repository) {
                     let shallow: Item
-                    switch item {
-                    case .issue(var record):
+                    if var record = item.record as? IssueRecord {
                         record.known = cheap
                         shallow = .issue(record)
-                    case .mergeRequest(var record):
+                    } else if var record = item.record as? MergeRequestRecord {
                         record.known = cheap
                         shallow = .mergeRequest(record)
-                    case .build:
+                    } else {
                         continue
                     }
                     let context = ItemContext(item: shallow, repository: repository, now: state.now, me: state.me)

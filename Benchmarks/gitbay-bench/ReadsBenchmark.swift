@@ -1,7 +1,10 @@
+import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 
 /// `gitbay-bench reads`: the shipped rules read through the ``ReadPlanner`` from the simulator on
@@ -45,7 +48,7 @@ enum ReadsBenchmark {
     private static func measure(repos: Int, rules: [Rule], verbose: Bool) async throws -> BenchRow {
         let file = try GeneratedForge.file(repos: repos)
         let data = try Data(contentsOf: file)
-        let offline = try ForgeStateFile.load(from: data).forgeState()
+        let offline = try ForgeStateFile.load(from: data, registry: ShippedRules.registry).forgeState()
         let bound = ReadLowerBound(rules: rules, state: offline, registry: ShippedRules.registry)
         let evaluator = Evaluator(registry: ShippedRules.registry)
         let options = ["--clock", "frozen", "--time-scale", "1000", "--api-rate", "1000000"]

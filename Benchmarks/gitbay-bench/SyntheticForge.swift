@@ -1,6 +1,9 @@
+import BuildsPlugin
 import Foundation
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 
 /// A forge built in memory for `gitbay-bench evaluate`: a given number of items spread over ten
@@ -92,9 +95,12 @@ enum SyntheticForge {
                 RepositoryRef(name: $0, sha: sha(Int.random(in: 1...max(1, buildCount), using: &random)))
             },
             tags: [RepositoryRef(name: "v1.0", sha: sha(1))])
-        return RepositoryState(
+        var repository = RepositoryState(
             path: path, defaultBranch: "main", refs: refs,
-            dependencies: DependencyStatus(enabled: true, issueNumber: 1), issues: issues,
-            mergeRequests: mergeRequests, builds: builds, known: Set(ReadNeed.allCases))
+            dependencies: DependencyStatus(enabled: true, issueNumber: 1), known: Set(ReadNeed.allCases))
+        repository.issues = issues
+        repository.mergeRequests = mergeRequests
+        repository.builds = builds
+        return repository
     }
 }

@@ -1,4 +1,5 @@
 import GitbayKit
+import MergeRequestsPlugin
 import RuleEngine
 
 /// One repository's build-related facts by key, built once per repository state (through its

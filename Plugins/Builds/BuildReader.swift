@@ -1,5 +1,6 @@
 import Foundation
 import GitbayKit
+import MergeRequestsPlugin
 import RuleEngine
 
 /// Reads builds: per repository, its default branch, branch and tag tips, open merge requests and

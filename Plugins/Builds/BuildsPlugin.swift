@@ -78,7 +78,7 @@ public struct BuildsPlugin: BotPlugin {
     ) -> FieldDefinition {
         FieldDefinition(name, type, needs: needs, doc: doc) { context in
             // Matched in place, not through `context.build`: that copy was a measurable share of evaluation.
-            guard case .build(let build) = context.item else { return .absent }
+            guard let build = context.item.record as? Build else { return .absent }
             return value(build, context)
         }
     }

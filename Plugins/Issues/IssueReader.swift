@@ -17,7 +17,7 @@ struct IssueReader: ItemKindDefinition {
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
-        guard case .issue(let record) = item else { return false }
+        guard let record = item.record as? IssueRecord else { return false }
         return Comment.othersActed(in: record.issue.comments, since: date, me: me)
     }
 
@@ -29,13 +29,21 @@ struct IssueReader: ItemKindDefinition {
         }
         let rows = try await session.reader.all(try IssueQueryCommand(query: query))
         session.note("issues: issue list --q \"\(query)\"", requests: session.pages(rows.count))
+        // Gathered per repository and stored once: the records live behind the repository's
+        // collection, which a store per row would copy whole.
+        var listed: [RepositoryPath: [IssueRecord]] = [:]
+        var order: [RepositoryPath] = []
         for row in rows {
-            var repository = session.repository(row.repo)
             let issue = Issue(
                 number: row.number, title: row.title, state: row.issueState, author: row.author,
                 milestone: row.milestone, createdAt: row.createdAt, updatedAt: row.updatedAt)
-            repository.issues.append(IssueRecord(issue: issue, known: [.activity]))
-            session.repositories[row.repo] = repository
+            if listed[row.repo] == nil { order.append(row.repo) }
+            listed[row.repo, default: []].append(IssueRecord(issue: issue, known: [.activity]))
+        }
+        for path in order {
+            var repository = session.repository(path)
+            repository.issues += listed[path] ?? []
+            session.repositories[path] = repository
         }
         // The query spans archived repositories too; learn which they are (one listing, shared
         // with the other kinds) so that evaluation leaves them alone.
@@ -71,23 +79,24 @@ struct IssueReader: ItemKindDefinition {
         let labels = session.namedLabels(rules)
         guard !labels.isEmpty, !session.printsLabels(rules) else { return }
         var requests = 0
+        var carried: [RepositoryPath: [Int: [String]]] = [:]
         for label in labels.sorted() {
             let labelled = try await session.reader.all(
                 try IssueQueryCommand(query: "\(query) label:\(ReadSession.quoted(label))"))
             requests += session.pages(labelled.count)
             for row in labelled {
-                guard var repository = session.repositories[row.repo],
-                    let index = repository.issues.firstIndex(where: { $0.issue.number == row.number })
-                else { continue }
-                repository.issues[index].issue.labels.append(label)
-                session.repositories[row.repo] = repository
+                carried[row.repo, default: [:]][row.number, default: []].append(label)
             }
         }
         for (path, var repository) in session.repositories {
-            for index in repository.issues.indices {
-                repository.issues[index].issue.labels.sort()
-                repository.issues[index].known.insert(.labels)
+            var issues = repository.issues
+            let labelled = carried[path] ?? [:]
+            for index in issues.indices {
+                issues[index].issue.labels = (issues[index].issue.labels + (labelled[issues[index].number] ?? []))
+                    .sorted()
+                issues[index].known.insert(.labels)
             }
+            repository.issues = issues
             session.repositories[path] = repository
         }
         session.note("issue labels: \(labels.count) label: queries", requests: requests)

@@ -68,7 +68,7 @@ extension IssuesPlugin {
     ) -> FieldDefinition {
         FieldDefinition(name, type, needs: needs, doc: doc) { context in
             // Matched in place, not through `context.issue`: that copy was a measurable share of evaluation.
-            guard case .issue(let record) = context.item else { return .absent }
+            guard let record = context.item.record as? IssueRecord else { return .absent }
             return value(record.issue, context)
         }
     }

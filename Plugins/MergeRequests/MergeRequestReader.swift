@@ -16,7 +16,7 @@ struct MergeRequestReader: ItemKindDefinition {
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
-        guard case .mergeRequest(let record) = item else { return false }
+        guard let record = item.record as? MergeRequestRecord else { return false }
         return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)
     }
 
@@ -45,14 +45,18 @@ struct MergeRequestReader: ItemKindDefinition {
         if openOnly { query += " is:open" }
         let rows = try await session.reader.all(try MergeRequestQueryCommand(query: query))
         session.note("merge request activity: mr list --q \"\(query)\"", requests: session.pages(rows.count))
+        var activity: [RepositoryPath: [Int: Date]] = [:]
         for row in rows {
-            guard
-                let index = session.repositories[row.repo]?.mergeRequests.firstIndex(where: {
-                    $0.mergeRequest.number == row.number
-                })
-            else { continue }
-            session.repositories[row.repo]?.mergeRequests[index].mergeRequest.updatedAt = row.updatedAt
-            session.repositories[row.repo]?.mergeRequests[index].known.insert(.activity)
+            activity[row.repo, default: [:]][row.number] = row.updatedAt
+        }
+        for (path, times) in activity {
+            guard var mergeRequests = session.repositories[path]?.mergeRequests else { continue }
+            for index in mergeRequests.indices {
+                guard let time = times[mergeRequests[index].number] else { continue }
+                mergeRequests[index].mergeRequest.updatedAt = time
+                mergeRequests[index].known.insert(.activity)
+            }
+            session.repositories[path]?.mergeRequests = mergeRequests
         }
     }
 

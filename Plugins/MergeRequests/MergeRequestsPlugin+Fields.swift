@@ -78,7 +78,7 @@ extension MergeRequestsPlugin {
     ) -> FieldDefinition {
         FieldDefinition(name, type, needs: needs, doc: doc) { context in
             // Matched in place, not through `context.mergeRequest`: that copy was a measurable share of evaluation.
-            guard case .mergeRequest(let record) = context.item else { return .absent }
+            guard let record = context.item.record as? MergeRequestRecord else { return .absent }
             return value(record.mergeRequest, context)
         }
     }

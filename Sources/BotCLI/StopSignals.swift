@@ -26,8 +26,13 @@ final class StopSignals: @unchecked Sendable {
     private let received = Atomic<Int32>(0)
     private var sources: [any DispatchSourceSignal] = []
     private var previous: [Int32: sigaction] = [:]
+    /// The signals this one catches: ``caught``, or others for a test that must not race with
+    /// runs applying in the same process.
+    private let signals: [Int32]
 
-    init() {}
+    init(signals: [Int32] = StopSignals.caught) {
+        self.signals = signals
+    }
 
     /// The signal that asked the run to stop, if any.
     var signal: Int32? {
@@ -39,7 +44,7 @@ final class StopSignals: @unchecked Sendable {
 
     /// Starts catching the signals until ``stop()``.
     func start() {
-        for number in Self.caught {
+        for number in signals {
             var ignore = sigaction()
             ignore.__sigaction_handler.sa_handler = SIG_IGN
             var old = sigaction()

@@ -1,6 +1,9 @@
 import BotCLI
+import BuildsPlugin
 import Foundation
 import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 

@@ -1,6 +1,10 @@
+import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 
@@ -34,7 +38,7 @@ private func withoutSource(_ text: String) -> String {
     @Test func anAllStatesSnapshotRecordsTheWholeForgeAndNoToken() async throws {
         let path = snapshotPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let original = try ForgeStateFile.load(from: Data(contentsOf: demo))
+        let original = try ForgeStateFile.load(from: Data(contentsOf: demo), registry: BuiltinPlugins.registry)
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
             let result = await bot(
                 simulator, ["snapshot", "--scope", "owner:krz", "--all-states", "-o", path, "--verbose"])
@@ -47,7 +51,8 @@ private func withoutSource(_ text: String) -> String {
             #expect(!text.contains(String(simulator.token.dropFirst(3))))
             #expect(try applied(simulator).isEmpty)
         }
-        let snapshot = try ForgeStateFile.load(from: Data(contentsOf: URL(fileURLWithPath: path)))
+        let snapshot = try ForgeStateFile.load(
+            from: Data(contentsOf: URL(fileURLWithPath: path)), registry: BuiltinPlugins.registry)
         var state = snapshot.forgeState()
         state.now = original.now
         #expect(state == original.forgeState())
@@ -82,7 +87,8 @@ private func withoutSource(_ text: String) -> String {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
             let result = await bot(simulator, ["snapshot", "--scope", "repo:krz/runner", "-o", path])
             #expect(result.code == 0, "\(result.error)")
-            let snapshot = try ForgeStateFile.load(from: Data(contentsOf: URL(fileURLWithPath: path)))
+            let snapshot = try ForgeStateFile.load(
+                from: Data(contentsOf: URL(fileURLWithPath: path)), registry: BuiltinPlugins.registry)
             #expect(snapshot.repos.map(\.path.description) == ["krz/runner"])
             #expect(snapshot.repos.first?.builds.count == 8)
             #expect(snapshot.me == "triage-bot")

@@ -1,5 +1,8 @@
+import BuildsPlugin
 import BuiltinPlugins
 import Foundation
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 

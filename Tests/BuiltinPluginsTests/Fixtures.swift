@@ -1,6 +1,9 @@
+import BuildsPlugin
 import BuiltinPlugins
 import Foundation
 import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 
 /// Hand-built forge state for the plugin tests: one repository, a fixed clock and the bot `gitbay-bot`.
@@ -46,8 +49,8 @@ enum Fixtures {
         dependencies: DependencyStatus? = nil
     ) -> ItemContext {
         let record = IssueRecord(issue: issue, known: known)
-        let repository = RepositoryState(
-            path: path, defaultBranch: "main", dependencies: dependencies, issues: [record], known: known)
+        var repository = RepositoryState(path: path, defaultBranch: "main", dependencies: dependencies, known: known)
+        repository.issues = [record]
         return ItemContext(item: .issue(record), repository: repository, now: now, me: me)
     }
 
@@ -70,9 +73,8 @@ enum Fixtures {
     static func context(_ mr: MergeRequest, others: [MergeRequest] = []) -> ItemContext {
         let all = Set(ReadNeed.allCases)
         let record = MergeRequestRecord(mergeRequest: mr, known: all)
-        let repository = RepositoryState(
-            path: path, defaultBranch: "main",
-            mergeRequests: [record] + others.map { MergeRequestRecord(mergeRequest: $0, known: all) }, known: all)
+        var repository = RepositoryState(path: path, defaultBranch: "main", known: all)
+        repository.mergeRequests = [record] + others.map { MergeRequestRecord(mergeRequest: $0, known: all) }
         return ItemContext(item: .mergeRequest(record), repository: repository, now: now, me: me)
     }
 
@@ -101,10 +103,11 @@ enum Fixtures {
         var known: Set<ReadNeed> = []
         if refsRead { known.insert(.refs) }
         if openMergeRequestsRead { known.insert(.openMergeRequests) }
-        return RepositoryState(
-            path: path, defaultBranch: defaultBranch, refs: refsRead ? refs : nil,
-            mergeRequests: mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: [.detail]) },
-            builds: builds, known: known)
+        var repository = RepositoryState(
+            path: path, defaultBranch: defaultBranch, refs: refsRead ? refs : nil, known: known)
+        repository.mergeRequests = mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: [.detail]) }
+        repository.builds = builds
+        return repository
     }
 
     static func context(_ build: Build, in repository: RepositoryState) -> ItemContext {

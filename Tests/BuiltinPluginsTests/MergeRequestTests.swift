@@ -1,5 +1,8 @@
+import BuildsPlugin
 import Foundation
 import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 

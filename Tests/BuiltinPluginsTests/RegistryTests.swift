@@ -1,6 +1,9 @@
+import BuildsPlugin
 import BuiltinPlugins
 import Foundation
 import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 

@@ -1,6 +1,8 @@
+import BuildsPlugin
 import Foundation
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
 import MergeRequestsPlugin
 import RuleEngine
 import Testing

@@ -1,7 +1,9 @@
+import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
 import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Synchronization
 import Testing
@@ -185,9 +187,10 @@ private final class FailingJournal: ApplyJournal {
 
 /// One issue in a forge whose every read has been made.
 private func forge(_ issue: GitbayKit.Issue) throws -> ForgeState {
-    let repository = RepositoryState(
+    var repository = RepositoryState(
         path: try RepositoryPath("krz/app"), dependencies: DependencyStatus(enabled: false),
-        issues: [IssueRecord(issue: issue, known: Set(ReadNeed.allCases))], known: Set(ReadNeed.allCases))
+        known: Set(ReadNeed.allCases))
+    repository.issues = [IssueRecord(issue: issue, known: Set(ReadNeed.allCases))]
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }
 
@@ -203,7 +206,7 @@ private let lockRules = """
     """
 
 private func isClosed(_ context: ItemContext) -> Bool {
-    guard case .issue(let record) = context.item else { return false }
+    guard let record = context.item.record as? IssueRecord else { return false }
     return record.issue.state == .closed
 }
 

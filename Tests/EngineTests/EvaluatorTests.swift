@@ -1,6 +1,9 @@
+import BuildsPlugin
 import BuiltinPlugins
 import Foundation
 import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 
@@ -31,9 +34,10 @@ func forge(idle count: Int, idleDays: Double = 90, fresh: Int = 0) throws -> For
 
 /// A repository `krz/app` holding `issues`, everything about them read.
 func forge(issues: [GitbayKit.Issue]) throws -> ForgeState {
-    let repository = RepositoryState(
+    var repository = RepositoryState(
         path: try RepositoryPath("krz/app"), defaultBranch: "main", dependencies: DependencyStatus(enabled: false),
-        issues: issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) }, known: Set(ReadNeed.allCases))
+        known: Set(ReadNeed.allCases))
+    repository.issues = issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) }
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }
 
@@ -136,10 +140,13 @@ let markStale = """
             {"format":"gitbay-forge-state/1","now":"2026-11-29T12:00:00.000Z","me":"bot",
              "repos":[{"path":"krz/old","archived":true},{"path":"krz/new"}]}
             """#
-        let file = try ForgeStateFile.load(from: Data(json.utf8))
+        let file = try ForgeStateFile.load(from: Data(json.utf8), registry: BuiltinPlugins.registry)
         let state = file.forgeState()
         #expect(state.repositories.map(\.archived) == [false, true])
-        let again = try ForgeStateFile.load(from: try ForgeStateFile(state: state).encoded()).forgeState()
+        let again = try ForgeStateFile.load(
+            from: try ForgeStateFile(state: state, registry: BuiltinPlugins.registry).encoded(),
+            registry: BuiltinPlugins.registry
+        ).forgeState()
         #expect(again.repositories.map(\.archived) == [false, true])
     }
 }

@@ -1,6 +1,9 @@
+import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Synchronization
 import Testing
@@ -66,12 +69,9 @@ private let readyRule = """
 /// A plan whose entry readies !160, made while its parent was not listed (the note trusted).
 private func plannedReady(_ forge: StackForge) throws -> Plan {
     let record = MergeRequestRecord(mergeRequest: forge.child, known: Set(ReadNeed.allCases))
-    let state = ForgeState(
-        now: now, me: "triage-bot",
-        repositories: [
-            RepositoryState(
-                path: try RepositoryPath("krz/runner"), mergeRequests: [record], known: Set(ReadNeed.allCases))
-        ])
+    var repository = RepositoryState(path: try RepositoryPath("krz/runner"), known: Set(ReadNeed.allCases))
+    repository.mergeRequests = [record]
+    let state = ForgeState(now: now, me: "triage-bot", repositories: [repository])
     return Evaluator(registry: registry).plan(rules: try rules(readyRule), state: state, source: "t")
 }
 

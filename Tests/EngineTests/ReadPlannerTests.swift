@@ -1,7 +1,9 @@
+import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
 import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Synchronization
 import Testing
@@ -55,7 +57,7 @@ private struct TagPlugin: BotPlugin {
                             + request.argument.names, effect: .write)
                 },
                 isDone: { request, context in
-                    guard case .issue(let record) = context.item else { return false }
+                    guard let record = context.item.record as? IssueRecord else { return false }
                     return request.argument.names.allSatisfy(record.issue.labels.contains)
                 })
         ]

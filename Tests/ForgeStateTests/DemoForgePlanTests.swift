@@ -3,6 +3,8 @@ import BuiltinPlugins
 import Foundation
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 

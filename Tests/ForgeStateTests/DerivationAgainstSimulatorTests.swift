@@ -1,7 +1,10 @@
+import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 

@@ -1,7 +1,10 @@
+import BuildsPlugin
 import BuiltinPlugins
 import Foundation
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 
@@ -106,16 +109,15 @@ import Testing
 
     /// The item as a list row gives it: none of the reads beyond it done.
     private static func unread(_ item: Item) -> Item {
-        switch item {
-        case .issue(var record):
+        if var record = item.record as? IssueRecord {
             record.known = []
             return .issue(record)
-        case .mergeRequest(var record):
+        }
+        if var record = item.record as? MergeRequestRecord {
             record.known = []
             return .mergeRequest(record)
-        case .build:
-            return item
         }
+        return item
     }
 
     private static func unread(_ repository: RepositoryState) -> RepositoryState {

@@ -1,5 +1,9 @@
+import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 
 /// The forge-state files the suites read, found from the repository root.
@@ -11,11 +15,11 @@ enum ForgeFiles {
 
     /// Reads and loads one file.
     static func load(_ url: URL) throws -> ForgeStateFile {
-        try ForgeStateFile.load(from: Data(contentsOf: url))
+        try ForgeStateFile.load(from: Data(contentsOf: url), registry: BuiltinPlugins.registry)
     }
 
     /// Loads forge-state JSON given as text, for the error cases.
     static func load(text: String) throws(ForgeStateFileError) -> ForgeStateFile {
-        try ForgeStateFile.load(from: Data(text.utf8))
+        try ForgeStateFile.load(from: Data(text.utf8), registry: BuiltinPlugins.registry)
     }
 }

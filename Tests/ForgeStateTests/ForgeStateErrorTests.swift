@@ -1,4 +1,7 @@
+import BuildsPlugin
 import Foundation
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 

@@ -2,6 +2,7 @@ import ArgumentParsing
 import BuiltinPlugins
 import Foundation
 import GitbayClient
+import MergeRequestsPlugin
 import RuleEngine
 
 /// `gitbay-bot plan`: the dry run, printed and saved if asked; it cannot write.

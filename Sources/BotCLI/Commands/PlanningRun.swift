@@ -129,7 +129,7 @@ struct PlanningRun {
             throw CommandFailure("cannot read the snapshot \(path)", code: .usage)
         }
         do {
-            var state = try ForgeStateFile.load(from: data).forgeState()
+            var state = try ForgeStateFile.load(from: data, registry: BuiltinPlugins.registry).forgeState()
             if let now = try frozenNow() { state.now = now }
             return state
         } catch let failure as CommandFailure {

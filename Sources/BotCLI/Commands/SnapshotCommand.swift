@@ -72,12 +72,14 @@ struct SnapshotCommand {
             "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
         }
         let repositories = state.repositories
-        return [
-            count(repositories.count, "repository", "repositories"),
-            count(repositories.reduce(0) { $0 + $1.issues.count }, "issue"),
-            count(repositories.reduce(0) { $0 + $1.mergeRequests.count }, "merge request"),
-            count(repositories.reduce(0) { $0 + $1.builds.count }, "build"),
-        ].joined(separator: ", ")
+        return
+            ([
+                count(repositories.count, "repository", "repositories")
+            ]
+            + BuiltinPlugins.registry.kinds.map { kind in
+                count(
+                    repositories.reduce(0) { $0 + $1.items(of: kind).count }, BuiltinPlugins.registry.noun(of: kind))
+            }).joined(separator: ", ")
     }
 
     private func verbose(_ report: ReadPlanner.Report, client: GitbayClient) {

@@ -80,7 +80,7 @@ struct RuleTestRunner: Sendable {
             return nil
         }
         do {
-            var state = try ForgeStateFile.load(from: data).forgeState()
+            var state = try ForgeStateFile.load(from: data, registry: BuiltinPlugins.registry).forgeState()
             if let now { state.now = now }
             return state
         } catch {

@@ -2,7 +2,7 @@ import GitbayKit
 
 /// A forge as `gitbay-bot snapshot` recorded it: the state evaluation reads, plus the labels and
 /// milestones it does not, so the written file also serves the simulator and other tools.
-public struct ForgeSnapshot: Sendable, Hashable {
+public struct ForgeSnapshot: Sendable {
     /// Everything known about the repositories in scope.
     public var state: ForgeState
     /// Each repository's labels, as `label list` answered.
@@ -11,12 +11,15 @@ public struct ForgeSnapshot: Sendable, Hashable {
     public var milestones: [RepositoryPath: [Milestone]]
     /// What was read and how many requests it took, for `--verbose`.
     public var report: ReadPlanner.Report
+    /// The kinds the file records, with how each writes its list.
+    public let registry: PluginRegistry
 
     public init(
-        state: ForgeState, labels: [RepositoryPath: [IssueLabel]] = [:],
+        state: ForgeState, registry: PluginRegistry, labels: [RepositoryPath: [IssueLabel]] = [:],
         milestones: [RepositoryPath: [Milestone]] = [:]
     ) {
         self.state = state
+        self.registry = registry
         self.labels = labels
         self.milestones = milestones
         self.report = ReadPlanner.Report()
@@ -24,6 +27,6 @@ public struct ForgeSnapshot: Sendable, Hashable {
 
     /// The forge-state file to write (`docs/forge-state.md`); it holds no credential of any kind.
     public var file: ForgeStateFile {
-        ForgeStateFile(state: state, labels: labels, milestones: milestones)
+        ForgeStateFile(state: state, registry: registry, labels: labels, milestones: milestones)
     }
 }

@@ -18,12 +18,27 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
     /// Every known username; `nil` when the file leaves it to be derived from authors and assignees.
     public var users: [String]?
     public var repos: [ForgeStateRepository]
+    /// The kinds whose lists the repositories hold, with how each reads and writes its list.
+    public let registry: PluginRegistry
 
-    public init(now: Date, me: String, users: [String]? = nil, repos: [ForgeStateRepository]) {
+    public init(
+        now: Date, me: String, users: [String]? = nil, repos: [ForgeStateRepository], registry: PluginRegistry
+    ) {
         self.now = now
         self.me = me
         self.users = users
         self.repos = repos
+        self.registry = registry
+    }
+
+    public static func == (lhs: ForgeStateFile, rhs: ForgeStateFile) -> Bool {
+        lhs.now == rhs.now && lhs.me == rhs.me && lhs.users == rhs.users && lhs.repos == rhs.repos
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(now)
+        hasher.combine(me)
+        hasher.combine(repos)
     }
 
     /// The file for what a run read, such as from a live server, so it can be replayed offline.
@@ -32,24 +47,26 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
     /// carry them; a snapshot passes them here (by repository) so the file also serves the simulator
     /// and `label list` / `milestone list` answer offline as they did live.
     public init(
-        state: ForgeState, labels: [RepositoryPath: [IssueLabel]] = [:],
+        state: ForgeState, registry: PluginRegistry, labels: [RepositoryPath: [IssueLabel]] = [:],
         milestones: [RepositoryPath: [Milestone]] = [:], users: [String]? = nil
     ) {
         self.init(
             now: state.now, me: state.me, users: users,
             repos: state.repositories.map { repository in
-                var file = ForgeStateRepository(state: repository)
+                var file = ForgeStateRepository(state: repository, registry: registry)
                 file.labels = labels[repository.path] ?? []
                 file.milestones = milestones[repository.path] ?? []
                 return file
-            })
+            }, registry: registry)
     }
 
     /// Reads and checks a forge-state file; errors name the JSON path of the bad value.
-    public static func load(from data: Data) throws(ForgeStateFileError) -> ForgeStateFile {
+    public static func load(from data: Data, registry: PluginRegistry) throws(ForgeStateFileError) -> ForgeStateFile {
         let file: ForgeStateFile
         do {
-            file = try GitbayJSON.decoder().decode(ForgeStateFile.self, from: data)
+            let decoder = GitbayJSON.decoder()
+            decoder.userInfo[.pluginRegistry] = registry
+            file = try decoder.decode(ForgeStateFile.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw ForgeStateFileError.invalidJSON(data)
         } catch let error as DecodingError {
@@ -63,13 +80,14 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
 
     /// The forge as evaluation sees it: everything known, derived fields computed.
     public func forgeState() -> ForgeState {
-        ForgeState(now: now, me: me, repositories: repos.map { $0.repositoryState() })
+        ForgeState(now: now, me: me, repositories: repos.map { $0.repositoryState(registry: registry) })
     }
 
     /// The file as JSON with sorted keys and gitbay's timestamp forms, ready to write to disk.
     public func encoded() throws -> Data {
         let encoder = GitbayJSON.encoder()
         encoder.outputFormatting.insert(.prettyPrinted)
+        encoder.userInfo[.pluginRegistry] = registry
         return try encoder.encode(self)
     }
 
@@ -82,20 +100,18 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
             guard paths.insert(repo.path).inserted else {
                 throw ForgeStateFileError(path: "\(at).path", problem: "\(repo.path) appears twice")
             }
-            try Self.check(
-                repo.issues.map { ($0.number, $0.state.rawValue) }, at: "\(at).issues",
-                allowed: IssueState.knownValues.map(\.rawValue), field: "state")
-            try Self.check(
-                repo.mergeRequests.map { ($0.number, $0.state.rawValue) }, at: "\(at).merge_requests",
-                allowed: MergeRequestState.knownValues.map(\.rawValue), field: "state")
-            try Self.check(
-                repo.builds.map { ($0.number, $0.status.rawValue) }, at: "\(at).builds",
-                allowed: BuildStatus.knownValues.map(\.rawValue), field: "status")
+            for kind in registry.kinds {
+                guard let definition = registry.definition(of: kind), let collection = repo.collections[kind] else {
+                    continue
+                }
+                try definition.validateStateFile(collection, at: "\(at).\(definition.stateFileKey)")
+            }
         }
     }
 
-    /// Checks one list of items: each number once, each state one of `allowed`.
-    private static func check(
+    /// Checks one list of items, for a kind's ``ItemKindDefinition/validateStateFile(_:at:)``: each
+    /// number once, each state (at `field`) one of `allowed`.
+    public static func check(
         _ items: [(number: Int, state: String)], at list: String, allowed: [String], field: String
     ) throws(ForgeStateFileError) {
         var numbers: Set<Int> = []
@@ -136,6 +152,11 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
         me = try container.decode(String.self, forKey: .me)
         users = try container.decodeIfPresent([String].self, forKey: .users)
         repos = try container.decode([ForgeStateRepository].self, forKey: .repos)
+        guard let registry = decoder.userInfo[.pluginRegistry] as? PluginRegistry else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .repos, in: container, debugDescription: "no plugin registry to read the item lists")
+        }
+        self.registry = registry
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,12 +1,13 @@
 import Foundation
 import GitbayKit
 
-/// One repository of a forge-state file, in gitbay's field names (`default_branch`, `merge_requests`,
-/// `deps`...), decoded into GitbayKit's wire models.
+/// One repository of a forge-state file, in gitbay's field names (`default_branch`, `deps`...),
+/// with each declared kind's list under the key its plugin gives it (`issues`).
 ///
-/// It holds what the file says; ``repositoryState()`` adds what gitbay derives on every read. Counts
-/// of labels and milestones are derived here, as `label list` and `milestone list` answer them, and
-/// left out again when written.
+/// It holds what the file says; ``repositoryState()`` adds what gitbay derives on every read.
+/// Counts of labels and milestones are derived here, as `label list` and `milestone list` answer
+/// them, and left out again when written. Reading and writing the lists needs the registry in the
+/// coder's `userInfo` (``CodingUserInfoKey/pluginRegistry``), as ``ForgeStateFile`` puts it there.
 public struct ForgeStateRepository: Codable, Sendable, Hashable {
     public var path: RepositoryPath
     /// The default branch; `main` when the file does not say.
@@ -19,9 +20,8 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
     public var settings: MergeGateSettings
     public var labels: [IssueLabel]
     public var milestones: [Milestone]
-    public var issues: [Issue]
-    public var mergeRequests: [MergeRequest]
-    public var builds: [Build]
+    /// Each kind's records as the file holds them, normalised, before what gitbay derives across them.
+    public var collections: [ItemKind: any ItemCollection]
     /// The dependency checker; `nil` when the file has no `deps`, which reads as a disabled checker.
     public var deps: DependencyStatus?
     /// An archived repository refuses every write (exit 4), so no rule acts on it.
@@ -30,7 +30,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
     public init(
         path: RepositoryPath, defaultBranch: String = "main", branches: [String: String] = [:],
         tags: [String: String] = [:], settings: MergeGateSettings = MergeGateSettings(), labels: [IssueLabel] = [],
-        milestones: [Milestone] = [], issues: [Issue] = [], mergeRequests: [MergeRequest] = [], builds: [Build] = [],
+        milestones: [Milestone] = [], collections: [ItemKind: any ItemCollection] = [:],
         deps: DependencyStatus? = nil, archived: Bool = false
     ) {
         self.path = path
@@ -41,68 +41,60 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         self.settings = settings
         self.labels = labels
         self.milestones = milestones
-        self.issues = issues
-        self.mergeRequests = mergeRequests
-        self.builds = builds
+        self.collections = collections
         self.deps = deps
     }
 
-    /// The file's record of what the bot knows of a repository: its items as read, settings echoed by
-    /// any merge request's gates, and no labels or milestones (the engine does not keep those).
-    public init(state: RepositoryState) {
-        let gates = state.mergeRequests.lazy.compactMap(\.mergeRequest.gates).first
+    /// The file's record of what the bot knows of a repository: its items as read, what each kind
+    /// records beyond them, and no labels or milestones (the engine does not keep those).
+    public init(state: RepositoryState, registry: PluginRegistry) {
         self.init(
             path: state.path, defaultBranch: state.defaultBranch ?? "main",
             branches: Dictionary(state.refs?.branches.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 }),
             tags: Dictionary(state.refs?.tags.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 }),
-            settings: gates.map(MergeGateSettings.init(gates:)) ?? MergeGateSettings(),
-            issues: state.issues.map(\.issue), mergeRequests: state.mergeRequests.map(\.mergeRequest),
-            builds: state.builds, deps: state.dependencies, archived: state.archived)
+            collections: state.collections, deps: state.dependencies, archived: state.archived)
+        for kind in registry.kinds {
+            registry.definition(of: kind)?.record(state, into: &self)
+        }
     }
 
     /// The repository as evaluation sees it: everything known, and every derived field computed the
     /// way gitbay serves it (stacks, combined checks, gates, `updated_at` defaults, sorted names).
-    public func repositoryState() -> RepositoryState {
-        let issues = issues.sorted { $0.number > $1.number }.map(Self.normalized)
-        let mergeRequests = ForgeDerivation.derive(
-            mergeRequests.sorted { $0.number > $1.number }.map(Self.normalized), path: path, settings: settings)
-        let everything = Set(ReadNeed.allCases)
-        return RepositoryState(
+    public func repositoryState(registry: PluginRegistry) -> RepositoryState {
+        var state = RepositoryState(
             path: path, defaultBranch: defaultBranch,
             refs: RepositoryRefs(
                 branches: branches.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) },
                 tags: tags.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) }),
             dependencies: deps.flatMap { $0.enabled ? $0 : nil } ?? DependencyStatus(enabled: false),
-            issues: issues.map { IssueRecord(issue: $0, known: everything) },
-            mergeRequests: mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: everything) },
-            builds: builds.sorted { $0.number > $1.number }, known: everything, archived: archived)
+            known: Set(ReadNeed.allCases), archived: archived)
+        for (kind, collection) in collections {
+            state.setCollection(collection, kind)
+        }
+        for kind in registry.kinds {
+            registry.definition(of: kind)?.derive(&state, file: self)
+        }
+        return state
     }
 
-    /// An issue as `issue show` sends it, plus `updated_at` (which defaults to `created_at`).
-    private static func normalized(_ issue: Issue) -> Issue {
-        var issue = issue
-        issue.labels.sort()
-        issue.assignees.sort()
-        issue.comments = issue.comments.map(normalized)
-        issue.updatedAt = issue.updatedAt ?? issue.createdAt
-        return issue
+    public static func == (lhs: ForgeStateRepository, rhs: ForgeStateRepository) -> Bool {
+        lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.branches == rhs.branches
+            && lhs.tags == rhs.tags && lhs.settings == rhs.settings && lhs.labels == rhs.labels
+            && lhs.milestones == rhs.milestones && lhs.deps == rhs.deps && lhs.archived == rhs.archived
+            && Set(lhs.collections.keys) == Set(rhs.collections.keys)
+            && lhs.collections.allSatisfy { kind, collection in
+                rhs.collections[kind].map(collection.isEqual) ?? false
+            }
     }
 
-    /// A merge request as `mr show` sends it, before derivation, plus `updated_at` (default `created_at`).
-    private static func normalized(_ mergeRequest: MergeRequest) -> MergeRequest {
-        var mergeRequest = mergeRequest
-        mergeRequest.labels.sort()
-        mergeRequest.reviewRequests.sort()
-        mergeRequest.comments = mergeRequest.comments.map(normalized)
-        mergeRequest.updatedAt = mergeRequest.updatedAt ?? mergeRequest.createdAt
-        return mergeRequest
-    }
-
-    /// A comment as gitbay sends it: `kind` is `comment` unless the file says otherwise.
-    private static func normalized(_ comment: GitbayKit.Comment) -> GitbayKit.Comment {
-        var comment = comment
-        comment.kind = comment.kind ?? .comment
-        return comment
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(defaultBranch)
+        hasher.combine(archived)
+        for kind in collections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            hasher.combine(kind)
+            collections[kind]?.hash(into: &hasher)
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -113,9 +105,6 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         case settings
         case labels
         case milestones
-        case issues
-        case mergeRequests = "merge_requests"
-        case builds
         case deps
         case archived
     }
@@ -132,51 +121,69 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         case enabled
     }
 
+    /// The registry a coder was given, or an error saying the file cannot be read without one.
+    private static func registry(_ userInfo: [CodingUserInfoKey: Any], path: [any CodingKey]) throws -> PluginRegistry {
+        guard let registry = userInfo[.pluginRegistry] as? PluginRegistry else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: path, debugDescription: "no plugin registry to read the item lists"))
+        }
+        return registry
+    }
+
     public init(from decoder: any Decoder) throws {
+        let registry = try Self.registry(decoder.userInfo, path: decoder.codingPath)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode(RepositoryPath.self, forKey: .path)
         defaultBranch = try container.decodeIfPresent(String.self, forKey: .defaultBranch) ?? "main"
         branches = try container.decodeIfPresent([String: String].self, forKey: .branches) ?? [:]
         tags = try container.decodeIfPresent([String: String].self, forKey: .tags) ?? [:]
         settings = try container.decodeIfPresent(MergeGateSettings.self, forKey: .settings) ?? MergeGateSettings()
-        issues = try container.decodeIfPresent([Issue].self, forKey: .issues) ?? []
-        mergeRequests = try container.decodeIfPresent([MergeRequest].self, forKey: .mergeRequests) ?? []
-        builds = try container.decodeIfPresent([Build].self, forKey: .builds) ?? []
         deps = try container.decodeIfPresent(DependencyStatus.self, forKey: .deps)
         archived = try container.decodeIfPresent(Bool.self, forKey: .archived) ?? false
         if deps != nil, try !container.nestedContainer(keyedBy: DepsKeys.self, forKey: .deps).contains(.enabled) {
             deps?.enabled = true
         }
-        let issues = issues
-        let mergeRequests = mergeRequests
+        let lists = try decoder.container(keyedBy: StateFileKey.self)
+        collections = [:]
+        for kind in registry.kinds {
+            guard let definition = registry.definition(of: kind) else { continue }
+            collections[kind] = try definition.decodeStateFile(from: lists, key: StateFileKey(definition.stateFileKey))
+        }
+        // The counts come from the items, below; what the file says of them is not read.
         labels = try (container.decodeIfPresent([IssueLabel].self, forKey: .labels) ?? []).map { label in
-            var label = label
-            label.issues = issues.filter { $0.labels.contains(label.name) }.count
-            label.mergeRequests = mergeRequests.filter { $0.labels.contains(label.name) }.count
-            return label
+            IssueLabel(name: label.name, color: label.color, org: label.org)
         }
         milestones = []
         if container.contains(.milestones) {
             var list = try container.nestedUnkeyedContainer(forKey: .milestones)
             while !list.isAtEnd {
                 let entry = try list.nestedContainer(keyedBy: MilestoneKeys.self)
-                let title = try entry.decode(String.self, forKey: .title)
-                let inMilestone = issues.filter { $0.milestone == title }
                 milestones.append(
                     Milestone(
-                        title: title, description: try entry.decodeIfPresent(String.self, forKey: .description),
+                        title: try entry.decode(String.self, forKey: .title),
+                        description: try entry.decodeIfPresent(String.self, forKey: .description),
                         due: try entry.decodeIfPresent(String.self, forKey: .due),
                         state: try entry.decodeIfPresent(String.self, forKey: .state) ?? "open",
-                        org: try entry.decodeIfPresent(Bool.self, forKey: .org),
-                        openCount: inMilestone.filter { $0.state == .open }.count,
-                        closedCount: inMilestone.filter { $0.state != .open }.count))
+                        org: try entry.decodeIfPresent(Bool.self, forKey: .org)))
             }
         }
+        // The counts `label list` and `milestone list` give: each kind adds its items'.
+        var state = RepositoryState(path: path)
+        for (kind, collection) in collections {
+            state.setCollection(collection, kind)
+        }
+        var counted = self
+        for kind in registry.kinds {
+            registry.definition(of: kind)?.count(state, into: &counted)
+        }
+        labels = counted.labels
+        milestones = counted.milestones
     }
 
     /// Writes the repository back; derived values (stacks, gates, counts) are left out, as gitbay
     /// recomputes them on read.
     public func encode(to encoder: any Encoder) throws {
+        let registry = try Self.registry(encoder.userInfo, path: encoder.codingPath)
         var container = encoder.container(keyedBy: CodingKeys.self)
         if archived {
             try container.encode(true, forKey: .archived)
@@ -201,18 +208,11 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
                 try entry.encodeIfPresent(milestone.org, forKey: .org)
             }
         }
-        if !issues.isEmpty { try container.encode(issues, forKey: .issues) }
-        if !mergeRequests.isEmpty {
-            let stored = mergeRequests.map { mergeRequest in
-                var mergeRequest = mergeRequest
-                mergeRequest.stackedOn = nil
-                mergeRequest.stacked = []
-                mergeRequest.gates = nil
-                return mergeRequest
-            }
-            try container.encode(stored, forKey: .mergeRequests)
+        var lists = encoder.container(keyedBy: StateFileKey.self)
+        for kind in registry.kinds {
+            guard let definition = registry.definition(of: kind), let collection = collections[kind] else { continue }
+            try definition.encodeStateFile(collection, to: &lists, key: StateFileKey(definition.stateFileKey))
         }
-        if !builds.isEmpty { try container.encode(builds, forKey: .builds) }
         try container.encodeIfPresent(deps, forKey: .deps)
     }
 }

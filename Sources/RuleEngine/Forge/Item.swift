@@ -1,57 +1,29 @@
 import Foundation
-import GitbayKit
 
-/// One item a rule may act on.
-public enum Item: Sendable, Hashable {
-    case issue(IssueRecord)
-    case mergeRequest(MergeRequestRecord)
-    case build(Build)
+/// One item a rule may act on: its kind and the record its plugin keeps of it.
+///
+/// Fields read the record as their plugin's own type (`item.record as? IssueRecord`); the engine
+/// needs only the number, the title, the time and what is known.
+public struct Item: Sendable, Hashable {
+    public let kind: ItemKind
+    public let record: any ItemRecord
 
-    public var kind: ItemKind {
-        switch self {
-        case .issue: return .issues
-        case .mergeRequest: return .mergeRequests
-        case .build: return .builds
-        }
+    public init(kind: ItemKind, record: any ItemRecord) {
+        self.kind = kind
+        self.record = record
     }
 
-    /// The item's number: issue and merge-request numbers, or the build number.
-    public var number: Int {
-        switch self {
-        case .issue(let record): return record.issue.number
-        case .mergeRequest(let record): return record.mergeRequest.number
-        case .build(let build): return build.number
-        }
+    public var number: Int { record.number }
+    public var title: String { record.title }
+    public var updatedAt: Date? { record.updatedAt }
+    public var known: Set<ReadNeed> { record.known }
+
+    public static func == (lhs: Item, rhs: Item) -> Bool {
+        lhs.kind == rhs.kind && AnyHashable(lhs.record) == AnyHashable(rhs.record)
     }
 
-    /// A title for people: the issue or merge-request title, or the build's job and subject.
-    public var title: String {
-        switch self {
-        case .issue(let record): return record.issue.title
-        case .mergeRequest(let record): return record.mergeRequest.title
-        case .build(let build): return build.subject.map { "\(build.job): \($0)" } ?? build.job
-        }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(AnyHashable(record))
     }
-
-    /// When it last changed, as far as read (builds have no such time).
-    public var updatedAt: Date? {
-        switch self {
-        case .issue(let record): return record.issue.updatedAt
-        case .mergeRequest(let record): return record.mergeRequest.updatedAt
-        case .build: return nil
-        }
-    }
-
-    /// What the bot has read of it; a build row is complete in itself.
-    public var known: Set<ReadNeed> {
-        switch self {
-        case .issue(let record): return record.known
-        case .mergeRequest(let record): return record.known
-        case .build: return Self.everything
-        }
-    }
-
-    /// Every need, built once: `known` is consulted for each condition of each build.
-    private static let everything = Set(ReadNeed.allCases)
-
 }

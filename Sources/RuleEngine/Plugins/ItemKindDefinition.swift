@@ -37,6 +37,37 @@ public protocol ItemKindDefinition: Sendable {
     /// complete leaves the item as it is.
     func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws
 
+    /// The key of this kind's list in a repository of a forge-state file (`issues`).
+    var stateFileKey: String { get }
+
+    /// This kind's records from its list in a forge-state file (the list at `key` of `container`),
+    /// sorted newest first and normalised as gitbay serves them (sorted names, defaults filled);
+    /// everything is known of them. What gitbay derives across items comes after, in ``derive(_:file:)``.
+    func decodeStateFile(
+        from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
+    ) throws -> any ItemCollection
+
+    /// Writes this kind's records back to its list, leaving out what gitbay derives on read.
+    func encodeStateFile(
+        _ collection: any ItemCollection, to container: inout KeyedEncodingContainer<StateFileKey>, key: StateFileKey
+    ) throws
+
+    /// Refuses what gitbay would never hold (a number twice, an unknown state), naming the value
+    /// by its JSON path under `path` (`repos[0].issues`).
+    func validateStateFile(_ collection: any ItemCollection, at path: String) throws(ForgeStateFileError)
+
+    /// Fills in what gitbay derives on every read of the file's repository once every kind is
+    /// decoded (a merge request's stack and gates).
+    func derive(_ repository: inout RepositoryState, file: ForgeStateRepository)
+
+    /// Adds this kind's items of `repository` to the counts `label list` and `milestone list`
+    /// give for `file`.
+    func count(_ repository: RepositoryState, into file: inout ForgeStateRepository)
+
+    /// What a repository's forge-state file records of this kind beyond the list, taken from what
+    /// a run read (the merge gates the merge requests echo).
+    func record(_ repository: RepositoryState, into file: inout ForgeStateRepository)
+
     /// Reads every item of this kind in `paths` (already in `session`) as a forge-state file keeps
     /// it, for `gitbay-bot snapshot`: whole, whatever a rule could consult; closed ones too when
     /// `allStates`. `scope` names the same repositories, for listings that span them.

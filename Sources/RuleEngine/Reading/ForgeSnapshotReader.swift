@@ -53,7 +53,8 @@ public struct ForgeSnapshotReader: Sendable {
         report.steps += session.report.steps
         var snapshot = ForgeSnapshot(
             state: ForgeState(
-                now: now, me: me, repositories: paths.compactMap { session.repositories[$0] }), labels: labels,
+                now: now, me: me, repositories: paths.compactMap { session.repositories[$0] }), registry: registry,
+            labels: labels,
             milestones: milestones)
         snapshot.report = report
         return snapshot

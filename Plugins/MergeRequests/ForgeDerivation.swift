@@ -1,4 +1,5 @@
 import GitbayKit
+import RuleEngine
 
 /// What gitbay computes on every read of a merge request instead of storing it: the stack both
 /// ways, the combined check state and the merge gates.

@@ -1,0 +1,40 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+
+/// A build row is complete in itself: everything is known of it.
+extension Build: ItemRecord {
+    public var title: String { subject.map { "\(job): \($0)" } ?? job }
+    public var updatedAt: Date? { nil }
+    public var known: Set<ReadNeed> { Self.everything }
+
+    /// Every need, built once: `known` is consulted for each condition of each build.
+    private static let everything = Set(ReadNeed.allCases)
+}
+
+extension ItemKind {
+    /// Builds, as rules name them (`on: builds`).
+    public static let builds = ItemKind(rawValue: "builds")
+}
+
+extension Item {
+    /// A build as an item.
+    public static func build(_ build: Build) -> Item {
+        Item(kind: .builds, record: build)
+    }
+}
+
+extension RepositoryState {
+    /// The repository's builds as read.
+    public var builds: [Build] {
+        get { records(.builds) }
+        set { setRecords(newValue, .builds) }
+    }
+}
+
+extension ForgeStateRepository {
+    /// The repository's builds as the file holds them.
+    public var builds: [Build] {
+        (collections[.builds] as? Records<Build>)?.all ?? []
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+import SharedPluginActions
+
+/// Merge requests in a forge-state file: the `merge_requests` list of a repository, as `mr show`
+/// sends them before what gitbay derives on read (stacks, combined checks, gates).
+extension MergeRequestReader {
+    var stateFileKey: String { "merge_requests" }
+
+    /// The list in the file's order, as the file says it (so errors point at the right index).
+    func decodeStateFile(
+        from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
+    ) throws -> any ItemCollection {
+        let mergeRequests = try container.decodeIfPresent([MergeRequest].self, forKey: key) ?? []
+        return Records(mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: Set(ReadNeed.allCases)) })
+    }
+
+    func encodeStateFile(
+        _ collection: any ItemCollection, to container: inout KeyedEncodingContainer<StateFileKey>, key: StateFileKey
+    ) throws {
+        let stored = ((collection as? Records<MergeRequestRecord>)?.all ?? []).map { record in
+            var mergeRequest = record.mergeRequest
+            mergeRequest.stackedOn = nil
+            mergeRequest.stacked = []
+            mergeRequest.gates = nil
+            return mergeRequest
+        }
+        if !stored.isEmpty { try container.encode(stored, forKey: key) }
+    }
+
+    func validateStateFile(_ collection: any ItemCollection, at path: String) throws(ForgeStateFileError) {
+        let mergeRequests = (collection as? Records<MergeRequestRecord>)?.all.map(\.mergeRequest) ?? []
+        try ForgeStateFile.check(
+            mergeRequests.map { ($0.number, $0.state.rawValue) }, at: path,
+            allowed: MergeRequestState.knownValues.map(\.rawValue), field: "state")
+    }
+
+    /// Newest first, as `mr show` sends each, with the stacks, combined checks and gates gitbay
+    /// computes on every read.
+    func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {
+        let derived = ForgeDerivation.derive(
+            repository.mergeRequests.map(\.mergeRequest).sorted { $0.number > $1.number }.map(Self.normalized),
+            path: file.path, settings: file.settings)
+        let everything = Set(ReadNeed.allCases)
+        repository.mergeRequests = derived.map { MergeRequestRecord(mergeRequest: $0, known: everything) }
+    }
+
+    /// Merge requests count towards their labels.
+    func count(_ repository: RepositoryState, into file: inout ForgeStateRepository) {
+        let mergeRequests = repository.mergeRequests.map(\.mergeRequest)
+        for index in file.labels.indices {
+            let count = mergeRequests.filter { $0.labels.contains(file.labels[index].name) }.count
+            file.labels[index].mergeRequests = (file.labels[index].mergeRequests ?? 0) + count
+        }
+    }
+
+    /// The merge gates the merge requests echo, as the repository's settings.
+    func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {
+        if let gates = repository.mergeRequests.lazy.compactMap(\.mergeRequest.gates).first {
+            file.settings = MergeGateSettings(gates: gates)
+        }
+    }
+
+    /// A merge request as `mr show` sends it, before derivation, plus `updated_at` (default `created_at`).
+    private static func normalized(_ mergeRequest: MergeRequest) -> MergeRequest {
+        var mergeRequest = mergeRequest
+        mergeRequest.labels.sort()
+        mergeRequest.reviewRequests.sort()
+        mergeRequest.comments = mergeRequest.comments.map(\.normalized)
+        mergeRequest.updatedAt = mergeRequest.updatedAt ?? mergeRequest.createdAt
+        return mergeRequest
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// What a plugin keeps of one item of a kind it declares (an issue as read, with what is known of
+/// it): the engine reads only these few facts, the plugin's fields everything else.
+public protocol ItemRecord: Sendable, Hashable {
+    /// The item's number in its repository.
+    var number: Int { get }
+    /// A title for people.
+    var title: String { get }
+    /// When it last changed, as far as read.
+    var updatedAt: Date? { get }
+    /// What the bot has read of it.
+    var known: Set<ReadNeed> { get }
+}
