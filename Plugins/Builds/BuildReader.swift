@@ -14,7 +14,7 @@ struct BuildReader: ItemKindDefinition {
     var detailStep: String { "build details" }
 
     func items(in repository: RepositoryState) -> [Item] {
-        repository.builds.map(Item.build)
+        repository.items(of: kind)
     }
 
     /// Nobody comments on a build; whether it still runs is what its re-read says.

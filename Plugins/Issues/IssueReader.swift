@@ -13,7 +13,7 @@ struct IssueReader: ItemKindDefinition {
     var detailStep: String { "issue details: issue show for undecided or matching issues" }
 
     func items(in repository: RepositoryState) -> [Item] {
-        repository.issues.map(Item.issue)
+        repository.items(of: kind)
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {

@@ -12,7 +12,7 @@ struct MergeRequestReader: ItemKindDefinition {
     var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
 
     func items(in repository: RepositoryState) -> [Item] {
-        repository.mergeRequests.map(Item.mergeRequest)
+        repository.items(of: kind)
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {

@@ -37,7 +37,7 @@ public struct RepositoryState: Sendable, Hashable {
 
     /// Replaces the records of `kind`.
     public mutating func setRecords<Record: ItemRecord>(_ records: [Record], _ kind: ItemKind) {
-        collections[kind] = Records(records)
+        collections[kind] = Records(records, kind: kind)
     }
 
     /// Replaces the records of `kind` with a collection as its plugin keeps it.
