@@ -5,7 +5,7 @@ extension ItemContext {
     /// The build this context is about; `nil` for another kind of item, which a build field answers
     /// as absent rather than guessing.
     var build: Build? {
-        if let build = item.record as? Build { return build }
+        if let box = item.box(as: Build.self) { return box.record }
         return nil
     }
 }

@@ -17,7 +17,7 @@ struct IssueReader: ItemKindDefinition {
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
-        guard let record = item.record as? IssueRecord else { return false }
+        guard let record = item.box(as: IssueRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.issue.comments, since: date, me: me)
     }
 

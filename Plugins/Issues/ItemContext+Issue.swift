@@ -5,7 +5,7 @@ extension ItemContext {
     /// The issue this context is about; `nil` for another kind of item, which an issue field
     /// answers as absent rather than guessing.
     var issue: GitbayKit.Issue? {
-        if let record = item.record as? IssueRecord { return record.issue }
+        if let box = item.box(as: IssueRecord.self) { return box.record.issue }
         return nil
     }
 }

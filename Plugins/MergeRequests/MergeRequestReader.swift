@@ -16,7 +16,7 @@ struct MergeRequestReader: ItemKindDefinition {
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
-        guard let record = item.record as? MergeRequestRecord else { return false }
+        guard let record = item.box(as: MergeRequestRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)
     }
 
