@@ -62,7 +62,7 @@ public struct Evaluator: Sendable {
         of reference: ItemReference, rules: [Rule], state: ForgeState, source: String
     ) -> Explanation? {
         guard let repository = state.repositories.first(where: { $0.path == reference.repository }),
-            let item = registry.items(of: reference.kind, in: repository).first(where: { $0.number == reference.number }
+            let item = registry.items(of: reference.kind, in: repository).first(where: { $0.key == reference.key }
             )
         else { return nil }
         let plan = plan(rules: rules, state: state, source: source)

@@ -10,6 +10,8 @@ public struct Item: Sendable, Hashable {
     /// The record's facts the engine reads, kept beside it: reading them through the record's
     /// protocol would copy the whole record into an existential each time.
     public let number: Int
+    /// What names it in its repository (``ItemRecord/key``).
+    public let key: String
     public let title: String
     public let updatedAt: Date?
     public let known: Set<ReadNeed>
@@ -20,6 +22,7 @@ public struct Item: Sendable, Hashable {
     public init<Record: ItemRecord>(kind: ItemKind, record: Record) {
         self.kind = kind
         number = record.number
+        key = record.key
         title = record.title
         updatedAt = record.updatedAt
         known = record.known

@@ -11,4 +11,11 @@ public protocol ItemRecord: Sendable, Hashable {
     var updatedAt: Date? { get }
     /// What the bot has read of it.
     var known: Set<ReadNeed> { get }
+    /// What names it in its repository: the number, or for a kind whose items have none (a
+    /// milestone) its title; the last part of a reference to it.
+    var key: String { get }
+}
+
+extension ItemRecord {
+    public var key: String { String(number) }
 }

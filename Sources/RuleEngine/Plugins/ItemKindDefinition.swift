@@ -18,6 +18,9 @@ public protocol ItemKindDefinition: Sendable {
     /// `owner/name#12`), as people and gitbay's web write it.
     var referenceSeparator: String { get }
 
+    /// Whether its items are named by number (`#12`); otherwise by their ``ItemRecord/key``, a title.
+    var numbered: Bool { get }
+
     /// How `--verbose` names this kind's detail reads (`issue details: issue show ...`).
     var detailStep: String { get }
 
@@ -80,4 +83,8 @@ public protocol ItemKindDefinition: Sendable {
     func refresh(
         _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
     ) async throws -> (item: Item, repository: RepositoryState)?
+}
+
+extension ItemKindDefinition {
+    public var numbered: Bool { true }
 }
