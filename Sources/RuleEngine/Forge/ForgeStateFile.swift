@@ -43,9 +43,10 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
 
     /// The file for what a run read, such as from a live server, so it can be replayed offline.
     ///
-    /// Evaluation never consults labels, milestones or the user list, so ``ForgeState`` does not
-    /// carry them; a snapshot passes them here (by repository) so the file also serves the simulator
-    /// and `label list` / `milestone list` answer offline as they did live.
+    /// Evaluation never consults labels or the user list, so ``ForgeState`` does not carry them; a
+    /// snapshot passes them here (by repository) so the file also serves the simulator and
+    /// `label list` answers offline as it did live. Milestones are given here only by a caller
+    /// whose state does not hold them; a kind that does records them itself.
     public init(
         state: ForgeState, registry: PluginRegistry, labels: [RepositoryPath: [IssueLabel]] = [:],
         milestones: [RepositoryPath: [Milestone]] = [:], users: [String]? = nil
@@ -55,7 +56,7 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
             repos: state.repositories.map { repository in
                 var file = ForgeStateRepository(state: repository, registry: registry)
                 file.labels = labels[repository.path] ?? []
-                file.milestones = milestones[repository.path] ?? []
+                if let recorded = milestones[repository.path] { file.milestones = recorded }
                 return file
             }, registry: registry)
     }

@@ -58,11 +58,12 @@ public struct PluginRegistry: Sendable {
     public func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
         let items = definition(of: kind)?.items(in: repository) ?? []
         // Listings come newest first and forge-state files oldest first: sort only when needed.
+        // Items of a kind without numbers (milestones) all read 0 and go by their key.
         if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number < items[$0].number }) { return items }
         if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number > items[$0].number }) {
             return items.reversed()
         }
-        return items.sorted { $0.number < $1.number }
+        return items.sorted { ($0.number, $0.key) < ($1.number, $1.key) }
     }
 
     /// `some` in the order of ``kinds``, any kind no plugin reads last.
