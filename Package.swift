@@ -42,9 +42,11 @@ let package = Package(
         .target(
             name: "BuildsPlugin", dependencies: ["RuleEngine", "GitbayKit", "MergeRequestsPlugin"],
             path: "Plugins/Builds"),
+        .target(name: "MilestonesPlugin", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Milestones"),
         // The one list of built-in plugins, for the command line, the benchmarks, the docs and the tests.
         .target(
-            name: "BuiltinPlugins", dependencies: ["RuleEngine", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin"]),
+            name: "BuiltinPlugins",
+            dependencies: ["RuleEngine", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "MilestonesPlugin"]),
 
         // The table-driven command-line parser: declarations, parsing, help, errors, completion scripts.
         .target(name: "ArgumentParsing", dependencies: ["Suggestions"]),
@@ -102,7 +104,8 @@ let package = Package(
         .testTarget(
             name: "BuiltinPluginsTests",
             dependencies: [
-                "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "BuiltinPlugins", "RuleEngine", "GitbayKit",
+                "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "MilestonesPlugin", "BuiltinPlugins",
+                "RuleEngine", "GitbayKit",
                 "GitbayTestSupport",
             ]
         ),

@@ -10,7 +10,7 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
         let result = await runBot(["check", root.appendingPathComponent("rules").path])
         #expect(result.code == 0)
         #expect(result.error == "")
-        #expect(result.output == "3 files, 5 rules: no problems found\n")
+        #expect(result.output == "4 files, 6 rules: no problems found\n")
     }
 
     /// `ready` remembers a landing only through the rule's marked comment: without a comment the

@@ -250,6 +250,6 @@ private func temporaryFolder() throws -> URL {
         #expect(limited.code == 0)
         #expect(limited.output.contains("2 commands pending"))
         let unlimited = await runBot(["plan", "--config", path, "--snapshot", demo, "--max-actions", "50"])
-        #expect(unlimited.output.contains("10 commands pending"))
+        #expect(unlimited.output.contains("11 commands pending"))
     }
 }

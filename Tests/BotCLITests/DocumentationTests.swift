@@ -65,7 +65,7 @@ private func demoArguments() throws -> [String] {
         process.waitUntilExit()
         let printed = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0)
-        #expect(printed.hasSuffix("10 commands pending (5 rules, 7 entries)\n"))
+        #expect(printed.hasSuffix("11 commands pending (6 rules, 8 entries)\n"))
         #expect(printed.contains("+ issue close krz/gitbay 34"))
     }
 

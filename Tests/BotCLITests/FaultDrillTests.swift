@@ -7,7 +7,7 @@ private let demo = root.appendingPathComponent("examples/demo-forge.json")
 private let rules = root.appendingPathComponent("rules").path
 private let now = "2026-11-29T12:00:00.000Z"
 /// The demo plan's writes, each of which must land exactly once across a drill's runs.
-private let demoWrites = 10
+private let demoWrites = 11
 /// A simulator fast enough that a drill's cost is its faults, not the 120-a-minute pacing.
 private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
 

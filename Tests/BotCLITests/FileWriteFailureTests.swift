@@ -21,7 +21,7 @@ struct FileWriteFailureTests {
         let result = await runBot(["plan", rules, "--snapshot", demo.path, "-o", path])
         #expect(result.code == 74)
         #expect(result.error == "error: cannot write the plan to \(path): no space left on the device\n")
-        #expect(result.output.contains("10 commands pending"))
+        #expect(result.output.contains("11 commands pending"))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 

@@ -17,7 +17,7 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
     /// How long they take is `gitbay-bench hostile`'s "rule-file mutations" row.
     @Test func mutatedRuleFilesAreCheckedWithinTheFile() throws {
         let originals = try RuleSet.files(at: [root.appendingPathComponent("rules").path])
-        try #require(originals.count == 3)
+        try #require(originals.count == 4)
         var problems: [String] = []
         var broken = 0
         let mutants = RuleMutation.mutants(of: originals.map(\.bytes), count: Self.mutants, seed: 0x6769_7462_6179)

@@ -43,7 +43,7 @@ private func withoutSource(_ text: String) -> String {
             let result = await bot(
                 simulator, ["snapshot", "--scope", "owner:krz", "--all-states", "-o", path, "--verbose"])
             #expect(result.code == 0, "\(result.error)")
-            #expect(result.output == "wrote \(path): 2 repositories, 11 issues, 10 merge requests, 11 builds\n")
+            #expect(result.output == "wrote \(path): 2 repositories, 11 issues, 10 merge requests, 11 builds, 8 milestones\n")
             #expect(result.error.contains("issue list --q \"owner:krz is:issue\" (1 request)"))
             #expect(!result.output.contains(simulator.token) && !result.error.contains(simulator.token))
             let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -71,7 +71,7 @@ private func withoutSource(_ text: String) -> String {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
             let taken = await bot(simulator, ["snapshot", "--scope", "owner:krz", "-o", path])
             #expect(taken.code == 0, "\(taken.error)")
-            #expect(taken.output.hasSuffix("2 repositories, 10 issues, 7 merge requests, 11 builds\n"))
+            #expect(taken.output.hasSuffix("2 repositories, 10 issues, 7 merge requests, 11 builds, 8 milestones\n"))
             let online = await bot(simulator, ["plan", rules, "--format", "json", "--now", now])
             #expect(online.code == 0)
             let offline = await runBot(["plan", rules, "--snapshot", path, "--format", "json", "--now", now])

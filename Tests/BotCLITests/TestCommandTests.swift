@@ -37,6 +37,7 @@ private let demoExpectations = """
       - {rule: cancel-superseded, item: krz/gitbay/builds/201, actions: [cancel]}
       - {rule: cancel-superseded, item: krz/runner/builds/101, actions: [cancel]}
       - {rule: cancel-superseded, item: krz/runner/builds/102, actions: [cancel]}
+      - {rule: close-finished-milestones, item: krz/gitbay/milestones/v1.37.1, actions: [close]}
     """
 
 /// `gitbay-bot test`: the shipped example passes, a wrong expectation fails with a precise

@@ -4,6 +4,7 @@ import Foundation
 import GitbayKit
 import IssuesPlugin
 import MergeRequestsPlugin
+import MilestonesPlugin
 import RuleEngine
 import Testing
 
@@ -41,7 +42,7 @@ import Testing
 
     @Test func theBuiltinPluginsDoNotConflict() {
         #expect(Fixtures.registry.conflicts.isEmpty)
-        #expect(Fixtures.registry.pluginNames == ["Issues", "MergeRequests", "Builds"])
+        #expect(Fixtures.registry.pluginNames == ["Issues", "MergeRequests", "Builds", "Milestones"])
     }
 
     /// Every field with exactly the reads it needs: a field that reads labels declares `.labels`,
@@ -56,7 +57,7 @@ import Testing
 
     @Test(arguments: BuiltinPlugins.registry.kinds)
     func everyFieldIsInTheNeedsTable(kind: ItemKind) {
-        let counts: [ItemKind: Int] = [.issues: 15, .mergeRequests: 18, .builds: 8]
+        let counts: [ItemKind: Int] = [.issues: 15, .mergeRequests: 18, .builds: 8, .milestones: 8]
         #expect(Fixtures.registry.fields(for: kind).count == counts[kind])
     }
 

@@ -31,6 +31,7 @@ import Testing
                 "close-stale": ["krz/gitbay#34"],
                 "ready-when-stack-lands": ["krz/gitbay!51"],
                 "cancel-superseded": ["krz/gitbay/builds/201", "krz/runner/builds/101", "krz/runner/builds/102"],
+                "close-finished-milestones": ["krz/gitbay/milestones/v1.37.1"],
             ])
         for entry in plan.entries {
             #expect(entry.actions.allSatisfy { $0.status == .pending }, "\(entry.rule) \(entry.item.reference)")

@@ -5,8 +5,8 @@ import GitbayKit
 /// `gitbay-bot snapshot`: unlike ``ReadPlanner`` it reads whatever any rule could consult, not what
 /// given rules need, so the snapshot answers every rule offline as the server would have.
 ///
-/// Per repository: `repo show` (default branch), `repo refs`, `label list`, `milestone list` and
-/// `repo deps status`; then each declared kind records its items (``ItemKindDefinition/snapshot(_:scope:allStates:into:)``:
+/// Per repository: `repo show` (default branch), `repo refs`, `label list` and `repo deps status`;
+/// then each declared kind records its items (``ItemKindDefinition/snapshot(_:scope:allStates:into:)``:
 /// for the built-in ones, one `issue list --q` and one `mr list --q` with `issue show` / `mr show`
 /// for every item, and the newest page of `build list`).
 public struct ForgeSnapshotReader: Sendable {
@@ -33,7 +33,6 @@ public struct ForgeSnapshotReader: Sendable {
 
         let everything = Set(ReadNeed.allCases)
         var labels: [RepositoryPath: [IssueLabel]] = [:]
-        var milestones: [RepositoryPath: [Milestone]] = [:]
         for path in paths {
             let repository = try await reader.send(RepoShowCommand(repository: path))
             session.repositories[path] = RepositoryState(
@@ -41,11 +40,9 @@ public struct ForgeSnapshotReader: Sendable {
                 refs: try await reader.send(RepoRefsCommand(repository: path)),
                 dependencies: try await reader.send(RepoDepsStatusCommand(repository: path)), known: everything)
             labels[path] = try await reader.send(LabelListCommand(repository: path))
-            milestones[path] = try await reader.send(MilestoneListCommand(repository: path, state: .all))
         }
         session.note(
-            "repositories: repo show, repo refs, repo deps status, label list, milestone list",
-            requests: paths.count * 5)
+            "repositories: repo show, repo refs, repo deps status, label list", requests: paths.count * 4)
         for kind in registry.kinds {
             try await registry.definition(of: kind)?.snapshot(
                 paths, scope: scope, allStates: allStates, into: &session)
@@ -54,8 +51,7 @@ public struct ForgeSnapshotReader: Sendable {
         var snapshot = ForgeSnapshot(
             state: ForgeState(
                 now: now, me: me, repositories: paths.compactMap { session.repositories[$0] }), registry: registry,
-            labels: labels,
-            milestones: milestones)
+            labels: labels)
         snapshot.report = report
         return snapshot
     }

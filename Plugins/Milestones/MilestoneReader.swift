@@ -1,0 +1,90 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+
+/// Reads milestones through `milestone list`, per repository, and again, fresh, before `apply` writes.
+///
+/// The list is not paged and answers `null` when empty; it takes `--state` when every rule requires
+/// one, and shows the organisation's milestones too, marked `org` (`internal/control/milestone.go`).
+///
+/// In a forge-state file they are the repository's `milestones` list, which the file keeps (with
+/// their counts) for `milestone list` whatever the plugins; this kind makes its items from it.
+struct MilestoneReader: ItemKindDefinition {
+    var kind: ItemKind { .milestones }
+    var noun: String { "milestone" }
+    var referenceSeparator: String { "/milestones/" }
+    var numbered: Bool { false }
+    var detailStep: String { "milestone details" }
+    var stateFileKey: String { "milestones" }
+
+    func items(in repository: RepositoryState) -> [Item] {
+        repository.items(of: kind)
+    }
+
+    /// Nobody comments on a milestone; whether it is still open and due is what its re-read says.
+    func othersActed(on item: Item, since date: Date, me: String) -> Bool { false }
+
+    func list(_ rules: [Rule], into session: inout ReadSession) async throws {
+        let selected = session.selected(rules, kind: kind)
+        let state =
+            selected.flatMap { $0.count == 1 ? $0.first : nil }.flatMap(MilestoneListCommand.StateFilter.init)
+            ?? .all
+        let paths = try await session.repositories(in: session.scope(of: rules))
+        for path in paths {
+            let rows = try await session.reader.send(MilestoneListCommand(repository: path, state: state))
+            session.repositories[path, default: RepositoryState(path: path)].milestones = rows.map(
+                MilestoneRecord.init)
+        }
+        session.note("milestones: milestone list --state \(state.rawValue) per repository", requests: paths.count)
+    }
+
+    func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {}
+
+    /// The repository's milestones listed afresh, and the one of that title; `nil` when it is gone.
+    func refresh(
+        _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
+    ) async throws -> (item: Item, repository: RepositoryState)? {
+        let path = try RepositoryPath(item.repository)
+        guard let separator = item.reference.range(of: referenceSeparator) else { return nil }
+        let title = String(item.reference[separator.upperBound...])
+        let rows = try await session.reader.send(MilestoneListCommand(repository: path, state: .all))
+        guard let milestone = rows.first(where: { $0.title == title }) else { return nil }
+        return (.milestone(MilestoneRecord(milestone: milestone)), RepositoryState(path: path))
+    }
+
+    /// Every milestone of each repository, open or closed (`milestone list --state all`).
+    func snapshot(
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+    ) async throws {
+        for path in paths {
+            let rows = try await session.reader.send(MilestoneListCommand(repository: path, state: .all))
+            session.repositories[path]?.milestones = rows.map(MilestoneRecord.init)
+        }
+        session.note("milestones: milestone list --state all", requests: paths.count)
+    }
+
+    func decodeStateFile(
+        from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
+    ) throws -> any ItemCollection {
+        Records<MilestoneRecord>([])
+    }
+
+    /// The file's own `milestones` list holds them; nothing more to write.
+    func encodeStateFile(
+        _ collection: any ItemCollection, to container: inout KeyedEncodingContainer<StateFileKey>, key: StateFileKey
+    ) throws {}
+
+    func validateStateFile(_ collection: any ItemCollection, at path: String) throws(ForgeStateFileError) {}
+
+    /// The items are the file's milestones, with the counts the file derived from its items.
+    func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {
+        repository.milestones = file.milestones.map(MilestoneRecord.init)
+    }
+
+    func count(_ repository: RepositoryState, into file: inout ForgeStateRepository) {}
+
+    /// The milestones read, as the file's `milestones` list.
+    func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {
+        file.milestones = repository.milestones.map(\.milestone)
+    }
+}
