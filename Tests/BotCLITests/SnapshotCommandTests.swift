@@ -43,7 +43,9 @@ private func withoutSource(_ text: String) -> String {
             let result = await bot(
                 simulator, ["snapshot", "--scope", "owner:krz", "--all-states", "-o", path, "--verbose"])
             #expect(result.code == 0, "\(result.error)")
-            #expect(result.output == "wrote \(path): 2 repositories, 11 issues, 10 merge requests, 11 builds, 8 milestones\n")
+            #expect(
+                result.output
+                    == "wrote \(path): 2 repositories, 11 issues, 10 merge requests, 11 builds, 8 milestones\n")
             #expect(result.error.contains("issue list --q \"owner:krz is:issue\" (1 request)"))
             #expect(!result.output.contains(simulator.token) && !result.error.contains(simulator.token))
             let text = try String(contentsOfFile: path, encoding: .utf8)
