@@ -87,6 +87,7 @@ let package = Package(
             name: "gitbay-bench",
             dependencies: [
                 "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "BuiltinPlugins", "IssuesPlugin",
+                "MilestonesPlugin",
                 "MergeRequestsPlugin", "BuildsPlugin", "StateDatabase",
                 "YAML",
             ],

@@ -3,6 +3,7 @@ import BuiltinPlugins
 import GitbayKit
 import IssuesPlugin
 import MergeRequestsPlugin
+import MilestonesPlugin
 import RuleEngine
 
 /// The fewest read requests that answer a rule set on a forge, computed offline from the whole
@@ -31,7 +32,7 @@ struct ReadLowerBound: Sendable {
             now: state.now, me: state.me, repositories: state.repositories.filter { !$0.archived })
         parts.append(Part(what: "identity (whoami, for @me and the bot's markers)", requests: 1))
         let byKind = Dictionary(grouping: rules, by: \.kind)
-        let perRepository = [ItemKind.mergeRequests, .builds].compactMap { byKind[$0] }.flatMap { $0 }
+        let perRepository = [ItemKind.mergeRequests, .builds, .milestones].compactMap { byKind[$0] }.flatMap { $0 }
         if perRepository.contains(where: { !Self.namesExactRepositories($0.scope) }) {
             let visible = state.repositories.count
             parts.append(Part(what: "repository discovery (repo list)", requests: Self.pages(visible)))
@@ -45,7 +46,16 @@ struct ReadLowerBound: Sendable {
         if let buildRules = byKind[.builds] {
             addBuilds(buildRules, state: perRepositoryState, listedOpenMergeRequests: byKind[.mergeRequests] ?? [])
         }
-        addDetails(rules.filter { $0.kind != .builds }, state: perRepositoryState, registry: registry)
+        if let milestoneRules = byKind[.milestones] {
+            // `milestone list` is per repository and not paged: one request each, whatever it holds.
+            let repositories = perRepositoryState.repositories.filter { repository in
+                milestoneRules.contains { $0.scope.contains(repository.path) }
+            }
+            parts.append(Part(what: "milestones: milestone list per repository", requests: repositories.count))
+        }
+        addDetails(
+            rules.filter { $0.kind != .builds && $0.kind != .milestones }, state: perRepositoryState, registry: registry
+        )
     }
 
     /// Requests to page through `rows` rows, 200 a page; asking costs one even when nothing comes back.
