@@ -81,20 +81,14 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.branches == rhs.branches
             && lhs.tags == rhs.tags && lhs.settings == rhs.settings && lhs.labels == rhs.labels
             && lhs.milestones == rhs.milestones && lhs.deps == rhs.deps && lhs.archived == rhs.archived
-            && Set(lhs.collections.keys) == Set(rhs.collections.keys)
-            && lhs.collections.allSatisfy { kind, collection in
-                rhs.collections[kind].map(collection.isEqual) ?? false
-            }
+            && lhs.collections.holdsTheSame(as: rhs.collections)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(defaultBranch)
         hasher.combine(archived)
-        for kind in collections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            hasher.combine(kind)
-            collections[kind]?.hash(into: &hasher)
-        }
+        collections.hash(into: &hasher)
     }
 
     private enum CodingKeys: String, CodingKey {

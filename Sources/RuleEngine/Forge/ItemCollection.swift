@@ -39,3 +39,19 @@ public struct Records<Record: ItemRecord>: ItemCollection, Hashable {
         hasher.combine(all)
     }
 }
+
+extension Dictionary where Key == ItemKind, Value == any ItemCollection {
+    /// Whether both hold the same kinds with equal records: what equality of the states holding
+    /// them means, since an existential collection is not `Equatable` itself.
+    func holdsTheSame(as other: [ItemKind: any ItemCollection]) -> Bool {
+        Set(keys) == Set(other.keys) && allSatisfy { kind, collection in other[kind].map(collection.isEqual) ?? false }
+    }
+
+    /// Hashes every kind's records in the kinds' order, so equal dictionaries hash alike.
+    func hash(into hasher: inout Hasher) {
+        for kind in keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            hasher.combine(kind)
+            self[kind]?.hash(into: &hasher)
+        }
+    }
+}

@@ -53,10 +53,7 @@ public struct RepositoryState: Sendable, Hashable {
     public static func == (lhs: RepositoryState, rhs: RepositoryState) -> Bool {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.refs == rhs.refs
             && lhs.dependencies == rhs.dependencies && lhs.known == rhs.known && lhs.archived == rhs.archived
-            && Set(lhs.collections.keys) == Set(rhs.collections.keys)
-            && lhs.collections.allSatisfy { kind, collection in
-                rhs.collections[kind].map(collection.isEqual) ?? false
-            }
+            && lhs.collections.holdsTheSame(as: rhs.collections)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -66,9 +63,6 @@ public struct RepositoryState: Sendable, Hashable {
         hasher.combine(dependencies)
         hasher.combine(known)
         hasher.combine(archived)
-        for kind in collections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            hasher.combine(kind)
-            collections[kind]?.hash(into: &hasher)
-        }
+        collections.hash(into: &hasher)
     }
 }
