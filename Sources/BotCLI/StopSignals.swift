@@ -61,13 +61,27 @@ final class StopSignals: @unchecked Sendable {
     }
 
     /// Stops catching the signals and puts back the handlers that were there before.
+    ///
+    /// libdispatch installs its own handler for a signal source on a thread of its own, some time
+    /// after ``start()``; restoring before it did would let it install after, and keep the signal.
+    /// So this waits for it first (a millisecond or two, at most half a second).
     func stop() {
+        let deadline = Date().addingTimeInterval(0.5)
+        while signals.contains(where: Self.isIgnored) && Date() < deadline { usleep(1_000) }
         for source in sources { source.cancel() }
         sources = []
         for (number, var old) in previous {
             sigaction(number, &old, nil)
         }
         previous = [:]
+    }
+
+    /// Whether `number` is still ignored, as ``start()`` left it before libdispatch took it over.
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(number, nil, &current)
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: UInt.self)
+            == unsafeBitCast(SIG_IGN, to: UInt.self)
     }
 
     /// Ends the process by `number`'s default action, as if nothing had caught it.
