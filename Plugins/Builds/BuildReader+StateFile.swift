@@ -30,8 +30,4 @@ extension BuildReader {
     func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {
         repository.builds = repository.builds.sorted { $0.number > $1.number }
     }
-
-    func count(_ repository: RepositoryState, into file: inout ForgeStateRepository) {}
-
-    func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {}
 }

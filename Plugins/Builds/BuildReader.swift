@@ -13,13 +13,6 @@ struct BuildReader: ItemKindDefinition {
     /// Build rows are complete: there is no detail read.
     var detailStep: String { "build details" }
 
-    func items(in repository: RepositoryState) -> [Item] {
-        repository.items(of: kind)
-    }
-
-    /// Nobody comments on a build; whether it still runs is what its re-read says.
-    func othersActed(on item: Item, since date: Date, me: String) -> Bool { false }
-
     func list(_ rules: [Rule], into session: inout ReadSession) async throws {
         let scope = session.scope(of: rules)
         let statuses = session.selected(rules, kind: kind)
@@ -34,8 +27,6 @@ struct BuildReader: ItemKindDefinition {
                 + (activeOnly ? "pending/running builds with the newer ones above them" : "the newest 200 builds")
                 + " per repository", requests: requests)
     }
-
-    func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {}
 
     /// The newest page of `build list` per repository.
     func snapshot(

@@ -50,8 +50,6 @@ extension IssueReader {
         }
     }
 
-    func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {}
-
     /// An issue as `issue show` sends it, plus `updated_at` (which defaults to `created_at`).
     private static func normalized(_ issue: Issue) -> Issue {
         var issue = issue

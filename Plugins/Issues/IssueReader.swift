@@ -12,10 +12,6 @@ struct IssueReader: ItemKindDefinition {
     var referenceSeparator: String { "#" }
     var detailStep: String { "issue details: issue show for undecided or matching issues" }
 
-    func items(in repository: RepositoryState) -> [Item] {
-        repository.items(of: kind)
-    }
-
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
         guard let record = item.box(as: IssueRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.issue.comments, since: date, me: me)
@@ -137,7 +133,7 @@ struct IssueReader: ItemKindDefinition {
     ) async throws -> (item: Item, repository: RepositoryState)? {
         let path = try RepositoryPath(item.repository)
         var issue = try await session.reader.send(try IssueShowCommand(repository: path, number: item.number))
-        issue.updatedAt = ReadSession.lastActivity(planned: item.updatedAt, comments: issue.comments)
+        issue.updatedAt = Comment.lastActivity(planned: item.updatedAt, comments: issue.comments)
         var repository = RepositoryState(path: path)
         if needs.contains(.dependencies) {
             if !session.repository(path).known.contains(.dependencies) {

@@ -11,10 +11,6 @@ struct MergeRequestReader: ItemKindDefinition {
     var referenceSeparator: String { "!" }
     var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
 
-    func items(in repository: RepositoryState) -> [Item] {
-        repository.items(of: kind)
-    }
-
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
         guard let record = item.box(as: MergeRequestRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)
@@ -118,7 +114,7 @@ struct MergeRequestReader: ItemKindDefinition {
         }
         var mergeRequest = try await session.reader.send(
             try MergeRequestShowCommand(repository: path, number: item.number))
-        mergeRequest.updatedAt = ReadSession.lastActivity(planned: item.updatedAt, comments: mergeRequest.comments)
+        mergeRequest.updatedAt = Comment.lastActivity(planned: item.updatedAt, comments: mergeRequest.comments)
         return (
             .mergeRequest(MergeRequestRecord(mergeRequest: mergeRequest, known: [.detail, .labels, .activity])),
             repository

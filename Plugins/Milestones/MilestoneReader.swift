@@ -17,13 +17,6 @@ struct MilestoneReader: ItemKindDefinition {
     var detailStep: String { "milestone details" }
     var stateFileKey: String { "milestones" }
 
-    func items(in repository: RepositoryState) -> [Item] {
-        repository.items(of: kind)
-    }
-
-    /// Nobody comments on a milestone; whether it is still open and due is what its re-read says.
-    func othersActed(on item: Item, since date: Date, me: String) -> Bool { false }
-
     func list(_ rules: [Rule], into session: inout ReadSession) async throws {
         let selected = session.selected(rules, kind: kind)
         let state =
@@ -37,8 +30,6 @@ struct MilestoneReader: ItemKindDefinition {
         }
         session.note("milestones: milestone list --state \(state.rawValue) per repository", requests: paths.count)
     }
-
-    func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {}
 
     /// The repository's milestones listed afresh, and the one of that title; `nil` when it is gone.
     func refresh(
@@ -74,14 +65,10 @@ struct MilestoneReader: ItemKindDefinition {
         _ collection: any ItemCollection, to container: inout KeyedEncodingContainer<StateFileKey>, key: StateFileKey
     ) throws {}
 
-    func validateStateFile(_ collection: any ItemCollection, at path: String) throws(ForgeStateFileError) {}
-
     /// The items are the file's milestones, with the counts the file derived from its items.
     func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {
         repository.milestones = file.milestones.map(MilestoneRecord.init)
     }
-
-    func count(_ repository: RepositoryState, into file: inout ForgeStateRepository) {}
 
     /// The milestones read, as the file's `milestones` list.
     func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {

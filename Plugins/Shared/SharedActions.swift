@@ -68,11 +68,3 @@ public enum SharedActions {
         )
     }
 }
-
-extension Comment {
-    /// Whether anyone but `me` commented in `comments` after `date` (the system's notes aside):
-    /// people have moved on, so what an earlier run left unfinished is left to the rules.
-    public static func othersActed(in comments: [Comment], since date: Date, me: String) -> Bool {
-        comments.contains { !$0.isSystem && $0.author != me && $0.createdAt > date }
-    }
-}

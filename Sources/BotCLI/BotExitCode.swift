@@ -26,6 +26,11 @@ public enum BotExitCode: Int32, Sendable, CaseIterable {
     /// Stopped by SIGTERM after the write in flight finished (128 + 15), as systemd and CI stop jobs.
     case terminated = 143
 
+    /// Whether a signal stopped the run (129, 130, 143).
+    var isStopBySignal: Bool {
+        self == .hangup || self == .interrupted || self == .terminated
+    }
+
     /// The code of a run stopped cleanly by `signal`: 128 + its number, as shells report it.
     static func stopped(by signal: Int32?) -> BotExitCode {
         switch signal {

@@ -50,12 +50,12 @@ struct HistoryCommand {
         for path in paths {
             do {
                 let store = try SQLiteStateStore(path: path, mode: .reading)
+                let account = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
                 var commands: [String: String] = [:]
                 for record in try store.history(query) {
                     if commands[record.run] == nil {
                         commands[record.run] = try store.run(id: record.run)?.command ?? ""
                     }
-                    let account = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
                     entries.append(HistoryEntry(record, command: commands[record.run], account: account))
                 }
             } catch {

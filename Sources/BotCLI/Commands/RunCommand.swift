@@ -62,7 +62,7 @@ struct RunCommand {
                 return code
             }
             // A stop signal asked for no more writes, and its exit code is what systemd and CI expect.
-            guard ![.hangup, .interrupted, .terminated].contains(code) else {
+            guard !code.isStopBySignal else {
                 console.write("note: stopped by a signal, so the summary issue is left alone\n", to: .error)
                 return code
             }

@@ -32,16 +32,3 @@ struct ItemRefresher {
         }
     }
 }
-
-extension ReadSession {
-    /// `issue show` and `mr show` carry no `updated_at`: the planned one, moved forward by any
-    /// comment since.
-    public static func lastActivity(planned: Date?, comments: [Comment]) -> Date? {
-        let newestComment = comments.filter { !$0.isSystem }.map(\.createdAt).max()
-        switch (planned, newestComment) {
-        case (let planned?, let comment?): return max(planned, comment)
-        case (let planned?, nil): return planned
-        case (nil, let comment): return comment
-        }
-    }
-}

@@ -12,19 +12,21 @@ public protocol ItemCollection: Sendable {
 /// The records of one kind, of one plugin's type.
 public struct Records<Record: ItemRecord>: ItemCollection, Hashable {
     public let all: [Record]
+    /// The kind of ``items``, when they were made.
+    private let kind: ItemKind?
     /// The records as items, made once when the kind is known: evaluation lists a repository's
     /// items for every plan, and wrapping a hundred thousand records each time was a tenth of it.
-    private let items: [Item]?
+    private let items: [Item]
 
     /// The records; `kind`, when given, makes their items now.
     public init(_ all: [Record], kind: ItemKind? = nil) {
         self.all = all
-        items = kind.map { kind in all.map { Item(kind: kind, record: $0) } }
+        self.kind = kind
+        items = kind.map { kind in all.map { Item(kind: kind, record: $0) } } ?? []
     }
 
     public func items(of kind: ItemKind) -> [Item] {
-        if let items, items.first?.kind ?? kind == kind { return items }
-        return all.map { Item(kind: kind, record: $0) }
+        kind == self.kind ? items : all.map { Item(kind: kind, record: $0) }
     }
 
     public func isEqual(to other: any ItemCollection) -> Bool {

@@ -24,10 +24,6 @@ public protocol ItemKindDefinition: Sendable {
     /// How `--verbose` names this kind's detail reads (`issue details: issue show ...`).
     var detailStep: String { get }
 
-    /// The items of this kind in `repository`, in any order (``PluginRegistry/items(of:in:)``
-    /// puts them oldest first).
-    func items(in repository: RepositoryState) -> [Item]
-
     /// Whether anyone but `me` has acted on `item` since `date` (a comment, the system's notes
     /// aside): an action an earlier run left unfinished is then left to the rules to decide afresh.
     func othersActed(on item: Item, since date: Date, me: String) -> Bool
@@ -87,4 +83,23 @@ public protocol ItemKindDefinition: Sendable {
 
 extension ItemKindDefinition {
     public var numbered: Bool { true }
+
+    /// No detail read: the listing's rows are whole.
+    public func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {}
+
+    /// Nobody comments on such items: whether an unfinished action still applies is what the
+    /// fresh read says.
+    public func othersActed(on item: Item, since date: Date, me: String) -> Bool { false }
+
+    /// Rows a forge-state file can hold are rows gitbay accepts.
+    public func validateStateFile(_ collection: any ItemCollection, at path: String) throws(ForgeStateFileError) {}
+
+    /// Nothing derived across the repository's items.
+    public func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {}
+
+    /// No item of this kind counts towards labels or milestones.
+    public func count(_ repository: RepositoryState, into file: inout ForgeStateRepository) {}
+
+    /// Nothing recorded beyond the kind's own list.
+    public func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {}
 }

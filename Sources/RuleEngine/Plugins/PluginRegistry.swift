@@ -56,7 +56,7 @@ public struct PluginRegistry: Sendable {
 
     /// The items of `kind` in a repository, oldest first: the order rules see them in.
     public func items(of kind: ItemKind, in repository: RepositoryState) -> [Item] {
-        let items = definition(of: kind)?.items(in: repository) ?? []
+        let items = repository.items(of: kind)
         // Listings come newest first and forge-state files oldest first: sort only when needed.
         // Items of a kind without numbers (milestones) all read 0 and go by their key.
         if items.indices.dropFirst().allSatisfy({ items[$0 - 1].number < items[$0].number }) { return items }
