@@ -180,6 +180,18 @@ private func temporaryFolder() throws -> URL {
         }
     }
 
+    @Test(arguments: ["1h", "0d", "soon", "-5d"])
+    func aRetentionUnderADayIsReportedWhereItIsWritten(value: String) throws {
+        do {
+            _ = try configuration("max_actions: 10\nstate_retention: \(value)\n")
+            Issue.record("state_retention: \(value) was accepted")
+        } catch {
+            #expect(
+                error.description
+                    == "gitbay-bot.yml:2:18: error: state_retention is a duration of a day or more, such as 90d")
+        }
+    }
+
     @Test func theAnswerCapComesFromTheFileInBytesOrBinaryUnits() throws {
         #expect(try settings().maxResponseSize == .mebibytes(32))
         #expect(try settings(file: "max_response_size: 8MiB").maxResponseSize == .mebibytes(8))

@@ -89,6 +89,20 @@ private func bot(
         }
     }
 
+    /// `history` of a database that is not one: the line names the file, exit 74.
+    @Test func historyOfADamagedDatabaseIsOneLineAndExit74() async throws {
+        let state = BotState()
+        let server = try #require(URL(string: "http://127.0.0.1:9"))
+        let path = StateLocation.database(state.folder, server: server, account: "triage-bot")
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(repeating: 0x5a, count: 4096).write(to: URL(fileURLWithPath: path))
+        let result = await runBot(["history", "--state-dir", state.folder, "--url", server.absoluteString])
+        #expect(result.code == 74)
+        #expect(result.error.hasPrefix("error: cannot use the state database \(path): "))
+        #expect(result.error.split(separator: "\n").count == 1)
+    }
+
     @Test func historyChecksItsArguments() async {
         let wrongItem = await runBot(["history", "gitbay-31", "--state-dir", BotState().folder])
         #expect(wrongItem.code == 64)
