@@ -53,9 +53,7 @@ struct IssueReader: ItemKindDefinition {
             }
         }
         try await readLabels(rules, query: query, into: &session)
-        let needs = rules.reduce(into: Set<ReadNeed>()) {
-            $0.formUnion($1.condition.needs(registry: session.registry, kind: kind))
-        }
+        let needs = session.conditionNeeds(rules, kind: kind)
         if needs.contains(.dependencies) {
             let paths = session.repositories.keys.filter { path in
                 !(session.repositories[path]?.issues.isEmpty ?? true)

@@ -33,9 +33,7 @@ struct MergeRequestReader: ItemKindDefinition {
             session.repositories[path] = repository
         }
         session.note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
-        let needs = rules.reduce(into: Set<ReadNeed>()) {
-            $0.formUnion($1.condition.needs(registry: session.registry, kind: kind))
-        }
+        let needs = session.conditionNeeds(rules, kind: kind)
         guard needs.contains(.activity) else { return }
         var query = "\(scope) is:mr"
         if openOnly { query += " is:open" }

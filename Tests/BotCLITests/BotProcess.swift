@@ -14,11 +14,12 @@ final class BotProcess: @unchecked Sendable {
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("gitbay-bot")
 
-    /// Starts the bot with `arguments` and only `environment` (plus a plain PATH).
+    /// Starts the bot with `arguments` and only `environment` (plus a plain PATH and, when it names
+    /// no state folder, a scratch HOME).
     init(_ arguments: [String], environment: [String: String]) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        process.environment = testEnvironment(environment).merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
         process.standardOutput = output.pipe
         process.standardError = error.pipe
         try process.run()

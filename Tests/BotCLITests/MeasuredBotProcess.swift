@@ -67,7 +67,7 @@ struct MeasuredBotProcess {
         let path = BotProcess.executable.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp =
-            environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }.map { strdup("\($0)=\($1)") }
+            testEnvironment(environment).merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }.map { strdup("\($0)=\($1)") }
             + [nil]
         defer { (argv + envp).forEach { free($0) } }
         #if canImport(Darwin)

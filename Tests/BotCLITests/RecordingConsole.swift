@@ -30,6 +30,6 @@ func runBot(
     code: Int32, output: String, error: String
 ) {
     let console = RecordingConsole()
-    let code = await BotCLI.run(arguments, environment: environment, console: console)
+    let code = await BotCLI.run(arguments, environment: testEnvironment(environment), console: console)
     return (code, console.output, console.error)
 }

@@ -95,6 +95,11 @@ public struct ReadSession: Sendable {
         return RuleScope(terms: terms)
     }
 
+    /// What the conditions of `rules` (all of `kind`) need read beyond the listing.
+    public func conditionNeeds(_ rules: [Rule], kind: ItemKind) -> Set<ReadNeed> {
+        rules.reduce(into: Set<ReadNeed>()) { $0.formUnion($1.condition.needs(registry: registry, kind: kind)) }
+    }
+
     /// The single value every rule requires of `field`, for server-side filtering; `nil` when the
     /// rules differ or one does not pin it.
     private func commonRequirement(_ rules: [Rule], field: String) -> Set<String>? {
@@ -133,7 +138,7 @@ public struct ReadSession: Sendable {
             let rows = try await reader.all(try RepoListCommand())
             listedRepositories = rows.filter { !$0.archived }.map(\.path)
             archivedRepositories = Set(rows.filter(\.archived).map(\.path))
-            note("repositories: repo list", requests: max(1, (rows.count + 199) / 200))
+            note("repositories: repo list", requests: pages(rows.count))
         }
         let listed = (listedRepositories ?? []).filter { scope.contains($0) }
         return Array(Set(exact + listed)).sorted()
