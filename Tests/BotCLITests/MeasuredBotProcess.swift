@@ -66,9 +66,8 @@ struct MeasuredBotProcess {
     ) throws -> pid_t {
         let path = BotProcess.executable.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp =
-            testEnvironment(environment).merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }.map { strdup("\($0)=\($1)") }
-            + [nil]
+        let variables = testEnvironment(environment).merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        let envp = variables.map { strdup("\($0)=\($1)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
