@@ -43,11 +43,7 @@ extension IssueReader {
             let count = issues.filter { $0.labels.contains(file.labels[index].name) }.count
             file.labels[index].issues = (file.labels[index].issues ?? 0) + count
         }
-        for index in file.milestones.indices {
-            let inMilestone = issues.filter { $0.milestone == file.milestones[index].title }
-            file.milestones[index].openCount += inMilestone.filter { $0.state == .open }.count
-            file.milestones[index].closedCount += inMilestone.filter { $0.state != .open }.count
-        }
+        file.countMilestones(issues.map { ($0.milestone, $0.state == .open) })
     }
 
     /// An issue as `issue show` sends it, plus `updated_at` (which defaults to `created_at`).

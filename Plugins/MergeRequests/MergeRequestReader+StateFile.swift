@@ -46,13 +46,24 @@ extension MergeRequestReader {
         repository.mergeRequests = derived.map { MergeRequestRecord(mergeRequest: $0, known: everything) }
     }
 
-    /// Merge requests count towards their labels.
+    /// Merge requests count towards their labels and their milestone: open or `source_gone` as
+    /// open, merged or closed as closed.
     func count(_ repository: RepositoryState, into file: inout ForgeStateRepository) {
         let mergeRequests = repository.mergeRequests.map(\.mergeRequest)
         for index in file.labels.indices {
             let count = mergeRequests.filter { $0.labels.contains(file.labels[index].name) }.count
             file.labels[index].mergeRequests = (file.labels[index].mergeRequests ?? 0) + count
         }
+        file.countMilestones(
+            mergeRequests.map { mergeRequest in
+                let open: Bool? =
+                    switch mergeRequest.state {
+                    case .open, .sourceGone: true
+                    case .merged, .closed: false
+                    default: nil
+                    }
+                return (mergeRequest.milestone, open)
+            })
     }
 
     /// The merge gates the merge requests echo, as the repository's settings.

@@ -1,4 +1,5 @@
 import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayKit
 import IssuesPlugin
@@ -22,6 +23,24 @@ import Testing
         let milestone = try #require(repo.milestones.first { $0.title == "v1.37.0" })
         #expect(milestone.state == "closed" && milestone.openCount == 0 && milestone.closedCount == 1)
         #expect(repo.deps?.issueNumber == 16)
+    }
+
+    /// `milestone list` counts merge requests too: an open one keeps a milestone from looking done.
+    @Test func milestonesCountMergeRequestsAsGitbayDoes() throws {
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: ForgeFiles.smallForge)) as? [String: Any])
+        var repos = try #require(json["repos"] as? [[String: Any]])
+        var mergeRequests = try #require(repos[0]["merge_requests"] as? [[String: Any]])
+        for index in mergeRequests.indices {
+            mergeRequests[index]["milestone"] = "v1.37.0"
+        }
+        repos[0]["merge_requests"] = mergeRequests
+        json["repos"] = repos
+        let file = try ForgeStateFile.load(
+            from: JSONSerialization.data(withJSONObject: json), registry: BuiltinPlugins.registry)
+        let milestone = try #require(file.repos.first?.milestones.first { $0.title == "v1.37.0" })
+        // Three open merge requests; one closed issue and one merged merge request.
+        #expect(milestone.openCount == 3 && milestone.closedCount == 2)
     }
 
     @Test func everythingIsKnownOffline() throws {

@@ -174,6 +174,21 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         milestones = counted.milestones
     }
 
+    /// Counts items towards the milestone each names, as `milestone list` does
+    /// (`internal/store/milestones.go`): `open` true counts as open, false as closed, and `nil`, a
+    /// state gitbay counts neither way, not at all.
+    public mutating func countMilestones(_ items: [(milestone: String?, open: Bool?)]) {
+        for index in milestones.indices {
+            for item in items where item.milestone == milestones[index].title {
+                switch item.open {
+                case true?: milestones[index].openCount += 1
+                case false?: milestones[index].closedCount += 1
+                case nil: break
+                }
+            }
+        }
+    }
+
     /// Writes the repository back; derived values (stacks, gates, counts) are left out, as gitbay
     /// recomputes them on read.
     public func encode(to encoder: any Encoder) throws {
