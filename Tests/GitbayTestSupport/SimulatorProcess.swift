@@ -71,8 +71,14 @@ public final class SimulatorProcess: @unchecked Sendable {
             process.waitUntilExit()
             throw SimulatorError.didNotStart(arguments: options)
         }
-        // Keep reading whatever else it prints, so a full pipe never blocks the simulator.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        // Keep reading whatever else it prints, so a full pipe never blocks the simulator, on a thread
+        // that ends at the pipe's end. Not a `readabilityHandler`: its dispatch source was never
+        // cancelled and could outlive the descriptor, which the next test's process then reuses;
+        // suspected in a libdispatch event-loop crash and a hang of the parallel suite.
+        let reading = output.fileHandleForReading
+        Thread.detachNewThread {
+            while !reading.availableData.isEmpty {}
+        }
         return SimulatorProcess(baseURL: url, token: token, journal: journal, process: process, directory: directory)
     }
 
