@@ -8,7 +8,7 @@ import GitbayTestSupport
 /// learnt milestones must not be measured on forges it wrote before).
 enum GeneratedForge {
     static let now = "2026-11-29T12:00:00.000Z"
-    static let generator = SimulatorProcess.repositoryRoot.appendingPathComponent("Tests/Simulator/generate_forge.py")
+    static let generator = ForgeGenerator.script
 
     /// The path of a forge with `repos` repositories and the given items per repository (seed 1).
     static func file(repos: Int, issues: Int = 500, mergeRequests: Int = 100, builds: Int = 300) throws -> URL {
@@ -17,16 +17,8 @@ enum GeneratedForge {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let partial = url.appendingPathExtension("partial")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", generator.path,
-            "--repos", "\(repos)", "--issues", "\(issues)", "--mrs", "\(mergeRequests)", "--builds", "\(builds)",
-            "--seed", "1", "--now", now, "-o", partial.path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw GenerationFailed(status: process.terminationStatus) }
+        try ForgeGenerator.write(
+            to: partial, repos: repos, issues: issues, mergeRequests: mergeRequests, builds: builds, now: now)
         try FileManager.default.moveItem(at: partial, to: url)
         return url
     }
@@ -38,10 +30,5 @@ enum GeneratedForge {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
-    }
-
-    /// `generate_forge.py` exited with an error.
-    struct GenerationFailed: Error {
-        var status: Int32
     }
 }

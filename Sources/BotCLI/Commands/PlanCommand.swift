@@ -19,6 +19,7 @@ struct PlanCommand {
             cannot edit comments); that one edit is the only write, through a client of its own.
             """,
         options: SharedOptions.evaluation + [
+            SharedOptions.readAll,
             .value("output", short: "o", valueName: "file", help: "Also save the plan as JSON to this file."),
             .flag("detailed-exitcode", help: "Exit 2 when actions are pending, 0 when there is nothing to do."),
             SharedOptions.report,

@@ -47,7 +47,7 @@ struct PlanningRun {
         let now = try frozenNow() ?? Date()
         do {
             let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
-                rules: rules, reader: client, now: now)
+                rules: rules, reader: client, now: now, guards: invocation.flag("read-all") ? nil : options)
             if invocation.flag("verbose") {
                 verbose(report, client: client)
             }

@@ -18,6 +18,7 @@ struct RunCommand {
             or 129 when stopped by SIGINT, SIGTERM or SIGHUP (after the write in flight).
             """,
         options: SharedOptions.evaluation + [
+            SharedOptions.readAll,
             .flag("dry-run", help: "Print the plan and write nothing."),
             SharedOptions.stateDir,
             SharedOptions.journal,

@@ -25,6 +25,9 @@ enum SharedOptions {
         "max-actions", valueName: "n", help: "The most commands one run may send (default: max_actions:, else 50).")
     static let force = OptionSpec.flag(
         "force", help: "Let rules past the tripwire that holds back a rule acting on a large share of its items.")
+    static let readAll = OptionSpec.flag(
+        "read-all",
+        help: "Read the details of every item a rule may match, even those a guard holds back (for audits).")
     static let verbose = OptionSpec.flag("verbose", short: "v", help: "Print the reads made and the requests spent.")
     static let rateLimit = OptionSpec.value(
         "rate-limit", valueName: "n",

@@ -16,6 +16,9 @@ public struct Evaluator: Sendable {
         self.options = options
     }
 
+    /// Why an action whose needs were not read is held.
+    static let unreadNote = "not read: a guard holds this entry back this run"
+
     /// The hidden marker the bot leaves in its comments for `rule` on `item`.
     public static func marker(rule: String, item reference: String) -> String {
         "<!-- gitbay-bot:rule=\(rule) item=\(reference) -->"
@@ -43,6 +46,7 @@ public struct Evaluator: Sendable {
                 rule.rule, summary: summaries[index], entries: &entries, range: ranges[index], guards: &guards)
         }
         capActions(&entries, guards: &guards)
+        guards += state.unread
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
         for (index, range) in ranges.enumerated() {
             for entry in range {
@@ -106,9 +110,10 @@ public struct Evaluator: Sendable {
         guard let definition else {
             return PlannedAction(action: action.name, status: .invalid, note: "no plugin offers this action")
         }
+        // Only the read planner leaves an action's needs unread, and only for an entry a guard
+        // holds back whatever the action would say; held is also the safe answer to anything else.
         guard context.knows(definition.needs) else {
-            return PlannedAction(
-                action: action.name, status: .invalid, note: "what this action must check was not read")
+            return PlannedAction(action: action.name, status: .held, note: Self.unreadNote)
         }
         let request = ActionRequest(
             argument: argument(action.argument, context: context, kind: rule.kind), rule: rule.name,

@@ -63,6 +63,18 @@ public struct Plan: Sendable, Hashable, Codable {
         self.guards = guards
     }
 
+    /// The entries that act, with only their pending actions, in order: what a run sends, which
+    /// must not depend on how much it read (notes quote run-wide counts, so they are left out).
+    public var acting: [PlanEntry] {
+        entries.compactMap { entry in
+            var entry = entry
+            entry.actions = entry.actions.filter { $0.status == .pending }.map {
+                PlannedAction(action: $0.action, status: .pending, command: $0.command, argument: $0.argument)
+            }
+            return entry.actions.isEmpty ? nil : entry
+        }
+    }
+
     /// The commands that will run, in order.
     public var pendingCommandCount: Int {
         entries.reduce(0) { $0 + $1.actions.filter { $0.status == .pending }.count }

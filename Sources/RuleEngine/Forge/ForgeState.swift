@@ -11,10 +11,14 @@ public struct ForgeState: Sendable, Hashable {
     public var me: String
     /// The repositories, in path order.
     public var repositories: [RepositoryState]
+    /// What the read planner left unread because a guard holds it back whatever it says (details
+    /// of items beyond a rule's limit, say), one line per rule, which the plan reports with its guards.
+    public var unread: [String]
 
-    public init(now: Date, me: String, repositories: [RepositoryState]) {
+    public init(now: Date, me: String, repositories: [RepositoryState], unread: [String] = []) {
         self.now = now
         self.me = me
         self.repositories = repositories.sorted { $0.path < $1.path }
+        self.unread = unread
     }
 }

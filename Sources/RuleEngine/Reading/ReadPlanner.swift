@@ -26,7 +26,12 @@ public struct ReadPlanner: Sendable {
         public var steps: [String] = []
     }
 
-    public func read(rules: [Rule], reader: any ForgeReader, now: Date) async throws -> (ForgeState, Report) {
+    /// Reads what `rules` need; with `guards`, details only where they can change what a run with
+    /// those guards does (``ReadSession/readDetails(rules:now:me:guards:)``), else every detail a
+    /// verdict may depend on (`--read-all`, for audits and for `explain`).
+    public func read(
+        rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil
+    ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader)
         let me = try await reader.send(WhoAmICommand()).username
         session.note("identity: whoami", requests: 1)
@@ -35,8 +40,14 @@ public struct ReadPlanner: Sendable {
         for kind in registry.kinds(ordering: kinds) {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
-        try await session.readDetails(rules: rules, now: now, me: me)
-        return (ForgeState(now: now, me: me, repositories: Array(session.repositories.values)), session.report)
+        if let guards {
+            try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
+        } else {
+            try await session.readDetails(rules: rules, now: now, me: me)
+        }
+        let state = ForgeState(
+            now: now, me: me, repositories: Array(session.repositories.values), unread: session.unreadNotes)
+        return (state, session.report)
     }
 
     /// Reads what the rules need for one repository, and everything about one item in it, for
@@ -69,6 +80,8 @@ public struct ReadSession: Sendable {
     private var listedRepositories: [RepositoryPath]?
     /// Archived repositories the listing showed: they refuse every write, so no rule acts on them.
     public private(set) var archivedRepositories: Set<RepositoryPath> = []
+    /// What the guarded detail reads left unread, one line per rule (``ForgeState/unread``).
+    public internal(set) var unreadNotes: [String] = []
 
     public init(registry: PluginRegistry, reader: any ForgeReader) {
         self.registry = registry
