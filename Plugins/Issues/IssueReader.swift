@@ -103,7 +103,7 @@ struct IssueReader: ItemKindDefinition {
         else { return }
         issue.updatedAt = issue.updatedAt ?? session.repositories[path]?.issues[index].issue.updatedAt
         session.repositories[path]?.issues[index].issue = issue
-        session.repositories[path]?.issues[index].known.formUnion([.detail, .labels])
+        session.repositories[path]?.issues[index].known.formUnion([.detail, .freshDetail, .labels])
     }
 
     /// One `issue list --q` across the scope (for `updated_at`), then `issue show` for each issue.
@@ -142,6 +142,6 @@ struct IssueReader: ItemKindDefinition {
             repository.dependencies = session.repository(path).dependencies
             repository.known.insert(.dependencies)
         }
-        return (.issue(IssueRecord(issue: issue, known: [.detail, .labels, .activity])), repository)
+        return (.issue(IssueRecord(issue: issue, known: [.detail, .freshDetail, .labels, .activity])), repository)
     }
 }

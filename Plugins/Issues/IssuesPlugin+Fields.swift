@@ -33,24 +33,26 @@ extension IssuesPlugin {
         field("labels", .labelSet, needs: [.labels], doc: "The issue's label names.") { issue, _ in
             .set(issue.labels)
         },
+        // People's comments move the issue's updated_at, the read cache's version, so the fields
+        // judged on them may come from the cache; an assignment moves nothing, so assignees may not.
         field("assignees", .userSet, needs: [.detail], doc: "Who is assigned.") { issue, _ in
             .set(issue.assignees)
         },
         field("comments", .count, needs: [.detail], doc: "How many comments people wrote (system comments excluded).") {
             issue, _ in .count(issue.comments.reduce(0) { $0 + ($1.isSystem ? 0 : 1) })
-        },
+        }.cached(),
         field(
             "last_comment.author", .user, needs: [.detail],
             doc: "Who wrote the newest non-system comment; absent when there is none."
         ) { issue, _ in
             MarkedComments.newestNonSystem(issue.comments).map { .text($0.author) } ?? .absent
-        },
+        }.cached(),
         field(
             "last_comment.at", .timestamp, needs: [.detail],
             doc: "When the newest non-system comment was written; absent when there is none."
         ) { issue, _ in
             MarkedComments.newestNonSystem(issue.comments).map { .timestamp($0.createdAt) } ?? .absent
-        },
+        }.cached(),
         field(
             "tracking_issue", .boolean, needs: [.dependencies],
             doc: "Whether this is the dependency checker's tracking issue, which the checker rewrites itself; "

@@ -33,8 +33,9 @@ struct MergeRequestReader: ItemKindDefinition {
             session.repositories[path] = repository
         }
         session.note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
+        // The activity time is also the version a cached detail is checked against.
         let needs = session.conditionNeeds(rules, kind: kind)
-        guard needs.contains(.activity) else { return }
+        guard needs.contains(.activity) || session.keepsCache else { return }
         var query = "\(scope) is:mr"
         if openOnly { query += " is:open" }
         let rows = try await session.reader.all(try MergeRequestQueryCommand(query: query))
@@ -66,7 +67,7 @@ struct MergeRequestReader: ItemKindDefinition {
         mergeRequest.updatedAt =
             mergeRequest.updatedAt ?? session.repositories[path]?.mergeRequests[index].mergeRequest.updatedAt
         session.repositories[path]?.mergeRequests[index].mergeRequest = mergeRequest
-        session.repositories[path]?.mergeRequests[index].known.formUnion([.detail, .labels])
+        session.repositories[path]?.mergeRequests[index].known.formUnion([.detail, .freshDetail, .labels])
     }
 
     /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each.
@@ -114,7 +115,8 @@ struct MergeRequestReader: ItemKindDefinition {
             try MergeRequestShowCommand(repository: path, number: item.number))
         mergeRequest.updatedAt = Comment.lastActivity(planned: item.updatedAt, comments: mergeRequest.comments)
         return (
-            .mergeRequest(MergeRequestRecord(mergeRequest: mergeRequest, known: [.detail, .labels, .activity])),
+            .mergeRequest(
+                MergeRequestRecord(mergeRequest: mergeRequest, known: [.detail, .freshDetail, .labels, .activity])),
             repository
         )
     }

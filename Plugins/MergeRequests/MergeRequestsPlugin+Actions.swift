@@ -31,7 +31,7 @@ extension MergeRequestsPlugin {
                     "the rule's marked comment is how the bot remembers it readied this landing; without it, "
                         + "a merge request someone marks draft again is readied again on the next run"
                 )
-            ),
+            ).cached(),
             ActionDefinition(
                 "draft", doc: "Marks it a draft; done when it is one.",
                 command: { _, context in
@@ -46,7 +46,9 @@ extension MergeRequestsPlugin {
         }
         + [
             SharedActions.comment(
-                comments: { $0.mergeRequest?.comments ?? [] },
+                // A comment on a merge request moves nothing the listing shows (store/mrs.go
+                // AddMRComment), so who spoke last is always read fresh.
+                comments: { $0.mergeRequest?.comments ?? [] }, cached: false,
                 render: { repository, number, body in
                     try MergeRequestCommentCommand(repository: repository, number: number, body: body).control
                 }),

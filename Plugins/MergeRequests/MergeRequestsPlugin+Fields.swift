@@ -34,19 +34,21 @@ extension MergeRequestsPlugin {
         ) { mr, _ in
             mr.stackedOn.map { .count($0.number) } ?? .absent
         },
+        // The retarget note a landing is read from comes with the retarget, which moves target_ref
+        // and updated_at (store/mrs.go SetMRTarget), so both stack fields may come from the cache.
         field(
             "stack.landed", .boolean, needs: [.detail, .allMergeRequests],
             doc: "Whether the MR below it merged: an open MR whose newest `retargeted from A to B: !N merged` "
                 + "system comment names its current target and a merged !N (trusted when !N is not listed)."
         ) { mr, context in
             .boolean(StackLanding.derive(for: mr, in: context.repository) != nil)
-        },
+        }.cached(),
         field(
             "stack.parent", .count, needs: [.detail, .allMergeRequests],
             doc: "The number of the merged MR it was stacked on, when stack.landed; absent otherwise."
         ) { mr, context in
             StackLanding.derive(for: mr, in: context.repository).map { .count($0.parent) } ?? .absent
-        },
+        }.cached(),
         field(
             "checks", .enumeration(CheckState.knownValues.map(\.rawValue) + ["none"]), needs: [.detail],
             doc: "The combined (worst) state of the head's checks; none when it has none."

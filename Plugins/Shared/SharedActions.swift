@@ -49,9 +49,11 @@ public enum SharedActions {
     ///
     /// - Parameters:
     ///   - comments: the item's comments.
+    ///   - cached: whether every comment moves the version of the kind's cached details, so the
+    ///     "last word" check may judge a cached detail (``ActionDefinition/isCached``).
     ///   - render: the command for (repository, number, body).
     public static func comment(
-        comments: @escaping @Sendable (ItemContext) -> [Comment],
+        comments: @escaping @Sendable (ItemContext) -> [Comment], cached: Bool,
         render: @escaping @Sendable (RepositoryPath, Int, String) throws -> ControlCommand
     ) -> ActionDefinition {
         ActionDefinition(
@@ -65,6 +67,6 @@ public enum SharedActions {
             isDone: { request, context in
                 MarkedComments.markerStands(request.marker, me: context.me, in: comments(context))
             }
-        )
+        ).cached(cached)
     }
 }

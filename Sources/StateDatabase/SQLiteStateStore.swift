@@ -17,6 +17,9 @@ public final class SQLiteStateStore: StateStore {
         case applying
         /// Answering questions (`history`): no lock, and the file is opened read-only.
         case reading
+        /// Keeping the read cache for a run that only plans: no lock (a plan never stops a run that
+        /// applies), and only a file a run made, at this version (a plan never makes or upgrades one).
+        case caching
     }
 
     /// Seconds a statement waits for a lock another process holds (a reader checkpointing, say)
@@ -47,7 +50,7 @@ public final class SQLiteStateStore: StateStore {
         do {
             switch mode {
             case .applying: lock = try Self.lockAndCreate(path)
-            case .reading:
+            case .reading, .caching:
                 guard FileManager.default.fileExists(atPath: path) else { throw StateStoreError.missing(path: path) }
                 lock = nil
             }
@@ -64,12 +67,44 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// Adds `entry` in a transaction of its own, durable before this returns, which also brings
-    /// its group's `open_groups` row up to date.
+    /// its group's `open_groups` row up to date and, for an intent, drops the item's cached detail.
     public func record(_ entry: JournalEntry) throws {
         try access("record a journal entry") { connection in
             try connection.transaction {
                 try JournalRows.insert(entry, into: connection)
                 try JournalRows.refreshGroup(run: entry.run, rule: entry.rule, item: entry.item, in: connection)
+                if entry.phase == .intent {
+                    try connection.run("DELETE FROM read_cache WHERE item = ?", [.text(entry.item)])
+                }
+            }
+        }
+    }
+
+    public func cachedDetails(of kind: ItemKind) throws -> [CachedDetail] {
+        try access("read the read cache") { connection in
+            try connection.rows(
+                "SELECT item, format, version, payload FROM read_cache WHERE kind = ?", [.text(kind.rawValue)]
+            ) { row in
+                CachedDetail(
+                    item: row.text(0) ?? "", kind: kind, format: Int(row.integer(1)), version: row.text(2) ?? "",
+                    payload: row.text(3) ?? "")
+            }
+        }
+    }
+
+    public func storeDetails(_ details: [CachedDetail], at date: Date) throws {
+        guard !details.isEmpty else { return }
+        try access("keep details in the read cache") { connection in
+            try connection.transaction {
+                for detail in details {
+                    try connection.run(
+                        "INSERT OR REPLACE INTO read_cache (item, kind, format, version, payload, stored_at) "
+                            + "VALUES (?, ?, ?, ?, ?, ?)",
+                        [
+                            .text(detail.item), .text(detail.kind.rawValue), .integer(Int64(detail.format)),
+                            .text(detail.version), .text(detail.payload), .real(date.timeIntervalSinceReferenceDate),
+                        ])
+                }
             }
         }
     }
@@ -214,8 +249,8 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
-    /// Drops what ``JournalRetention/droppable(_:before:unfinished:)`` names, and the runs that
-    /// ended before `date` with no entries left, in one transaction; then gives free pages back to
+    /// Drops what ``JournalRetention/droppable(_:before:unfinished:)`` names, the runs that ended
+    /// before `date` with no entries left, and details cached before it, in one transaction; then gives free pages back to
     /// the file system when they are more than ``compactionShare`` of the file.
     @discardableResult
     public func prune(resultsBefore date: Date) throws -> Int {
@@ -252,6 +287,8 @@ public final class SQLiteStateStore: StateStore {
                 for run in ended where !remaining.contains(run) {
                     try connection.run("DELETE FROM runs WHERE id = ?", [.text(run)])
                 }
+                try connection.run(
+                    "DELETE FROM read_cache WHERE stored_at < ?", [.real(date.timeIntervalSinceReferenceDate)])
                 return dropped.count
             }
             try Self.compact(connection)
@@ -339,13 +376,13 @@ extension SQLiteStateStore {
             throw unusable("it is another application's SQLite database (it has tables gitbay-bot did not make)")
         }
         switch mode {
-        case .reading:
+        case .reading, .caching:
             guard version > 0 else { throw StateStoreError.missing(path: path) }
             guard version == StateSchema.version else {
                 throw unusable(
                     "it was written by an older gitbay-bot (schema version \(version)); a run that applies upgrades it")
             }
-            try connection.execute("PRAGMA query_only = 1")
+            if mode == .reading { try connection.execute("PRAGMA query_only = 1") }
         case .applying:
             // Only an empty file can take it: free pages can then be given back by prune.
             if tables == 0 { try connection.execute("PRAGMA auto_vacuum = INCREMENTAL") }

@@ -18,6 +18,11 @@
 /// Version 2:
 /// - `journal_by_at`: the journal by time, so `history --limit N` reads the newest entries without
 ///   scanning the rest.
+///
+/// Version 3:
+/// - `read_cache`: one row per item whose detail read is kept (``RuleEngine/CachedDetail``), by
+///   the item's reference, with its kind (indexed: a run loads one kind at a time), the plugin's
+///   format, the version that validates it, the payload and when it was kept.
 enum StateSchema {
     /// `PRAGMA application_id` of every gitbay-bot state database: "GBot" in ASCII, so `file(1)`
     /// and the bot itself can tell it from other SQLite files.
@@ -55,6 +60,17 @@ enum StateSchema {
         """,
         """
         CREATE INDEX journal_by_at ON journal (at);
+        """,
+        """
+        CREATE TABLE read_cache (
+            item TEXT PRIMARY KEY NOT NULL,
+            kind TEXT NOT NULL,
+            format INTEGER NOT NULL,
+            version TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            stored_at REAL NOT NULL
+        );
+        CREATE INDEX read_cache_by_kind ON read_cache (kind);
         """,
     ]
 

@@ -105,7 +105,9 @@ enum Fixtures {
         if openMergeRequestsRead { known.insert(.openMergeRequests) }
         var repository = RepositoryState(
             path: path, defaultBranch: defaultBranch, refs: refsRead ? refs : nil, known: known)
-        repository.mergeRequests = mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: [.detail]) }
+        repository.mergeRequests = mergeRequests.map {
+            MergeRequestRecord(mergeRequest: $0, known: [.detail, .freshDetail])
+        }
         repository.builds = builds
         return repository
     }

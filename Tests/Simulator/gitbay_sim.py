@@ -1338,13 +1338,16 @@ def comment_body(ctx, fl, usage):
     return body, FORMATS[fmt.lower()]
 
 
-def add_comment(ctx, item, body, fmt):
+def add_comment(ctx, item, body, fmt, touch=True):
+    """A person's comment. It moves an issue's updated_at (store/issues.go AddIssueComment) but not a
+    merge request's: store/mrs.go AddMRComment is a plain INSERT into mr_comments."""
     now = ctx.now_ms()
     c = {"author": ctx.user, "body": body, "created_at": now, "kind": "comment"}
     if fmt:
         c["body_format"] = fmt
     item.setdefault("comments", []).append(c)
-    item["updated_at"] = now
+    if touch:
+        item["updated_at"] = now
     ctx.applied = True
     return {"number": item["number"]}
 
@@ -1551,7 +1554,7 @@ def h_mr_comment(ctx, fl, p):
     r = ctx.writable_repo(fl.pos[0])
     m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
     body, fmt = comment_body(ctx, fl, SPECS[("mr", "comment")].usage)
-    return add_comment(ctx, m, body, fmt)
+    return add_comment(ctx, m, body, fmt, touch=False)
 
 
 def h_mr_edit(ctx, fl, p):
@@ -2273,11 +2276,19 @@ class Simulator:
                         self.released.notify_all()
             if "advance_seconds" in req:
                 self.clock.advance(float(req["advance_seconds"]))
+            if "push" in req:
+                with self.forge.lock:
+                    push(self.forge, req["push"], self.clock.now())
+            if "finish_build" in req:
+                with self.forge.lock:
+                    finish_build(self.forge, req["finish_build"], self.clock.now())
             if "state" in req:
                 with self.forge.lock:
                     self.forge.load(req["state"])
         except (ValueError, TypeError, StateError) as e:
             return Reply(400, {"error": str(e)})
+        except CmdError as e:
+            return Reply(400, {"error": e.msg})
         return Reply(200, {"ok": True, "now": fmt_ms(self.clock.now()),
                            "faults": [f.spec for f in self.faults], "revoked": self.revoked,
                            "read_only": self.read_only})
@@ -2291,6 +2302,44 @@ class Simulator:
                 return Reply(200, self.forge.dump(self.clock.now()))
         with self.stats_lock:
             return Reply(200, json.loads(json.dumps(self.stats)))
+
+
+def push(forge, req, now):
+    """What a `git push` of `sha` to `branch` does, which the control API cannot: the branch moves,
+    every open merge request from it gets the new head (store/mrs.go UpdateMRHead: updated_at moves,
+    reviews of the old head go stale), and CI queues a build of the commit for each job the
+    repository has built before (CI.org; which jobs a push queues is a guess: all of them)."""
+    _require(isinstance(req, dict), "push must be an object")
+    r = forge.repo(req.get("repo"))
+    branch, sha = req.get("branch"), req.get("sha")
+    _require(isinstance(branch, str) and branch, "push needs a branch")
+    _require(isinstance(sha, str) and re.fullmatch("[0-9a-f]{40}", sha or ""), "push needs a 40-hex sha")
+    r["branches"][branch] = sha
+    for m in r["merge_requests"]:
+        if m["state"] == "open" and m["source"] == branch and m["head_sha"] != sha:
+            m["head_sha"] = sha
+            m["updated_at"] = fmt_ms(now)
+            for rv in m.get("reviews") or []:
+                rv["stale"] = True
+    jobs = sorted({b["job"] for b in r["builds"]}) or ["test"]
+    number = max([b["number"] for b in r["builds"]] + [0])
+    for job in jobs:
+        number += 1
+        r["builds"].insert(0, {"number": number, "job": job, "status": "pending", "sha": sha, "ref": branch,
+                               "created_at": fmt_s(now), "subject": req.get("subject") or "push"})
+
+
+def finish_build(forge, req, now):
+    """What a runner reporting a build's end does (store/builds.go; not a control command)."""
+    _require(isinstance(req, dict), "finish_build must be an object")
+    r = forge.repo(req.get("repo"))
+    status = req.get("status")
+    _require(status in ("running", "success", "failure"), "finish_build status is running, success or failure")
+    b = forge.build(r, int(req.get("number", 0)))
+    _require(b["status"] in ("pending", "running"), "build %s is %s already" % (b["number"], b["status"]))
+    b["status"] = status
+    if status != "running":
+        b["finished_at"] = fmt_s(now)
 
 
 def etag_matches(header, etag):

@@ -476,6 +476,36 @@ class WriteTests(FixtureSim):
         _, _, env = self.sim.post("build", "cancel", REPO, "99")
         self.assertEqual(env["exit_code"], 3)
 
+    def test_an_mr_comment_leaves_its_updated_at_alone(self):
+        before = [m for m in self.sim.data("mr", "list", "--q", "repo:%s is:mr" % REPO)["items"] if m["number"] == 160]
+        self.sim.post("mr", "comment", REPO, "160", "--message", "looks good")
+        after = [m for m in self.sim.data("mr", "list", "--q", "repo:%s is:mr" % REPO)["items"] if m["number"] == 160]
+        self.assertEqual(after[0]["updated_at"], before[0]["updated_at"])
+        self.assertEqual(self.sim.data("mr", "show", REPO, "160")["comments"][-1]["body"], "looks good")
+
+    def test_a_push_moves_the_branch_and_its_mrs_head_and_queues_builds(self):
+        sha = "f" * 40
+        self.sim.control(push={"repo": REPO, "branch": "stack-2-runners", "sha": sha})
+        refs = {ref["name"]: ref["sha"] for ref in self.sim.data("repo", "refs", REPO)["branches"]}
+        self.assertEqual(refs["stack-2-runners"], sha)
+        mr = self.sim.data("mr", "show", REPO, "160")
+        self.assertEqual(mr["head_sha"], sha)
+        self.assertTrue(all(rv["stale"] for rv in mr.get("reviews") or []))
+        queued = [b for b in self.sim.data("build", "list", REPO) if b["sha"] == sha]
+        self.assertEqual({b["status"] for b in queued}, {"pending"})
+        self.assertEqual({b["ref"] for b in queued}, {"stack-2-runners"})
+        self.assertEqual(len(queued), len({b["job"] for b in queued}))
+
+    def test_a_finished_build_keeps_its_status_and_a_bad_finish_is_400(self):
+        self.sim.control(finish_build={"repo": REPO, "number": 4213, "status": "success"})
+        b = self.sim.data("build", "show", REPO, "4213")
+        self.assertEqual((b["status"], b["finished_at"]), ("success", "2026-11-29T12:00:00Z"))
+        status, _, body = self.sim.raw(
+            "POST", "/_sim/control", body={"finish_build": {"repo": REPO, "number": 4213, "status": "failure"}})
+        self.assertEqual(status, 400, body)
+        status, _, _ = self.sim.raw("POST", "/_sim/control", body={"push": {"repo": REPO, "branch": "x", "sha": "1"}})
+        self.assertEqual(status, 400)
+
     def test_label_set(self):
         _, _, env = self.sim.post("label", "set", REPO, "triage", "--color", "ABCDEF")
         self.assertEqual(env["data"], {"name": "triage", "color": "#abcdef", "issues": 0, "mrs": 0})

@@ -65,12 +65,18 @@ struct ApplyCommand {
     ///   - checkAccount: whether to ask the server whose token this is first: a saved plan was
     ///     decided for its `me` (`@me`, the bot's own comments), and its writes must go out as that
     ///     account and into that account's journal.
+    ///   - store: the account's database when the caller opened it (`run`, before it read).
     static func apply(
         _ plan: Plan, client: GitbayClient, settings: Settings, command: String, checkAccount: Bool = false,
-        console: any Console
+        store opened: SQLiteStateStore? = nil, console: any Console
     ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
-        let store = try StateStoreOpening.open(
-            settings, server: client.configuration.baseURL, account: plan.me, console: console)
+        let store: SQLiteStateStore
+        if let opened {
+            store = opened
+        } else {
+            store = try StateStoreOpening.open(
+                settings, server: client.configuration.baseURL, account: plan.me, console: console)
+        }
         if checkAccount {
             let account: String
             do {

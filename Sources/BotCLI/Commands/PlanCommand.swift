@@ -20,6 +20,8 @@ struct PlanCommand {
             """,
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
+            SharedOptions.noCache,
+            SharedOptions.stateDir,
             .value("output", short: "o", valueName: "file", help: "Also save the plan as JSON to this file."),
             .flag("detailed-exitcode", help: "Exit 2 when actions are pending, 0 when there is nothing to do."),
             SharedOptions.report,
@@ -44,7 +46,7 @@ struct PlanCommand {
         }
         let run = PlanningRun(invocation: invocation, environment: environment, console: console)
         let settings = try run.settings()
-        let outcome = try await run.evaluate(access: .readOnly, settings: settings)
+        let outcome = try await run.evaluate(access: .readOnly, settings: settings, stateUse: .planning)
         console.write(run.render(outcome.plan), to: .output)
         let code: BotExitCode =
             invocation.flag("detailed-exitcode") && outcome.plan.pendingCommandCount > 0 ? .pending : .ok

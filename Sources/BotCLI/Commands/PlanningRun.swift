@@ -4,6 +4,7 @@ import Foundation
 import GitbayClient
 import GitbayKit
 import RuleEngine
+import StateDatabase
 import YAML
 
 /// What `run`, `plan` and `explain` share: load and check the rules, get the forge state from a
@@ -13,12 +14,22 @@ struct PlanningRun {
     let environment: [String: String]
     let console: any Console
 
-    /// The evaluated plan, with the client used to read it (`nil` offline).
+    /// The evaluated plan, with the client used to read it (`nil` offline) and the state database
+    /// of the account (`nil` offline, and when a plan finds none).
     struct Outcome {
         var plan: Plan
         var rules: [Rule]
         var state: ForgeState
         var client: GitbayClient?
+        var store: SQLiteStateStore?
+    }
+
+    /// What the run does with the account's state database.
+    enum StateUse {
+        /// It applies: the database is opened (made, upgraded) and locked before anything is read.
+        case applying
+        /// It only plans: an existing database's read cache is used, never locked.
+        case planning
     }
 
     /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
@@ -26,12 +37,8 @@ struct PlanningRun {
         try ConfigurationLoader.settings(invocation: invocation, environment: environment, console: console)
     }
 
-    func evaluate(access: GitbayClientConfiguration.Access) async throws(CommandFailure) -> Outcome {
-        try await evaluate(access: access, settings: settings())
-    }
-
     func evaluate(
-        access: GitbayClientConfiguration.Access, settings: Settings
+        access: GitbayClientConfiguration.Access, settings: Settings, stateUse: StateUse
     ) async throws(CommandFailure) -> Outcome {
         let rules = try loadRules(settings)
         let options = settings.evaluationOptions
@@ -45,14 +52,27 @@ struct PlanningRun {
         }
         let client = try ForgeConnection.client(settings, access: access, console: console)
         let now = try frozenNow() ?? Date()
+        let me: String
+        do {
+            me = try await client.send(WhoAmICommand()).username
+        } catch {
+            throw CommandFailure(error)
+        }
+        let server = client.configuration.baseURL
+        let store: SQLiteStateStore? =
+            switch stateUse {
+            case .applying: try StateStoreOpening.open(settings, server: server, account: me, console: console)
+            case .planning: StateStoreOpening.openCache(settings, server: server, account: me, console: console)
+            }
         do {
             let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
-                rules: rules, reader: client, now: now, guards: invocation.flag("read-all") ? nil : options)
+                rules: rules, reader: client, now: now, guards: invocation.flag("read-all") ? nil : options,
+                cache: store, trustCache: !invocation.flag("no-cache"), me: me)
             if invocation.flag("verbose") {
                 verbose(report, client: client)
             }
-            let plan = evaluator.plan(rules: rules, state: state, source: client.configuration.baseURL.absoluteString)
-            return Outcome(plan: plan, rules: rules, state: state, client: client)
+            let plan = evaluator.plan(rules: rules, state: state, source: server.absoluteString)
+            return Outcome(plan: plan, rules: rules, state: state, client: client, store: store)
         } catch let error as GitbayError {
             throw CommandFailure(error)
         } catch {

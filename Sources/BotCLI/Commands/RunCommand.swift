@@ -19,6 +19,7 @@ struct RunCommand {
             """,
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
+            SharedOptions.noCache,
             .flag("dry-run", help: "Print the plan and write nothing."),
             SharedOptions.stateDir,
             SharedOptions.journal,
@@ -45,13 +46,15 @@ struct RunCommand {
         }
         let run = PlanningRun(invocation: invocation, environment: environment, console: console)
         let settings = try run.settings()
-        let outcome = try await run.evaluate(access: dryRun ? .readOnly : .readWrite, settings: settings)
+        let outcome = try await run.evaluate(
+            access: dryRun ? .readOnly : .readWrite, settings: settings, stateUse: dryRun ? .planning : .applying)
         console.write(run.render(outcome.plan), to: .output)
         var code: BotExitCode = outcome.plan.guards.isEmpty ? .ok : .incomplete
         var applied: ApplyReport?
         if !dryRun, let client = outcome.client {
             (code, applied) = try await ApplyCommand.apply(
-                outcome.plan, client: client, settings: settings, command: "run", console: console)
+                outcome.plan, client: client, settings: settings, command: "run", store: outcome.store,
+                console: console)
         }
         let report = RunReport(plan: outcome.plan, applied: applied, metrics: outcome.client?.metrics, exitCode: code)
         if let path = invocation.value("report") {

@@ -28,6 +28,8 @@ enum SharedOptions {
     static let readAll = OptionSpec.flag(
         "read-all",
         help: "Read the details of every item a rule may match, even those a guard holds back (for audits).")
+    static let noCache = OptionSpec.flag(
+        "no-cache", help: "Read every detail afresh instead of from the read cache (which is still refreshed).")
     static let verbose = OptionSpec.flag("verbose", short: "v", help: "Print the reads made and the requests spent.")
     static let rateLimit = OptionSpec.value(
         "rate-limit", valueName: "n",

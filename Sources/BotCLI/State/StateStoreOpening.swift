@@ -34,6 +34,22 @@ enum StateStoreOpening {
         return store
     }
 
+    /// The database of `account` on `server` for a run that only plans, to read and keep details
+    /// in its read cache; `nil` (with a note when it exists but cannot be used) when there is none
+    /// yet or it cannot be used: the cache saves requests, and a plan goes on without it.
+    static func openCache(_ settings: Settings, server: URL, account: String, console: any Console) -> SQLiteStateStore?
+    {
+        let path = StateLocation.database(settings.stateDir, server: server, account: account)
+        do {
+            return try SQLiteStateStore(
+                path: path, identity: StoreIdentity(server: server.absoluteString, account: account), mode: .caching)
+        } catch {
+            if case .missing = error { return nil }
+            console.write("note: the read cache is not used: \(error)\n", to: .error)
+            return nil
+        }
+    }
+
     /// Records how the run ended and drops what retention lets go; a failure here is a warning,
     /// since every write of the run is already on record.
     static func finish(

@@ -17,6 +17,11 @@ public enum ReadNeed: String, Sendable, Hashable, CaseIterable, Codable, Compara
     case openMergeRequests
     /// The repository's merge requests in every state (to tell whether a stack's parent merged).
     case allMergeRequests
+    /// The detail as the server gives it in this run, not restored from the read cache: what a
+    /// field or action needs when what it reads can change without moving the version the cache
+    /// is checked against (an assignee, a merge request's comments). ``FieldDefinition`` and
+    /// ``ActionDefinition`` add it to every `.detail` need unless declared `cached()`.
+    case freshDetail = "fresh"
 
     public static func < (lhs: ReadNeed, rhs: ReadNeed) -> Bool {
         lhs.ordinal < rhs.ordinal
@@ -32,6 +37,7 @@ public enum ReadNeed: String, Sendable, Hashable, CaseIterable, Codable, Compara
         case .dependencies: return 4
         case .openMergeRequests: return 5
         case .allMergeRequests: return 6
+        case .freshDetail: return 7
         }
     }
 }

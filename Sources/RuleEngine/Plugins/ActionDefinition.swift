@@ -8,8 +8,9 @@ public struct ActionDefinition: Sendable {
     /// One line for `docs/fields.md`, `check` and editors.
     public var doc: String
     /// What must be read before ``isDone`` and ``refusal`` can answer (labels for `add-label`,
-    /// comments for `comment`).
-    public var needs: Set<ReadNeed>
+    /// comments for `comment`); a `.detail` need comes with ``ReadNeed/freshDetail`` unless the
+    /// action is declared ``cached(_:)``.
+    public private(set) var needs: Set<ReadNeed>
     /// The exact command; throws when a value is one gitbay would refuse (a comment over 64 KiB).
     public var command: @Sendable (ActionRequest, ItemContext) throws -> ControlCommand
     /// Whether the item is already as the action would leave it, so the action is skipped:
@@ -24,6 +25,10 @@ public struct ActionDefinition: Sendable {
     /// goes wrong without it (`ready` remembers a landing only by the rule's marked comment);
     /// `check` warns when a rule lacks it.
     public var companion: (action: String, without: String)?
+    /// Whether ``isDone`` and ``refusal`` may judge a cached detail: what they read moves the
+    /// kind's version, or only the bot itself writes it (a comment's marker), and recording the
+    /// bot's write drops the item's cached detail.
+    public var isCached: Bool { !needs.contains(.freshDetail) }
 
     public init(
         _ name: String, argument: ActionArgumentKind = .none, needs: Set<ReadNeed> = [], doc: String,
@@ -36,12 +41,20 @@ public struct ActionDefinition: Sendable {
         self.name = name
         self.argument = argument
         self.doc = doc
-        self.needs = needs
+        self.needs = needs.contains(.detail) ? needs.union([.freshDetail]) : needs
         self.command = command
         self.isDone = isDone
         self.refusal = refusal
         self.warning = warning
         self.companion = companion
+    }
+
+    /// This action, declared safe to judge on a cached detail (``isCached``); `false` leaves it
+    /// as it is, for shared definitions that are cached for one kind and not another.
+    public func cached(_ cached: Bool = true) -> ActionDefinition {
+        var action = self
+        if cached { action.needs.remove(.freshDetail) }
+        return action
     }
 
     /// What the action comes to on one item: refused, already done, or due.

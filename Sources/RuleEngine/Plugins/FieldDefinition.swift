@@ -5,14 +5,19 @@ public struct FieldDefinition: Sendable {
     public var type: FieldType
     /// One line for `docs/fields.md`, `check` and editors.
     public var doc: String
-    /// What must be read, beyond the list row, before the value can be derived.
-    public var needs: Set<ReadNeed>
+    /// What must be read, beyond the list row, before the value can be derived; a `.detail` need
+    /// comes with ``ReadNeed/freshDetail`` unless the field is declared ``cached(_:)``.
+    public private(set) var needs: Set<ReadNeed>
     /// Derives the value; called only once ``needs`` are known.
     public var value: @Sendable (ItemContext) -> FieldValue
     /// Whether this is the field the server selects listings by (an issue's `state`, a build's
     /// `status`): a value every rule of the kind requires is asked of the server instead of read
     /// and thrown away, and an item outside it is not counted among those a rule looked at.
     public var selects = false
+    /// Whether a value derived from the detail read may come from the read cache: everything it
+    /// reads moves the version the kind's listing gives (``ItemKindDefinition/cacheVersion(of:)``).
+    /// A field that needs no detail read is always read fresh, so this says nothing of it.
+    public var isCached: Bool { !needs.contains(.freshDetail) }
 
     public init(
         _ name: String, _ type: FieldType, needs: Set<ReadNeed> = [], doc: String,
@@ -21,7 +26,7 @@ public struct FieldDefinition: Sendable {
         self.name = name
         self.type = type
         self.doc = doc
-        self.needs = needs
+        self.needs = needs.contains(.detail) ? needs.union([.freshDetail]) : needs
         self.value = value
     }
 
@@ -29,6 +34,13 @@ public struct FieldDefinition: Sendable {
     public func selecting() -> FieldDefinition {
         var field = self
         field.selects = true
+        return field
+    }
+
+    /// This field, declared safe to derive from a cached detail (``isCached``).
+    public func cached() -> FieldDefinition {
+        var field = self
+        field.needs.remove(.freshDetail)
         return field
     }
 

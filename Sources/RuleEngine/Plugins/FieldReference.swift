@@ -41,6 +41,7 @@ public enum FieldReference {
         case .dependencies: return (need.rawValue, "`repo deps status`")
         case .openMergeRequests: return (need.rawValue, "`mr list --state open`")
         case .allMergeRequests: return (need.rawValue, "`mr list --state all`")
+        case .freshDetail: return (need.rawValue, "the `show` read in this run, never the read cache's copy")
         }
     }
 

@@ -36,6 +36,24 @@ public protocol ItemKindDefinition: Sendable {
     /// complete leaves the item as it is.
     func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws
 
+    /// The format of this kind's entries in the read cache, raised whenever the payload changes;
+    /// 0 keeps none (every detail is read fresh).
+    var cacheFormat: Int { get }
+
+    /// What the listing says of `item` that moves whenever anything a cached field or action reads
+    /// from its detail changes (an issue's `updated_at`); `nil` when the listing gives no such
+    /// version, and the detail is then read fresh.
+    func cacheVersion(of item: Item) -> String?
+
+    /// The item's detail as the read cache keeps it; `nil` when it has none to keep.
+    func cachePayload(of item: Item) -> String?
+
+    /// Puts cached details (`payloads` by item number) in place of the listed items in `path`, as
+    /// ``readDetail(of:in:into:)`` does with fresh ones, keeping what the listing read afresh
+    /// (labels learnt by query, state, times); answers how many it restored. A payload that cannot
+    /// be decoded is skipped, and that detail is read fresh.
+    func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession) -> Int
+
     /// The key of this kind's list in a repository of a forge-state file (`issues`).
     var stateFileKey: String { get }
 
@@ -83,6 +101,17 @@ public protocol ItemKindDefinition: Sendable {
 
 extension ItemKindDefinition {
     public var numbered: Bool { true }
+
+    /// No read cache.
+    public var cacheFormat: Int { 0 }
+
+    public func cacheVersion(of item: Item) -> String? { nil }
+
+    public func cachePayload(of item: Item) -> String? { nil }
+
+    public func restoreDetails(
+        _ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession
+    ) -> Int { 0 }
 
     /// No detail read: the listing's rows are whole.
     public func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {}

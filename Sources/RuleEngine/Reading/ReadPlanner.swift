@@ -29,21 +29,44 @@ public struct ReadPlanner: Sendable {
     /// Reads what `rules` need; with `guards`, details only where they can change what a run with
     /// those guards does (``ReadSession/readDetails(rules:now:me:guards:)``), else every detail a
     /// verdict may depend on (`--read-all`, for audits and for `explain`).
+    ///
+    /// With `cache`, details whose version still matches come from it (unless `trustCache` is
+    /// false, `--no-cache`), and every detail read afresh is kept in it for the next run; a cache
+    /// that cannot be read or written costs requests, never the run. `me`, when the caller already
+    /// asked the server (to find its database), saves asking again.
     public func read(
-        rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil
+        rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
+        cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader)
-        let me = try await reader.send(WhoAmICommand()).username
-        session.note("identity: whoami", requests: 1)
+        session.keepsCache = cache != nil
+        let me: String
+        if let known {
+            me = known
+        } else {
+            me = try await reader.send(WhoAmICommand()).username
+            session.note("identity: whoami", requests: 1)
+        }
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
         for kind in registry.kinds(ordering: kinds) {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
+        if let cache, trustCache {
+            session.restoreCached(rules, from: cache)
+        }
         if let guards {
             try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
         } else {
             try await session.readDetails(rules: rules, now: now, me: me)
+        }
+        if let cache {
+            let entries = session.freshCacheEntries()
+            do {
+                try cache.storeDetails(entries, at: now)
+            } catch {
+                session.note("read cache: \(entries.count) details could not be kept: \(error)")
+            }
         }
         let state = ForgeState(
             now: now, me: me, repositories: Array(session.repositories.values), unread: session.unreadNotes)
@@ -82,6 +105,11 @@ public struct ReadSession: Sendable {
     public private(set) var archivedRepositories: Set<RepositoryPath> = []
     /// What the guarded detail reads left unread, one line per rule (``ForgeState/unread``).
     public internal(set) var unreadNotes: [String] = []
+    /// Whether details read are kept in a read cache, so listings read the versions that validate
+    /// them (a merge request's activity time) even when no rule needs them.
+    public internal(set) var keepsCache = false
+    /// The items whose details were read from the server in this session.
+    var freshDetails: [FreshDetail] = []
 
     public init(registry: PluginRegistry, reader: any ForgeReader) {
         self.registry = registry
@@ -90,7 +118,12 @@ public struct ReadSession: Sendable {
 
     /// Notes one kind of read and the requests it took, for `--verbose`.
     public mutating func note(_ step: String, requests: Int) {
-        report.steps.append("\(step) (\(requests) request\(requests == 1 ? "" : "s"))")
+        note("\(step) (\(requests) request\(requests == 1 ? "" : "s"))")
+    }
+
+    /// Notes a line for `--verbose` as it is.
+    public mutating func note(_ line: String) {
+        report.steps.append(line)
     }
 
     /// Lists `rules` (all of `kind`) through the kind's reader; a kind no plugin reads lists nothing.
@@ -216,7 +249,7 @@ public struct ReadSession: Sendable {
             }
             for (path, repository) in repositories where rule.scope.contains(path) && !repository.archived {
                 for item in registry.items(of: rule.kind, in: repository) {
-                    guard !item.known.contains(.detail) else { continue }
+                    guard !item.known.contains(.freshDetail) else { continue }
                     let context = ItemContext(item: item, repository: repository, now: now, me: me)
                     let verdict = condition.decide(context)
                     guard verdict != false else { continue }
@@ -230,7 +263,7 @@ public struct ReadSession: Sendable {
             var requests = 0
             for (path, numbers) in paths.sorted(by: { $0.key < $1.key }) {
                 for number in numbers.sorted() {
-                    try await reader.readDetail(of: number, in: path, into: &self)
+                    try await readFreshDetail(kind, number: number, in: path)
                     requests += 1
                 }
             }

@@ -114,10 +114,8 @@ extension ReadSession {
         _ candidate: inout Candidate, rule: Rule, condition: CompiledCondition, evaluator: Evaluator, now: Date,
         me: String
     ) async throws {
-        if let definition = registry.definition(of: rule.kind),
-            let item = self.item(rule.kind, candidate.number, in: candidate.path), !item.known.contains(.detail)
-        {
-            try await definition.readDetail(of: candidate.number, in: candidate.path, into: &self)
+        if let item = self.item(rule.kind, candidate.number, in: candidate.path), !item.known.contains(.freshDetail) {
+            try await readFreshDetail(rule.kind, number: candidate.number, in: candidate.path)
         }
         candidate.acting = judge(
             rule, condition: condition, number: candidate.number, in: candidate.path, evaluator: evaluator, now: now,

@@ -9,6 +9,7 @@ public final class InMemoryStateStore: StateStore {
         var journal: [JournalEntry]
         var runs: [RunRecord] = []
         var importedKeys: Set<String> = []
+        var cache: [String: (detail: CachedDetail, at: Date)] = [:]
     }
 
     private let state: Mutex<State>
@@ -23,9 +24,22 @@ public final class InMemoryStateStore: StateStore {
         state.withLock { $0.journal }
     }
 
-    /// Appends `entry`.
+    /// Appends `entry`; an intent drops its item's cached detail.
     public func record(_ entry: JournalEntry) {
-        state.withLock { $0.journal.append(entry) }
+        state.withLock { state in
+            state.journal.append(entry)
+            if entry.phase == .intent { state.cache[entry.item] = nil }
+        }
+    }
+
+    public func cachedDetails(of kind: ItemKind) -> [CachedDetail] {
+        state.withLock { $0.cache.values.map(\.detail).filter { $0.kind == kind }.sorted { $0.item < $1.item } }
+    }
+
+    public func storeDetails(_ details: [CachedDetail], at date: Date) {
+        state.withLock { state in
+            for detail in details { state.cache[detail.item] = (detail, date) }
+        }
     }
 
     /// ``UnfinishedAction/find(in:)`` over the whole journal.
@@ -84,6 +98,7 @@ public final class InMemoryStateStore: StateStore {
             state.journal = state.journal.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
             let remaining = Set(state.journal.map(\.run))
             state.runs.removeAll { $0.ended(before: date) && !remaining.contains($0.id) }
+            state.cache = state.cache.filter { $0.value.at >= date }
             return dropped.count
         }
     }

@@ -3,10 +3,13 @@ import Foundation
 /// The bot's memory between runs: the journal of writes, the runs that wrote them, and the
 /// questions later runs and people ask of both.
 ///
+/// Recording an intent (``ApplyJournal/record(_:)``) also drops the item's cached detail
+/// (``ReadCache``): the write may move what the detail says without moving its version.
+///
 /// One store per server and account. Everything that keeps state asks it questions instead of
 /// reading files, so the storage (SQLite in the `StateDatabase` module, ``InMemoryStateStore`` in
 /// tests) can change without touching the rules or the applier.
-public protocol StateStore: ApplyJournal {
+public protocol StateStore: ApplyJournal, ReadCache {
     /// The actions earlier runs left unfinished: exactly what ``UnfinishedAction/find(in:)`` answers
     /// over the whole journal.
     func unfinishedActions() throws -> [UnfinishedAction]
@@ -39,8 +42,8 @@ public protocol StateStore: ApplyJournal {
     ///
     /// Drops a run's entries about one rule and item once all of them are older than `date`, oldest
     /// first, unless the rule and item have an action still unfinished (see ``JournalRetention``),
-    /// so ``unfinishedActions()`` answers the same before and after; and runs that ended before
-    /// `date` with no entries left.
+    /// so ``unfinishedActions()`` answers the same before and after; runs that ended before
+    /// `date` with no entries left; and details cached before `date` (an item not seen since).
     @discardableResult
     func prune(resultsBefore date: Date) throws -> Int
 }

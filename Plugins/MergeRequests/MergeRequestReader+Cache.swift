@@ -1,0 +1,65 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+
+/// Merge requests in the read cache: `mr show` kept under what the listing says of it (state,
+/// draft, target, head) and the activity query's `updated_at`.
+///
+/// gitbay moves a merge request's `updated_at` on an edit, a draft change, a new head, a retarget
+/// and a state change (`internal/store/mrs.go`: `UpdateMRText`, `SetMRDraft`, `UpdateMRHead`,
+/// `SetMRTarget`, `MarkMerged`, `MarkClosed`, `SetMRState`), but not on a comment (`AddMRComment`
+/// is a plain insert), a review, a label or a status. So only what the version covers is declared
+/// cached: the stack's landing (its retarget note is written by the merge that retargets the
+/// child) and `ready`'s check of the bot's own marker; people's comments, reviews, checks and
+/// labels are always read fresh.
+extension MergeRequestReader {
+    var cacheFormat: Int { 1 }
+
+    func cacheVersion(of item: Item) -> String? {
+        guard let record = item.box(as: MergeRequestRecord.self)?.record, record.known.contains(.activity),
+            let updatedAt = record.mergeRequest.updatedAt
+        else { return nil }
+        let mr = record.mergeRequest
+        return [
+            mr.state.rawValue, "\(mr.draft)", mr.targetRef, mr.headSHA, "\(updatedAt.timeIntervalSinceReferenceDate)",
+        ].joined(separator: "|")
+    }
+
+    func cachePayload(of item: Item) -> String? {
+        guard let mergeRequest = item.box(as: MergeRequestRecord.self)?.record.mergeRequest,
+            let data = try? JSONEncoder().encode(mergeRequest)
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The listed merge request with the detail's own parts from the cache; its labels stay
+    /// unknown, since a label moves no version.
+    func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession) -> Int {
+        guard var mergeRequests = session.repositories[path]?.mergeRequests else { return 0 }
+        let decoder = JSONDecoder()
+        var restored = 0
+        for index in mergeRequests.indices {
+            guard let payload = payloads[mergeRequests[index].number],
+                let cached = try? decoder.decode(MergeRequest.self, from: Data(payload.utf8)),
+                cached.number == mergeRequests[index].number
+            else { continue }
+            var mr = mergeRequests[index].mergeRequest
+            mr.body = cached.body
+            mr.bodyFormat = cached.bodyFormat
+            mr.comments = cached.comments
+            mr.commits = cached.commits
+            mr.stacked = cached.stacked
+            mr.reviewRequests = cached.reviewRequests
+            mr.checks = cached.checks
+            mr.checksCombined = cached.checksCombined
+            mr.unresolvedThreads = cached.unresolvedThreads
+            mr.reviews = cached.reviews
+            mr.gates = cached.gates
+            mergeRequests[index].mergeRequest = mr
+            mergeRequests[index].known.insert(.detail)
+            restored += 1
+        }
+        session.repositories[path]?.mergeRequests = mergeRequests
+        return restored
+    }
+}

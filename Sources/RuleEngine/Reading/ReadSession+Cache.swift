@@ -1,0 +1,85 @@
+import Foundation
+import GitbayKit
+
+extension ReadSession {
+    /// Puts cached details in place of listed items whose version still matches.
+    ///
+    /// A restored item knows ``ReadNeed/detail`` but not ``ReadNeed/freshDetail``: the fields and
+    /// actions declared `cached()` judge it, and the planner reads afresh every item whose verdict
+    /// or actions still wait on one that is not, as it reads an item it has no detail of.
+    mutating func restoreCached(_ rules: [Rule], from cache: any ReadCache) {
+        var kinds: [ItemKind] = []
+        for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
+        for kind in registry.kinds(ordering: kinds) {
+            guard let definition = registry.definition(of: kind), definition.cacheFormat > 0 else { continue }
+            let noun = definition.noun
+            let entries: [CachedDetail]
+            do {
+                entries = try cache.cachedDetails(of: kind)
+            } catch {
+                note("\(noun) details: the read cache could not be read, so every detail is read fresh: \(error)")
+                continue
+            }
+            var kept: [String: CachedDetail] = [:]
+            var otherFormat = 0
+            for entry in entries {
+                if entry.format == definition.cacheFormat { kept[entry.item] = entry } else { otherFormat += 1 }
+            }
+            var served = 0
+            var outdated = 0
+            for path in repositories.keys.sorted() {
+                guard let repository = repositories[path] else { continue }
+                var payloads: [Int: String] = [:]
+                for item in registry.items(of: kind, in: repository) where !item.known.contains(.detail) {
+                    guard let entry = kept[registry.reference(to: item, in: path)] else { continue }
+                    guard let version = definition.cacheVersion(of: item), version == entry.version else {
+                        outdated += 1
+                        continue
+                    }
+                    payloads[item.number] = entry.payload
+                }
+                guard !payloads.isEmpty else { continue }
+                let restored = definition.restoreDetails(payloads, in: path, into: &self)
+                served += restored
+                outdated += payloads.count - restored
+            }
+            note("\(noun) details: \(served) served from the read cache, \(outdated) changed since it was kept")
+            if otherFormat > 0 {
+                note("\(noun) details: \(otherFormat) cached by another version of the plugin, ignored")
+            }
+        }
+    }
+
+    /// The details read afresh in this session, as the read cache keeps them (those whose kind
+    /// keeps none, or whose listing gave no version, left out).
+    func freshCacheEntries() -> [CachedDetail] {
+        var entries: [CachedDetail] = []
+        for fresh in freshDetails {
+            guard let definition = registry.definition(of: fresh.kind), definition.cacheFormat > 0,
+                let repository = repositories[fresh.path],
+                let item = registry.items(of: fresh.kind, in: repository).first(where: { $0.number == fresh.number }),
+                item.known.contains(.freshDetail), let version = definition.cacheVersion(of: item),
+                let payload = definition.cachePayload(of: item)
+            else { continue }
+            entries.append(
+                CachedDetail(
+                    item: registry.reference(to: item, in: fresh.path), kind: fresh.kind,
+                    format: definition.cacheFormat, version: version, payload: payload))
+        }
+        return entries
+    }
+
+    /// Reads one item's detail from the server and remembers it was read, for the cache.
+    mutating func readFreshDetail(_ kind: ItemKind, number: Int, in path: RepositoryPath) async throws {
+        guard let definition = registry.definition(of: kind) else { return }
+        try await definition.readDetail(of: number, in: path, into: &self)
+        freshDetails.append(FreshDetail(kind: kind, path: path, number: number))
+    }
+}
+
+/// An item whose detail a session read from the server.
+struct FreshDetail: Sendable, Hashable {
+    var kind: ItemKind
+    var path: RepositoryPath
+    var number: Int
+}
