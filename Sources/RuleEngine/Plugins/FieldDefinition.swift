@@ -14,9 +14,11 @@ public struct FieldDefinition: Sendable {
     /// `status`): a value every rule of the kind requires is asked of the server instead of read
     /// and thrown away, and an item outside it is not counted among those a rule looked at.
     public var selects = false
-    /// Whether a value derived from the detail read may come from the read cache: everything it
-    /// reads moves the version the kind's listing gives (``ItemKindDefinition/cacheVersion(of:)``).
-    /// A field that needs no detail read is always read fresh, so this says nothing of it.
+    /// Whether a value derived from the detail read may come from the read cache.
+    ///
+    /// It may when everything it reads moves the version the kind's listing gives
+    /// (``ItemKindDefinition/cacheVersion(of:)``). A field that needs no detail read is always
+    /// read fresh, so this says nothing of it.
     public var isCached: Bool { !needs.contains(.freshDetail) }
 
     public init(
