@@ -104,14 +104,16 @@ public final class SimulatorProcess: @unchecked Sendable {
     }
 
     /// Runs a write as the bot's account (`POST /api/v1/cmd`), as someone acting outside a run
-    /// would; answers the HTTP status.
+    /// would, or as the account of another token (`--user-token`); answers the HTTP status.
     @discardableResult
-    public func write(_ argv: [String], stdin: String? = nil) async throws -> Int {
+    public func write(_ argv: [String], stdin: String? = nil, token other: String? = nil) async throws -> Int {
         var body: [String: Any] = ["argv": argv]
         if let stdin { body["stdin"] = stdin }
         let request = HTTPRequest(
             method: .post, url: baseURL.appendingPathComponent("api/v1/cmd"),
-            headers: [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Content-Type", "application/json")],
+            headers: [
+                HTTPHeader("Authorization", "Bearer \(other ?? token)"), HTTPHeader("Content-Type", "application/json"),
+            ],
             body: try JSONSerialization.data(withJSONObject: body), timeout: .seconds(10))
         return try await PlatformTransport.make().send(request).status
     }

@@ -64,10 +64,15 @@ public struct Plan: Sendable, Hashable, Codable {
     }
 
     /// The entries that act, with only their pending actions, in order: what a run sends, which
-    /// must not depend on how much it read (notes quote run-wide counts, so they are left out).
+    /// must not depend on how much it read.
+    ///
+    /// Notes quote run-wide counts and the reasons quote what was read (a label set learnt by
+    /// `label:` queries names only the labels the rules ask about, a `show` names them all), so
+    /// both are left out: they explain a decision, they are not one.
     public var acting: [PlanEntry] {
         entries.compactMap { entry in
             var entry = entry
+            entry.reasons = []
             entry.actions = entry.actions.filter { $0.status == .pending }.map {
                 PlannedAction(action: $0.action, status: .pending, command: $0.command, argument: $0.argument)
             }

@@ -24,14 +24,17 @@ public struct ReadPlanner: Sendable {
     public struct Report: Sendable, Hashable {
         /// One line per kind of read: what, how many requests.
         public var steps: [String] = []
+        /// The detail reads (`issue show`, `mr show`) among them.
+        public var detailRequests = 0
     }
 
     /// Reads what `rules` need; with `guards`, details only where they can change what a run with
     /// those guards does (``ReadSession/readDetails(rules:now:me:guards:)``), else every detail a
     /// verdict may depend on (`--read-all`, for audits and for `explain`).
     ///
-    /// With `cache`, details whose version still matches come from it (unless `trustCache` is
-    /// false, `--no-cache`), and every detail read afresh is kept in it for the next run; a cache
+    /// With `cache` and `guards`, details whose version still matches come from it (unless
+    /// `trustCache` is false, `--no-cache`); every detail read afresh is kept in it for the next
+    /// run, a full read's too; a cache
     /// that cannot be read or written costs requests, never the run. `me`, when the caller already
     /// asked the server (to find its database), saves asking again.
     public func read(
@@ -52,7 +55,9 @@ public struct ReadPlanner: Sendable {
         for kind in registry.kinds(ordering: kinds) {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
-        if let cache, trustCache {
+        // A full read is an audit: it trusts no copy, and what it shows of an item (every label,
+        // which no version covers) is the server's now. It still refreshes the cache.
+        if let cache, trustCache, guards != nil {
             session.restoreCached(rules, from: cache)
         }
         if let guards {
@@ -99,7 +104,7 @@ public struct ReadSession: Sendable {
     public let reader: any ForgeReader
     /// What is known of each repository read so far.
     public var repositories: [RepositoryPath: RepositoryState] = [:]
-    public private(set) var report = ReadPlanner.Report()
+    public internal(set) var report = ReadPlanner.Report()
     private var listedRepositories: [RepositoryPath]?
     /// Archived repositories the listing showed: they refuse every write, so no rule acts on them.
     public private(set) var archivedRepositories: Set<RepositoryPath> = []

@@ -74,6 +74,7 @@ extension ReadSession {
         guard let definition = registry.definition(of: kind) else { return }
         try await definition.readDetail(of: number, in: path, into: &self)
         freshDetails.append(FreshDetail(kind: kind, path: path, number: number))
+        report.detailRequests += 1
     }
 }
 

@@ -1,0 +1,110 @@
+import BuiltinPlugins
+import Foundation
+import GitbayClient
+import GitbayKit
+import GitbayTestSupport
+import RuleEngine
+import Testing
+
+/// A client of the simulator with the bot's token.
+private func client(
+    _ simulator: SimulatorProcess, access: GitbayClientConfiguration.Access = .readOnly
+) throws
+    -> GitbayClient
+{
+    try GitbayClient(
+        configuration: GitbayClientConfiguration(
+            baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: access,
+            rateLimits: RateLimits(requestsPerMinute: 1_000_000, timeScale: 1000)),
+        transport: PlatformTransport.make())
+}
+
+/// The shipped rules over every repository.
+private func shippedRules() throws -> [Rule] {
+    let files = try RuleSet.files(at: [SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path])
+    let set = RuleSet.load(
+        files: files, registry: BuiltinPlugins.registry, scopeOverride: try RuleScope(parsing: "repo:*"))
+    let valid = !set.hasErrors
+    #expect(valid)
+    return set.rules
+}
+
+/// A plan's entries in one line each (rule, item, each action's status and argv), to show where two differ.
+private func lines(_ entries: [PlanEntry]) -> [String] {
+    entries.map { entry in
+        "\(entry.rule) \(entry.item.reference): "
+            + entry.actions.map { "\($0.status.rawValue) \($0.command?.argv.joined(separator: " ") ?? "-")" }
+            .joined(separator: "; ") + " | " + entry.reasons.map { "\($0.field)=\($0.observed)" }.joined(separator: ",")
+    }
+}
+
+/// The lines of `a` not in `b` and of `b` not in `a`.
+private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
+    let (left, right) = (lines(a), lines(b))
+    return "only warm: \(left.filter { !right.contains($0) }), only cold: \(right.filter { !left.contains($0) })"
+}
+
+/// The generator's now, 2026-11-29T12:00:00Z.
+private let generatedNow = Date(timeIntervalSince1970: 1_795_953_600)
+
+/// Incremental reads (guards first, the read cache) decide exactly what full, uncached reads do,
+/// whatever other people did between runs and however much time passed.
+@Suite struct IncrementalReadTests {
+    /// 4 forges × 50 steps: each step is a random run of other people's activity and a jump of
+    /// the clock, sometimes the bot applying its plan (its own writes must reach the cache too),
+    /// then three reads: warm with guards, cold with `--no-cache --read-all`, warm with `--read-all`.
+    @Test(arguments: [11, 12, 13, 14])
+    func warmRunsActAsColdFullRunsDoAfterAnyActivity(seed: Int) async throws {
+        let file = Scratch.url("incremental-\(seed)-\(UUID()).json")
+        try ForgeGenerator.write(to: file, repos: 2, issues: 30, mergeRequests: 10, builds: 12, seed: seed)
+        var activity = try ForgeActivity(stateFile: file, seed: UInt64(seed))
+        var random = SeededGenerator(seed: UInt64(seed) * 31)
+        let options =
+            ["--clock", "frozen", "--time-scale", "1000", "--api-rate", "1000000", "--write-rate", "1000000"]
+            + ForgeActivity.simulatorOptions
+        let rules = try shippedRules()
+        let registry = BuiltinPlugins.registry
+        let evaluator = Evaluator(registry: registry)
+        let planner = ReadPlanner(registry: registry)
+        let store = InMemoryStateStore()
+        try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
+            var now = generatedNow
+            var warmRequests = 0
+            var coldRequests = 0
+            for step in 0..<50 {
+                let changed = try await activity.act(Int.random(in: 0...6, using: &random), on: simulator)
+                let advance = [0, 60, 3_600, 86_400, 86_400 * 9].randomElement(using: &random) ?? 0
+                try await simulator.control("{\"advance_seconds\": \(advance)}")
+                now += TimeInterval(advance)
+                let warmClient = try client(simulator)
+                let (warm, warmReport) = try await planner.read(
+                    rules: rules, reader: warmClient, now: now, guards: EvaluationOptions(), cache: store)
+                let coldClient = try client(simulator)
+                let (cold, coldReport) = try await planner.read(rules: rules, reader: coldClient, now: now)
+                let (warmAll, _) = try await planner.read(
+                    rules: rules, reader: try client(simulator), now: now, cache: store)
+                let warmPlan = evaluator.plan(rules: rules, state: warm, source: "sim")
+                let coldPlan = evaluator.plan(rules: rules, state: cold, source: "sim")
+                let context = "seed \(seed), step \(step), changed \(changed.sorted()), reads \(warmReport.steps)"
+                #expect(
+                    warmPlan.acting == coldPlan.acting, "\(difference(warmPlan.acting, coldPlan.acting)); \(context)")
+                let warmAllPlan = evaluator.plan(rules: rules, state: warmAll, source: "sim")
+                #expect(
+                    warmAllPlan == coldPlan,
+                    "\(difference(warmAllPlan.entries, coldPlan.entries)) \(warmAllPlan.guards) \(coldPlan.guards); \(context)"
+                )
+                warmRequests += warmReport.detailRequests
+                coldRequests += coldReport.detailRequests
+                #expect(warmClient.metrics.reads <= coldClient.metrics.reads, "\(context)")
+                if random.chance(0.3) {
+                    let bot = try client(simulator, access: .readWrite)
+                    let at = now
+                    _ = await Applier(registry: registry).apply(
+                        warmPlan, reader: bot, writer: bot, journal: store, now: { at })
+                }
+            }
+            // The cache must save reads, not only agree: a failure to restore would pass the checks above.
+            #expect(warmRequests * 4 < coldRequests, "detail reads: warm \(warmRequests), cold \(coldRequests)")
+        }
+    }
+}
