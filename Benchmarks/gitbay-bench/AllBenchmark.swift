@@ -16,7 +16,7 @@ enum AllBenchmark {
             return
         }
         var rows: [BenchRow] = []
-        for arguments in [["reads"], ["evaluate"], ["check"], ["hostile"], ["state"]] {
+        for arguments in [["reads"], ["incremental"], ["evaluate"], ["check"], ["hostile"], ["state"]] {
             let output = try child(arguments)
             rows += output.split(separator: "\n").compactMap(BenchRow.init(encoded:))
         }

@@ -20,6 +20,7 @@ enum GitbayBench {
         "check": Subcommand(summary: CheckBenchmark.summary, run: CheckBenchmark.run),
         "hostile": Subcommand(summary: HostileInputBenchmark.summary, run: HostileInputBenchmark.run),
         "state": Subcommand(summary: StateBenchmark.summary, run: StateBenchmark.run),
+        "incremental": Subcommand(summary: IncrementalBenchmark.summary, run: IncrementalBenchmark.run),
         "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),
     ]
 

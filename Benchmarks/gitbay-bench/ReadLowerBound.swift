@@ -176,7 +176,7 @@ struct ReadLowerBound: Sendable {
     /// with an action that needs the detail, once every field cheaper than `show` is known.
     private mutating func addDetails(_ rules: [Rule], state: ForgeState, registry: PluginRegistry) {
         var wanted: [ItemKind: Set<String>] = [:]
-        let cheap = Set(ReadNeed.allCases).subtracting([.detail])
+        let cheap = Set(ReadNeed.allCases).subtracting([.detail, .freshDetail])
         for rule in rules {
             let field = "state"
             let values = rule.condition.requiredValues(of: field)

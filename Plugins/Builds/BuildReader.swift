@@ -69,19 +69,90 @@ struct BuildReader: ItemKindDefinition {
             repository.known.insert(.openMergeRequests)
         }
         repository.known.insert(.refs)
-        let (builds, used) = try await builds(
-            of: path, activeOnly: activeOnly, statuses: statuses, reader: session.reader, session: session)
-        repository.builds = builds
+        let watermark = activeOnly ? Self.watermark(of: path, in: &session) : nil
+        let (builds, used) =
+            if let watermark {
+                try await self.builds(of: path, from: watermark, reader: session.reader)
+            } else {
+                try await self.builds(of: path, activeOnly: activeOnly, statuses: statuses, session: session)
+            }
+        repository.builds = builds ?? []
+        if builds == nil {
+            // The watermark no longer holds (fewer builds than it knew: the repository was made
+            // anew); read as without one.
+            let (fresh, more) = try await self.builds(of: path, activeOnly: true, statuses: statuses, session: session)
+            repository.builds = fresh ?? []
+            requests += more
+        }
         session.repositories[path] = repository
+        // A read by status saw every build that may change only when it asked for both.
+        let sawEveryActive = watermark != nil || statuses == ["pending", "running"]
+        if activeOnly, sawEveryActive, session.keepsCache, let next = Self.watermark(after: repository.builds) {
+            session.keep(
+                CachedDetail(
+                    item: Self.watermarkItem(path), kind: kind, format: Self.watermarkFormat, version: "",
+                    payload: "\(next)"))
+        }
         return requests + used
+    }
+
+    /// The format of the watermark the read cache keeps per repository.
+    static let watermarkFormat = 1
+
+    /// The cache's name for a repository's watermark.
+    static func watermarkItem(_ path: RepositoryPath) -> String {
+        "\(path)/builds"
+    }
+
+    /// Where the builds that may still change began at the last read: every build numbered below
+    /// it had finished then, and a finished build never changes (store/builds.go: only a pending or
+    /// running build moves), nor does a new one get a number below it.
+    private static func watermark(of path: RepositoryPath, in session: inout ReadSession) -> Int? {
+        guard let entry = session.cachedEntries(of: .builds)[watermarkItem(path)],
+            entry.format == watermarkFormat
+        else { return nil }
+        return Int(entry.payload)
+    }
+
+    /// The watermark after a read that saw `builds` (every pending or running one and all newer):
+    /// the oldest still pending or running, else one past the newest; `nil` when none was read.
+    private static func watermark(after builds: [Build]) -> Int? {
+        let active = builds.filter { $0.status == .pending || $0.status == .running }.map(\.number)
+        if let oldest = active.min() { return oldest }
+        return builds.map(\.number).max().map { $0 + 1 }
+    }
+
+    /// The builds from `watermark` up, newest first, page by page.
+    ///
+    /// They are all that may have changed since the last read, every pending or running one among
+    /// them; `nil` when the newest build is below what the watermark knew.
+    private func builds(
+        of path: RepositoryPath, from watermark: Int, reader: any ForgeReader
+    ) async throws -> (
+        [Build]?, Int
+    ) {
+        var requests = 0
+        var builds: [Build] = []
+        var command = try BuildListCommand(repository: path)
+        while true {
+            let page = try await reader.send(command)
+            requests += 1
+            if requests == 1, let newest = page.items.first?.number, newest < watermark - 1 {
+                return (nil, requests)
+            }
+            builds += page.items.filter { $0.number >= watermark }
+            guard let next = page.next, let last = page.items.last, last.number > watermark else { break }
+            command.cursor = next
+        }
+        return (builds, requests)
     }
 
     /// The builds the rules can judge: every pending or running one and every newer build, or,
     /// without a status filter, the newest page.
     private func builds(
-        of path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, reader: any ForgeReader,
-        session: ReadSession
-    ) async throws -> ([Build], Int) {
+        of path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, session: ReadSession
+    ) async throws -> ([Build]?, Int) {
+        let reader = session.reader
         guard activeOnly else {
             return (try await reader.send(try BuildListCommand(repository: path)).items, 1)
         }

@@ -60,7 +60,7 @@ public struct ForgeActivity: Sendable {
     private mutating func actOnce(in repository: Repository, simulator: SimulatorProcess) async throws -> [String] {
         let path = repository.path
         let roll = Int.random(in: 0..<100, using: &random)
-        if roll < 60, let number = repository.issues.randomElement(using: &random) {
+        if roll < 55, let number = repository.issues.randomElement(using: &random) {
             let argv: [String]
             switch roll {
             case 0..<20: argv = ["issue", "comment", path, "\(number)", "--message", "still seeing this (\(roll))"]
@@ -77,21 +77,26 @@ public struct ForgeActivity: Sendable {
         guard let mergeRequest = repository.mergeRequests.randomElement(using: &random) else { return [] }
         let number = mergeRequest.number
         switch roll {
-        case 60..<70:
+        case 55..<65:
             let argv = ["mr", "comment", path, "\(number)", "--message", "a thought (\(roll))"]
             return try await write(argv, simulator) ? ["\(path)!\(number)"] : []
-        case 70..<78:
+        case 65..<75:
             let argv = ["mr", random.chance(0.5) ? "draft" : "ready", path, "\(number)"]
             return try await write(argv, simulator) ? ["\(path)!\(number)"] : []
-        case 78..<85:
+        case 75..<80:
             // A merge retargets what is stacked on it, which the caller learns from the listing.
             return try await write(["mr", "merge", path, "\(number)"], simulator) ? ["\(path)!\(number)"] : []
-        case 85..<93:
+        case 80..<95:
+            // Pushes go to the few branches of the repository's first merge requests, so that one
+            // push often supersedes the builds of the one before.
+            let branches = repository.mergeRequests.prefix(3).map(\.source)
+            let branch = branches.randomElement(using: &random) ?? mergeRequest.source
             pushes += 1
             let sha = String(format: "%040lx", pushes * 7919 + Int.random(in: 0..<1_000_000, using: &random))
-            let body = "{\"push\":{\"repo\":\"\(path)\",\"branch\":\"\(mergeRequest.source)\",\"sha\":\"\(sha)\"}}"
+            let body = "{\"push\":{\"repo\":\"\(path)\",\"branch\":\"\(branch)\",\"sha\":\"\(sha)\"}}"
             try await simulator.control(body)
-            return ["\(path)!\(number)"]
+            let fed = repository.mergeRequests.filter { $0.source == branch }.map { "\(path)!\($0.number)" }
+            return fed + ["\(path)/builds"]
         default:
             guard let build = repository.builds.randomElement(using: &random) else { return [] }
             let status = ["running", "success", "failure"].randomElement(using: &random) ?? "success"

@@ -42,7 +42,10 @@ public struct ReadPlanner: Sendable {
         cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader)
-        session.keepsCache = cache != nil
+        session.cache = cache
+        // A full read is an audit: it trusts no copy, and what it shows of an item (every label,
+        // which no version covers) is the server's now. It still refreshes the cache.
+        session.trustsCache = cache != nil && trustCache && guards != nil
         let me: String
         if let known {
             me = known
@@ -55,10 +58,8 @@ public struct ReadPlanner: Sendable {
         for kind in registry.kinds(ordering: kinds) {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
-        // A full read is an audit: it trusts no copy, and what it shows of an item (every label,
-        // which no version covers) is the server's now. It still refreshes the cache.
-        if let cache, trustCache, guards != nil {
-            session.restoreCached(rules, from: cache)
+        if session.trustsCache {
+            session.restoreCached(rules)
         }
         if let guards {
             try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
@@ -66,7 +67,7 @@ public struct ReadPlanner: Sendable {
             try await session.readDetails(rules: rules, now: now, me: me)
         }
         if let cache {
-            let entries = session.freshCacheEntries()
+            let entries = session.freshCacheEntries() + session.keptEntries
             do {
                 try cache.storeDetails(entries, at: now)
             } catch {
@@ -110,11 +111,19 @@ public struct ReadSession: Sendable {
     public private(set) var archivedRepositories: Set<RepositoryPath> = []
     /// What the guarded detail reads left unread, one line per rule (``ForgeState/unread``).
     public internal(set) var unreadNotes: [String] = []
+    /// Where details are kept between runs; `nil` keeps none.
+    public internal(set) var cache: (any ReadCache)?
+    /// Whether what the cache holds may stand in for a read (not with `--no-cache`, nor in a full read).
+    public internal(set) var trustsCache = false
     /// Whether details read are kept in a read cache, so listings read the versions that validate
     /// them (a merge request's activity time) even when no rule needs them.
-    public internal(set) var keepsCache = false
+    public var keepsCache: Bool { cache != nil }
     /// The items whose details were read from the server in this session.
     var freshDetails: [FreshDetail] = []
+    /// The cache's entries of each kind, as loaded once for the session.
+    var loadedCache: [ItemKind: [String: CachedDetail]] = [:]
+    /// Entries plugins asked to keep beyond details (``keep(_:)``).
+    var keptEntries: [CachedDetail] = []
 
     public init(registry: PluginRegistry, reader: any ForgeReader) {
         self.registry = registry

@@ -7,19 +7,13 @@ extension ReadSession {
     /// A restored item knows ``ReadNeed/detail`` but not ``ReadNeed/freshDetail``: the fields and
     /// actions declared `cached()` judge it, and the planner reads afresh every item whose verdict
     /// or actions still wait on one that is not, as it reads an item it has no detail of.
-    mutating func restoreCached(_ rules: [Rule], from cache: any ReadCache) {
+    mutating func restoreCached(_ rules: [Rule]) {
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
         for kind in registry.kinds(ordering: kinds) {
             guard let definition = registry.definition(of: kind), definition.cacheFormat > 0 else { continue }
             let noun = definition.noun
-            let entries: [CachedDetail]
-            do {
-                entries = try cache.cachedDetails(of: kind)
-            } catch {
-                note("\(noun) details: the read cache could not be read, so every detail is read fresh: \(error)")
-                continue
-            }
+            let entries = cachedEntries(of: kind).values
             var kept: [String: CachedDetail] = [:]
             var otherFormat = 0
             for entry in entries {
@@ -48,6 +42,29 @@ extension ReadSession {
                 note("\(noun) details: \(otherFormat) cached by another version of the plugin, ignored")
             }
         }
+    }
+
+    /// The cache's entries of `kind` by item, loaded once per session; none when the cache is not
+    /// trusted, or cannot be read (said once in the notes: the run reads afresh instead).
+    public mutating func cachedEntries(of kind: ItemKind) -> [String: CachedDetail] {
+        guard trustsCache, let cache else { return [:] }
+        if let loaded = loadedCache[kind] { return loaded }
+        var entries: [String: CachedDetail] = [:]
+        do {
+            for entry in try cache.cachedDetails(of: kind) { entries[entry.item] = entry }
+        } catch {
+            note(
+                "\(registry.noun(of: kind)) entries of the read cache could not be read, so they are read afresh: \(error)"
+            )
+        }
+        loadedCache[kind] = entries
+        return entries
+    }
+
+    /// Keeps `entry` in the cache at the end of the read, beside the details read afresh: what a
+    /// plugin learnt that saves a later read (where the builds that may still change begin).
+    public mutating func keep(_ entry: CachedDetail) {
+        keptEntries.append(entry)
     }
 
     /// The details read afresh in this session, as the read cache keeps them (those whose kind
