@@ -77,9 +77,9 @@ enum IncrementalBenchmark {
         let size = "\(repos) repos, \(items) items"
         return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
             var now = offline.now
-            let full = try client(simulator, access: .readOnly)
+            let full = try simulator.client()
             _ = try await planner.read(rules: rules, reader: full, now: now)
-            let cold = try client(simulator, access: .readOnly)
+            let cold = try simulator.client()
             let (coldState, _) = try await planner.read(
                 rules: rules, reader: cold, now: now, guards: EvaluationOptions(), cache: store)
             var written = try await apply(
@@ -92,7 +92,7 @@ enum IncrementalBenchmark {
                 let changed = try await activity.act(max(1, items / 100), on: simulator).union(written)
                 try await simulator.control("{\"advance_seconds\": 3600}")
                 now += 3_600
-                let warm = try client(simulator, access: .readOnly)
+                let warm = try simulator.client()
                 let (state, report) = try await planner.read(
                     rules: rules, reader: warm, now: now, guards: EvaluationOptions(), cache: store)
                 let floor = listing + changed.count
@@ -168,19 +168,9 @@ enum IncrementalBenchmark {
     ) async throws
         -> Set<String>
     {
-        let bot = try client(simulator, access: .readWrite)
+        let bot = try simulator.client(access: .readWrite)
         let report = await Applier(registry: ShippedRules.registry).apply(
             plan, reader: bot, writer: bot, journal: store)
         return Set(report.outcomes.filter { $0.status == .applied }.map(\.item))
-    }
-
-    private static func client(
-        _ simulator: SimulatorProcess, access: GitbayClientConfiguration.Access
-    ) throws -> GitbayClient {
-        try GitbayClient(
-            configuration: GitbayClientConfiguration(
-                baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: access,
-                rateLimits: RateLimits(requestsPerMinute: 1_000_000, timeScale: 1000)),
-            transport: PlatformTransport.make())
     }
 }

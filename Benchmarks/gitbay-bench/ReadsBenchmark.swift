@@ -55,11 +55,7 @@ enum ReadsBenchmark {
         let evaluator = Evaluator(registry: ShippedRules.registry)
         let options = ["--clock", "frozen", "--time-scale", "1000", "--api-rate", "1000000"]
         return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
-            let client = try GitbayClient(
-                configuration: GitbayClientConfiguration(
-                    baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: .readOnly,
-                    rateLimits: RateLimits(requestsPerMinute: 1_000_000, timeScale: 1000)),
-                transport: PlatformTransport.make())
+            let client = try simulator.client()
             let start = ContinuousClock.now
             let (online, report) = try await ReadPlanner(registry: ShippedRules.registry).read(
                 rules: rules, reader: client, now: offline.now)
@@ -68,8 +64,7 @@ enum ReadsBenchmark {
             let served = (stats["reads"] as? NSNumber)?.intValue ?? -1
             let sent = client.metrics.reads
             // The same rules with the guards read first, as `plan` and `run` read without --read-all.
-            let guardedClient = try GitbayClient(
-                configuration: client.configuration, transport: PlatformTransport.make())
+            let guardedClient = try simulator.client()
             let (guarded, guardedReport) = try await ReadPlanner(registry: ShippedRules.registry).read(
                 rules: rules, reader: guardedClient, now: offline.now, guards: EvaluationOptions())
             let guardedSent = guardedClient.metrics.reads

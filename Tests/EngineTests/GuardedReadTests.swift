@@ -6,36 +6,7 @@ import GitbayTestSupport
 import RuleEngine
 import Testing
 
-/// The shipped rules, every repository in scope, and the same with a small limit on `rule` so
-/// that the limit, not only the tripwire and the cap, decides what is left unread.
-private func shippedRules(limit: Int? = nil, on rule: String = "mark-stale") throws -> [Rule] {
-    var files = try RuleSet.files(at: [SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path])
-    if let limit {
-        files = files.map { file in
-            let text = String(decoding: file.bytes, as: UTF8.self).replacingOccurrences(
-                of: "  - name: \(rule)\n", with: "  - name: \(rule)\n    limit: \(limit)\n")
-            return (file.path, Array(text.utf8))
-        }
-    }
-    let set = RuleSet.load(
-        files: files, registry: BuiltinPlugins.registry, scopeOverride: try RuleScope(parsing: "repo:*"))
-    let valid = !set.hasErrors
-    #expect(valid, "\(set.diagnostics.map { "\($0)" })")
-    return set.rules
-}
-
-/// A client of `simulator` of its own, so its metrics count one read.
-private func client(_ simulator: SimulatorProcess) throws -> GitbayClient {
-    try GitbayClient(
-        configuration: GitbayClientConfiguration(
-            baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: .readOnly,
-            rateLimits: RateLimits(requestsPerMinute: 1_000_000, timeScale: 1000)),
-        transport: PlatformTransport.make())
-}
-
 private let simulatorOptions = ["--clock", "frozen", "--time-scale", "1000", "--api-rate", "1000000"]
-/// The generator's now, 2026-11-29T12:00:00Z.
-private let generatedNow = Date(timeIntervalSince1970: 1_795_953_600)
 
 /// Reading guards first leaves unread only what a guard holds back whatever it says: the entries
 /// that act and their commands are those of a full read, under any guards.
@@ -56,9 +27,9 @@ private let generatedNow = Date(timeIntervalSince1970: 1_795_953_600)
                     tripwireFloor: [0, 3, 10].randomElement(using: &random) ?? 10, force: random.chance(0.2))
                 let evaluator = Evaluator(registry: BuiltinPlugins.registry, options: guards)
                 let planner = ReadPlanner(registry: BuiltinPlugins.registry)
-                let fullClient = try client(simulator)
+                let fullClient = try simulator.client()
                 let (full, _) = try await planner.read(rules: rules, reader: fullClient, now: generatedNow)
-                let guardedClient = try client(simulator)
+                let guardedClient = try simulator.client()
                 let (guarded, _) = try await planner.read(
                     rules: rules, reader: guardedClient, now: generatedNow, guards: guards)
                 let fullPlan = evaluator.plan(rules: rules, state: full, source: "s")
@@ -83,7 +54,7 @@ private let generatedNow = Date(timeIntervalSince1970: 1_795_953_600)
         try await SimulatorProcess.run(stateFile: file, options: simulatorOptions) { simulator in
             let rules = try shippedRules().filter { $0.name == "mark-stale" }
             let guards = EvaluationOptions(maxActions: 1000)
-            let reader = try client(simulator)
+            let reader = try simulator.client()
             let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
                 rules: rules, reader: reader, now: generatedNow, guards: guards)
             #expect(!report.steps.contains { $0.hasPrefix("issue details") }, "\(report.steps)")

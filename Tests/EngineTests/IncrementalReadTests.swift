@@ -6,29 +6,6 @@ import GitbayTestSupport
 import RuleEngine
 import Testing
 
-/// A client of the simulator with the bot's token.
-private func client(
-    _ simulator: SimulatorProcess, access: GitbayClientConfiguration.Access = .readOnly
-) throws
-    -> GitbayClient
-{
-    try GitbayClient(
-        configuration: GitbayClientConfiguration(
-            baseURL: simulator.baseURL, token: BearerToken(simulator.token), access: access,
-            rateLimits: RateLimits(requestsPerMinute: 1_000_000, timeScale: 1000)),
-        transport: PlatformTransport.make())
-}
-
-/// The shipped rules over every repository.
-private func shippedRules() throws -> [Rule] {
-    let files = try RuleSet.files(at: [SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path])
-    let set = RuleSet.load(
-        files: files, registry: BuiltinPlugins.registry, scopeOverride: try RuleScope(parsing: "repo:*"))
-    let valid = !set.hasErrors
-    #expect(valid)
-    return set.rules
-}
-
 /// A plan's entries in one line each (rule, item, each action's status and argv), to show where two differ.
 private func lines(_ entries: [PlanEntry]) -> [String] {
     entries.map { entry in
@@ -43,9 +20,6 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
     let (left, right) = (lines(a), lines(b))
     return "only warm: \(left.filter { !right.contains($0) }), only cold: \(right.filter { !left.contains($0) })"
 }
-
-/// The generator's now, 2026-11-29T12:00:00Z.
-private let generatedNow = Date(timeIntervalSince1970: 1_795_953_600)
 
 /// Incremental reads (guards first, the read cache) decide exactly what full, uncached reads do,
 /// whatever other people did between runs and however much time passed.
@@ -76,13 +50,13 @@ private let generatedNow = Date(timeIntervalSince1970: 1_795_953_600)
                 let advance = [0, 60, 3_600, 86_400, 86_400 * 9].randomElement(using: &random) ?? 0
                 try await simulator.control("{\"advance_seconds\": \(advance)}")
                 now += TimeInterval(advance)
-                let warmClient = try client(simulator)
+                let warmClient = try simulator.client()
                 let (warm, warmReport) = try await planner.read(
                     rules: rules, reader: warmClient, now: now, guards: EvaluationOptions(), cache: store)
-                let coldClient = try client(simulator)
+                let coldClient = try simulator.client()
                 let (cold, coldReport) = try await planner.read(rules: rules, reader: coldClient, now: now)
                 let (warmAll, _) = try await planner.read(
-                    rules: rules, reader: try client(simulator), now: now, cache: store)
+                    rules: rules, reader: try simulator.client(), now: now, cache: store)
                 let warmPlan = evaluator.plan(rules: rules, state: warm, source: "sim")
                 let coldPlan = evaluator.plan(rules: rules, state: cold, source: "sim")
                 let context = "seed \(seed), step \(step), changed \(changed.sorted()), reads \(warmReport.steps)"
@@ -97,7 +71,7 @@ private let generatedNow = Date(timeIntervalSince1970: 1_795_953_600)
                 coldRequests += coldReport.detailRequests
                 #expect(warmClient.metrics.reads <= coldClient.metrics.reads, "\(context)")
                 if random.chance(0.3) {
-                    let bot = try client(simulator, access: .readWrite)
+                    let bot = try simulator.client(access: .readWrite)
                     let at = now
                     _ = await Applier(registry: registry).apply(
                         warmPlan, reader: bot, writer: bot, journal: store, now: { at })

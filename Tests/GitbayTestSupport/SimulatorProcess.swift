@@ -136,6 +136,17 @@ public final class SimulatorProcess: @unchecked Sendable {
         return object
     }
 
+    /// A client of this simulator with the bot's token, paced far above what any test sends, so
+    /// that only the simulator's own options limit it; each call is a new client, with metrics
+    /// of its own.
+    public func client(access: GitbayClientConfiguration.Access = .readOnly) throws -> GitbayClient {
+        try GitbayClient(
+            configuration: GitbayClientConfiguration(
+                baseURL: baseURL, token: BearerToken(token), access: access,
+                rateLimits: RateLimits(requestsPerMinute: 1_000_000, timeScale: 1000)),
+            transport: PlatformTransport.make())
+    }
+
     /// Stops the simulator and removes its files.
     public func stop() {
         if process.isRunning {
