@@ -64,9 +64,11 @@ extension ReadSession {
                 guard !trips(known), trips(possible),
                     let next = candidates.firstIndex(where: { $0.acting == .unknown })
                 else { break }
-                try await read(
+                if try await read(
                     &candidates[next], rule: rule, condition: condition, evaluator: evaluator, now: now, me: me)
-                reads[rule.kind, default: 0] += 1
+                {
+                    reads[rule.kind, default: 0] += 1
+                }
             }
             let known = candidates.filter(\.acting.isActing).count
             if trips(known) {
@@ -84,9 +86,11 @@ extension ReadSession {
                     break
                 }
                 if candidates[position].acting.needsRead {
-                    try await read(
+                    if try await read(
                         &candidates[position], rule: rule, condition: condition, evaluator: evaluator, now: now, me: me)
-                    reads[rule.kind, default: 0] += 1
+                    {
+                        reads[rule.kind, default: 0] += 1
+                    }
                 }
                 if case .yes(let commands, _) = candidates[position].acting {
                     acting += 1
@@ -109,19 +113,23 @@ extension ReadSession {
             "rule '\(rule.name)': details of \(unread) \(noun)\(unread == 1 ? "" : "s") not read: held by \(`guard`)")
     }
 
-    /// Reads one candidate's details (once per run, whichever rule asks first) and judges it again.
+    /// Reads one candidate's details (once per run, whichever rule asks first) and judges it
+    /// again; answers whether that took a request.
     private mutating func read(
         _ candidate: inout Candidate, rule: Rule, condition: CompiledCondition, evaluator: Evaluator, now: Date,
         me: String
-    ) async throws {
+    ) async throws -> Bool {
+        var sent = false
         if let item = self.item(rule.kind, candidate.number, in: candidate.path), !item.known.contains(.freshDetail) {
             try await readFreshDetail(rule.kind, number: candidate.number, in: candidate.path)
+            sent = true
         }
         candidate.acting = judge(
             rule, condition: condition, number: candidate.number, in: candidate.path, evaluator: evaluator, now: now,
             me: me)
         // A detail read answers everything it can; what is still open cannot be learnt.
         if candidate.acting == .unknown { candidate.acting = .no }
+        return sent
     }
 
     /// The item of `kind` numbered `number` in `path`, as read so far.
