@@ -70,6 +70,8 @@ struct SampleCommand: Sendable, CustomStringConvertible {
             SampleCommand(RepoDepsStatusCommand(repository: repo), ["repo", "deps", "status", "krz/gitbay"]),
             SampleCommand(WhoAmICommand(), ["whoami"]),
             SampleCommand(
+                try FeedCommand(limit: 20, cursor: "ZmVlZDo5MA"), ["feed", "--limit", "20", "--cursor", "ZmVlZDo5MA"]),
+            SampleCommand(
                 try IssueLabelCommand(
                     repository: repo, number: 188, add: ["stale", "needs triage"], remove: ["fresh"]),
                 [

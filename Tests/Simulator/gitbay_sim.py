@@ -171,6 +171,18 @@ class Forge:
         self.users_list = list(users)
         self._check_org_milestones()
         self.extra = {k: v for k, v in doc.items() if k not in ("format", "now", "me", "users", "repos")}
+        # The activity feed, oldest first; ids only grow, across a reload too.
+        self.events = getattr(self, "events", [])
+
+    def record_event(self, repo, actor, kind, data, now):
+        """Records one event as gitbay's control commands do (events table; kinds: events.go)."""
+        event = {"id": (self.events[-1]["id"] + 1) if self.events else 1, "repo": repo, "kind": kind,
+                 "created_at": fmt_ms(now)}
+        if actor:
+            event["actor"] = actor
+        if data:
+            event["data"] = data
+        self.events.append(event)
 
     def _check_org_milestones(self):
         """Every repository of an owner lists the same org milestones, identically.
@@ -531,7 +543,7 @@ KNOWN = {tuple(p.split()) for p in KNOWN_PATHS.replace("\n", "").split(";")}
 # ReadOnly commands among the unsimulated ones (protocol doc §1.3); every other one is a write.
 READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
     "help;keys list;repo tree;repo cat;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
-    "repo access list;repo settings show;mr diff;dashboard;feed;notifications list;notifications settings show;"
+    "repo access list;repo settings show;mr diff;dashboard;notifications list;notifications settings show;"
     "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
     "mr revisions;mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
     "org label list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
@@ -1014,6 +1026,20 @@ class Ctx:
 
 def h_whoami(ctx, fl, p):
     return {"username": ctx.user, "admin": False, "key_scope": "full"}
+
+
+def h_feed(ctx, fl, p):
+    """feed: events on the repositories the account can reach, newest first (dashboard.go runFeed).
+    Which repositories those are is UNCONFIRMED; the simulator shows every repository's events."""
+    rows = list(reversed(ctx.forge.events))
+    if p.key is not None:
+        rows = [e for e in rows if e["id"] < int(p.key)]
+    limit = p.limit or 50
+    nxt = None
+    if len(rows) > limit:
+        rows = rows[:limit]
+        nxt = encode_cursor("feed", rows[-1]["id"])
+    return emit_page(p, [dict(e) for e in rows], nxt)
 
 
 def h_repo_list(ctx, fl, p):
@@ -1728,6 +1754,7 @@ def h_build_cancel(ctx, fl, p):
 REPO = "<owner/name>"
 SPECS = {
     ("whoami",): Spec(h_whoami, "whoami", True),
+    ("feed",): Spec(h_feed, "feed [--limit <n>] [--cursor <c>]", True, paging="feed"),
     ("repo", "list"): Spec(h_repo_list, "repo list [--limit <n>] [--cursor <c>]", True, paging="repo",
                            numeric=False),
     ("repo", "show"): Spec(h_repo_show, "repo show " + REPO, True, pos=(1, 1)),
@@ -2109,6 +2136,8 @@ class Simulator:
         with self.forge.lock:
             try:
                 data = run_command(ctx, path, argv[len(path):])
+                if ctx.applied:
+                    record_command_event(self.forge, path, argv[len(path):], data, user, self.clock.now())
                 return EXIT_OK, data, ctx.applied
             except CmdError as e:
                 return e.code, e.msg, ctx.applied
@@ -2304,6 +2333,30 @@ class Simulator:
             return Reply(200, json.loads(json.dumps(self.stats)))
 
 
+# The event a command that changed something records (internal/control/events.go lists the kinds;
+# mr.labeled is a later addition, gitbay-domain.md §7). Milestone commands record none
+# (milestone.go), nor does the retarget a merge makes of what was stacked on it: its mr.merged is
+# the signal. What `data` holds is not in the source read: {"number": n} is a guess.
+EVENT_OF = {
+    ("issue", "create"): "issue.created", ("issue", "comment"): "issue.commented", ("issue", "edit"): "issue.edited",
+    ("issue", "close"): "issue.closed", ("issue", "reopen"): "issue.open", ("issue", "label"): "issue.labeled",
+    ("issue", "assign"): "issue.assigned", ("issue", "milestone"): "issue.milestoned",
+    ("mr", "comment"): "mr.commented", ("mr", "edit"): "mr.edited", ("mr", "ready"): "mr.draft",
+    ("mr", "draft"): "mr.draft", ("mr", "close"): "mr.closed", ("mr", "merge"): "mr.merged",
+    ("mr", "label"): "mr.labeled", ("build", "cancel"): "build.cancelled",
+}
+
+
+def record_command_event(forge, path, args, data, user, now):
+    kind = EVENT_OF.get(path)
+    if kind is None or not args:
+        return
+    if path == ("mr", "merge") and not (isinstance(data, dict) and "sha" in data):
+        return  # queued (--when-ready) or cancelled: nothing merged yet
+    number = data.get("number") if isinstance(data, dict) else None
+    forge.record_event(args[0], user, kind, {"number": number} if number else None, now)
+
+
 def push(forge, req, now):
     """What a `git push` of `sha` to `branch` does, which the control API cannot: the branch moves,
     every open merge request from it gets the new head (store/mrs.go UpdateMRHead: updated_at moves,
@@ -2321,6 +2374,7 @@ def push(forge, req, now):
             m["updated_at"] = fmt_ms(now)
             for rv in m.get("reviews") or []:
                 rv["stale"] = True
+    forge.record_event(r["path"], req.get("actor") or "alice", "push", {"ref": branch, "sha": sha}, now)
     jobs = sorted({b["job"] for b in r["builds"]}) or ["test"]
     number = max([b["number"] for b in r["builds"]] + [0])
     for job in jobs:
@@ -2340,6 +2394,8 @@ def finish_build(forge, req, now):
     b["status"] = status
     if status != "running":
         b["finished_at"] = fmt_s(now)
+        forge.record_event(r["path"], None, "build." + status,
+                           {"number": b["number"], "job": b["job"], "ref": b["ref"], "sha": b["sha"]}, now)
 
 
 def etag_matches(header, etag):

@@ -506,6 +506,29 @@ class WriteTests(FixtureSim):
         status, _, _ = self.sim.raw("POST", "/_sim/control", body={"push": {"repo": REPO, "branch": "x", "sha": "1"}})
         self.assertEqual(status, 400)
 
+    def test_writes_record_events_newest_first_and_a_retarget_records_none(self):
+        self.sim.post("issue", "comment", REPO, "213", "--message", "ping", token=ALICE)
+        self.sim.post("issue", "label", REPO, "213", "--add", "stale")
+        self.sim.post("issue", "close", REPO, "9999")
+        self.sim.post("mr", "merge", REPO, "159")
+        self.sim.control(push={"repo": REPO, "branch": "feat-x", "sha": "e" * 40, "actor": "cmc"})
+        feed = self.sim.data("feed")
+        kinds = [(e["kind"], e.get("actor"), (e.get("data") or {}).get("number")) for e in feed]
+        self.assertEqual(kinds[-2:], [("issue.labeled", "triage-bot", 213), ("issue.commented", "alice", 213)])
+        self.assertEqual(kinds[0][:2], ("push", "cmc"))
+        self.assertIn(("mr.merged", "triage-bot", 159), kinds)
+        self.assertNotIn("mr.retargeted", [k for k, _, _ in kinds])
+        self.assertEqual([e["id"] for e in feed], sorted((e["id"] for e in feed), reverse=True))
+
+    def test_feed_pages_back_by_id(self):
+        for n in range(5):
+            self.sim.post("issue", "comment", REPO, "213", "--message", "c%d" % n)
+        first = self.sim.data("feed", "--limit", "2")
+        self.assertEqual(len(first["items"]), 2)
+        second = self.sim.data("feed", "--limit", "2", "--cursor", first["next"])
+        self.assertEqual(second["items"][0]["id"], first["items"][-1]["id"] - 1)
+        self.assertEqual(self.sim.get("feed", "--cursor", "bad!")[2]["exit_code"], 2)
+
     def test_label_set(self):
         _, _, env = self.sim.post("label", "set", REPO, "triage", "--color", "ABCDEF")
         self.assertEqual(env["data"], {"name": "triage", "color": "#abcdef", "issues": 0, "mrs": 0})

@@ -1,0 +1,47 @@
+import Foundation
+
+/// One event of the activity feed (`feed`): something done on a repository the account can reach.
+///
+/// gitbay's `FeedOut` (`internal/control/dashboard.go`): an increasing `id` (the feed's cursor key),
+/// the repository, who did it (absent for the server itself), the event kind (`issue.commented`,
+/// `mr.merged`, `push`...; the list is `internal/control/events.go`) and its `data`. What `data`
+/// holds per kind is not in the source read; the bot takes an item's `number` from it when there
+/// is one and otherwise treats the event as concerning the whole repository.
+public struct FeedEvent: Decodable, Sendable, Hashable {
+    public var id: Int
+    public var repo: RepositoryPath
+    public var actor: String?
+    public var kind: String
+    /// The item the event is about, from `data.number`, when the data names one.
+    public var number: Int?
+    public var createdAt: Date
+
+    public init(id: Int, repo: RepositoryPath, actor: String?, kind: String, number: Int?, createdAt: Date) {
+        self.id = id
+        self.repo = repo
+        self.actor = actor
+        self.kind = kind
+        self.number = number
+        self.createdAt = createdAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, repo, actor, kind, data
+        case createdAt = "created_at"
+    }
+
+    private struct Data: Decodable {
+        var number: Int?
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        repo = try container.decode(RepositoryPath.self, forKey: .repo)
+        actor = try container.decodeIfPresent(String.self, forKey: .actor)
+        kind = try container.decode(String.self, forKey: .kind)
+        // Data of a shape the bot does not know is not an error: the event then names no item.
+        number = (try? container.decodeIfPresent(Data.self, forKey: .data))?.number
+        createdAt = try container.decodeTimestamp(forKey: .createdAt)
+    }
+}
