@@ -13,6 +13,12 @@ struct BuildReader: ItemKindDefinition {
     /// Build rows are complete: there is no detail read.
     var detailStep: String { "build details" }
 
+    /// A push, a status, a build's end or a merge request's change (its head, its merge) can make
+    /// any build of the repository superseded or unprotected; an issue cannot.
+    func watchEffect(of event: FeedEvent) -> WatchEffect {
+        event.family == "issue" ? .none : .wholeRepository
+    }
+
     func list(_ rules: [Rule], into session: inout ReadSession) async throws {
         let scope = session.scope(of: rules)
         let statuses = session.selected(rules, kind: kind)

@@ -12,6 +12,15 @@ struct IssueReader: ItemKindDefinition {
     var referenceSeparator: String { "#" }
     var detailStep: String { "issue details: issue show for undecided or matching issues" }
 
+    /// An issue event touches its issue; merge request, push and build events touch none.
+    func watchEffect(of event: FeedEvent) -> WatchEffect {
+        switch event.family {
+        case "issue": return event.number.map { .item($0) } ?? .wholeRepository
+        case "mr", "push", "status", "build": return .none
+        default: return .wholeRepository
+        }
+    }
+
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
         guard let record = item.box(as: IssueRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.issue.comments, since: date, me: me)

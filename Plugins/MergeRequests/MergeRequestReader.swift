@@ -11,6 +11,21 @@ struct MergeRequestReader: ItemKindDefinition {
     var referenceSeparator: String { "!" }
     var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
 
+    /// A merge request event touches its merge request, but a merge or a close touches every one
+    /// of the repository: gitbay retargets what was stacked on it without an event of its own. A
+    /// push moves heads and a status or build moves checks, of merge requests the event does not name.
+    func watchEffect(of event: FeedEvent) -> WatchEffect {
+        switch event.family {
+        case "mr":
+            guard let number = event.number, event.kind != "mr.merged", event.kind != "mr.closed" else {
+                return .wholeRepository
+            }
+            return .item(number)
+        case "issue": return .none
+        default: return .wholeRepository
+        }
+    }
+
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
         guard let record = item.box(as: MergeRequestRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)

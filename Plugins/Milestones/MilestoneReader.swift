@@ -15,6 +15,12 @@ struct MilestoneReader: ItemKindDefinition {
     var referenceSeparator: String { "/milestones/" }
     var numbered: Bool { false }
     var detailStep: String { "milestone details" }
+
+    /// Issues and merge requests move a milestone's counts; pushes and builds do not. Nothing
+    /// records an event for a milestone itself, so a due date passing is left to the full pass.
+    func watchEffect(of event: FeedEvent) -> WatchEffect {
+        ["issue", "mr"].contains(event.family) ? .wholeRepository : .none
+    }
     var stateFileKey: String { "milestones" }
 
     func list(_ rules: [Rule], into session: inout ReadSession) async throws {

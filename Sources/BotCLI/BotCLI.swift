@@ -51,6 +51,10 @@ public enum BotCLI {
                 return await finish { () throws(CommandFailure) in
                     try TestCommand(invocation: invocation, console: console).run()
                 }
+            case "watch":
+                return await finish { () throws(CommandFailure) in
+                    try await WatchCommand(invocation: invocation, environment: environment, console: console).run()
+                }
             case "history":
                 return await finish { () throws(CommandFailure) in
                     try await HistoryCommand(invocation: invocation, environment: environment, console: console).run()

@@ -48,8 +48,8 @@ public enum BotCommandTable {
             """,
         version: BotVersion.current,
         subcommands: [
-            RunCommand.spec, PlanCommand.spec, ApplyCommand.spec, ExplainCommand.spec, HistoryCommand.spec, check,
-            schema, SnapshotCommand.spec, TestCommand.spec,
+            RunCommand.spec, PlanCommand.spec, ApplyCommand.spec, ExplainCommand.spec, HistoryCommand.spec,
+            WatchCommand.spec, check, schema, SnapshotCommand.spec, TestCommand.spec,
         ]
     )
 }

@@ -11,6 +11,14 @@ import Darwin
 /// atomic, which is safe in a signal handler.
 private let stopRequest = Atomic<Int32>(0)
 
+/// Set by a reload signal (SIGHUP under `watch`), cleared by whoever reloads.
+private let reloadRequest = Atomic<Bool>(false)
+
+/// The handler of a reload signal: only notes it.
+private func reloadSignalHandler(_ number: Int32) {
+    reloadRequest.store(true, ordering: .relaxed)
+}
+
 /// The handler of every stop signal: notes the first, and ends the process at once on a second.
 ///
 /// The second goes by the signal's default action; only async-signal-safe calls (`sigaction`, `kill`).
@@ -45,9 +53,18 @@ final class StopSignals: @unchecked Sendable {
     /// The signals this one catches: ``caught``, or others for a test that must not race with
     /// runs applying in the same process.
     private let signals: [Int32]
+    /// The signals that ask for a reload instead (SIGHUP for `watch`, which runs for days and
+    /// reloads its rules as daemons do).
+    private let reloadSignals: [Int32]
 
-    init(signals: [Int32] = StopSignals.caught) {
-        self.signals = signals
+    init(signals: [Int32] = StopSignals.caught, reloadOn reloadSignals: [Int32] = []) {
+        self.signals = signals.filter { !reloadSignals.contains($0) }
+        self.reloadSignals = reloadSignals
+    }
+
+    /// Whether a reload was asked for since the last call; asking clears it.
+    func takeReload() -> Bool {
+        reloadRequest.exchange(false, ordering: .relaxed)
     }
 
     /// The signal that asked the run to stop, if any.
@@ -61,9 +78,14 @@ final class StopSignals: @unchecked Sendable {
     /// Starts catching the signals until ``stop()``.
     func start() {
         stopRequest.store(0, ordering: .relaxed)
-        for number in signals {
+        reloadRequest.store(false, ordering: .relaxed)
+        for number in signals + reloadSignals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = stopSignalHandler
+            if reloadSignals.contains(number) {
+                action.__sigaction_handler.sa_handler = reloadSignalHandler
+            } else {
+                action.__sigaction_handler.sa_handler = stopSignalHandler
+            }
             action.sa_flags = SA_RESTART
             var old = sigaction()
             sigaction(number, &action, &old)

@@ -16,6 +16,11 @@ public struct FeedEvent: Decodable, Sendable, Hashable {
     public var number: Int?
     public var createdAt: Date
 
+    /// The part of the kind before its dot: `issue`, `mr`, `build`, `push`, `status`...
+    public var family: String {
+        kind.split(separator: ".", maxSplits: 1).first.map(String.init) ?? kind
+    }
+
     public init(id: Int, repo: RepositoryPath, actor: String?, kind: String, number: Int?, createdAt: Date) {
         self.id = id
         self.repo = repo

@@ -80,6 +80,20 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Kept in `meta` under `feed_position`.
+    public func feedPosition() throws -> Int? {
+        try access("read the feed position") { connection in
+            try connection.text("SELECT value FROM meta WHERE key = 'feed_position'").flatMap { Int($0) }
+        }
+    }
+
+    public func setFeedPosition(_ id: Int) throws {
+        try access("record the feed position") { connection in
+            try connection.run(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('feed_position', ?)", [.text(String(id))])
+        }
+    }
+
     public func cachedDetails(of kind: ItemKind) throws -> [CachedDetail] {
         try access("read the read cache") { connection in
             try connection.rows(

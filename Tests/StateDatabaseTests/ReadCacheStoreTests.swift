@@ -62,6 +62,21 @@ private func detail(
         }
     }
 
+    /// `watch` goes on from the feed position a stopped watcher recorded, in the file as in memory.
+    @Test func theFeedPositionIsKeptAcrossOpenings() throws {
+        let path = scratchDatabase()
+        do {
+            let store = try SQLiteStateStore(path: path, mode: .applying)
+            #expect(try store.feedPosition() == nil)
+            try store.setFeedPosition(41)
+            try store.setFeedPosition(97)
+        }
+        #expect(try SQLiteStateStore(path: path, mode: .applying).feedPosition() == 97)
+        let memory = InMemoryStateStore()
+        memory.setFeedPosition(5)
+        #expect(memory.feedPosition() == 5)
+    }
+
     /// A plan keeps the cache of a database a run made, without the run's lock (so a plan never
     /// makes a run wait), and never makes a database itself.
     @Test func aPlanUsesARunsDatabaseWithoutItsLockAndMakesNone() throws {

@@ -26,10 +26,13 @@ public struct Evaluator: Sendable {
 
     /// The plan of `rules` on `state`: each rule's entries in rule order, with the rule's limit,
     /// the tripwire and `--max-actions` applied; `source` names where the state came from.
-    public func plan(rules: [Rule], state: ForgeState, source: String) -> Plan {
+    ///
+    /// With `only` (a `watch` pass), the items outside it are not looked at: they neither match
+    /// nor count towards a rule's tripwire.
+    public func plan(rules: [Rule], state: ForgeState, source: String, only: WatchTargets? = nil) -> Plan {
         var slots: [ItemKind: FieldSlots] = [:]
         let prepared = rules.map { PreparedRule($0, registry: registry, slots: &slots[$0.kind, default: FieldSlots()]) }
-        var matches = match(prepared, slots: slots, state: state)
+        var matches = match(prepared, slots: slots, state: state, only: only)
         var summaries = matches.summaries
         var entries: [PlanEntry] = []
         var guards: [String] = []

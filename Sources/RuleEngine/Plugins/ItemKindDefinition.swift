@@ -54,6 +54,10 @@ public protocol ItemKindDefinition: Sendable {
     /// be decoded is skipped, and that detail is read fresh.
     func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession) -> Int
 
+    /// What a feed event does to this kind's items, for `watch`: nothing, one item, or any item of
+    /// the event's repository. By default any: an event the plugin does not judge is never missed.
+    func watchEffect(of event: FeedEvent) -> WatchEffect
+
     /// The key of this kind's list in a repository of a forge-state file (`issues`).
     var stateFileKey: String { get }
 
@@ -101,6 +105,9 @@ public protocol ItemKindDefinition: Sendable {
 
 extension ItemKindDefinition {
     public var numbered: Bool { true }
+
+    /// Any item of the event's repository.
+    public func watchEffect(of event: FeedEvent) -> WatchEffect { .wholeRepository }
 
     /// No read cache.
     public var cacheFormat: Int { 0 }

@@ -34,14 +34,15 @@ public struct ReadPlanner: Sendable {
     ///
     /// With `cache` and `guards`, details whose version still matches come from it (unless
     /// `trustCache` is false, `--no-cache`); every detail read afresh is kept in it for the next
-    /// run, a full read's too; a cache
-    /// that cannot be read or written costs requests, never the run. `me`, when the caller already
-    /// asked the server (to find its database), saves asking again.
+    /// run, a full read's too; a cache that cannot be read or written costs requests, never the
+    /// run. `me`, when the caller already asked the server (to find its database), saves asking
+    /// again. `only` (a `watch` pass) reads the details of those items alone.
     public func read(
         rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
-        cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil
+        cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil, only: WatchTargets? = nil
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader)
+        session.only = only
         session.cache = cache
         // A full read is an audit: it trusts no copy, and what it shows of an item (every label,
         // which no version covers) is the server's now. It still refreshes the cache.
@@ -111,6 +112,8 @@ public struct ReadSession: Sendable {
     public private(set) var archivedRepositories: Set<RepositoryPath> = []
     /// What the guarded detail reads left unread, one line per rule (``ForgeState/unread``).
     public internal(set) var unreadNotes: [String] = []
+    /// The items a `watch` pass is about; details of others are not read.
+    public internal(set) var only: WatchTargets?
     /// Where details are kept between runs; `nil` keeps none.
     public internal(set) var cache: (any ReadCache)?
     /// Whether what the cache holds may stand in for a read (not with `--no-cache`, nor in a full read).
@@ -264,6 +267,9 @@ public struct ReadSession: Sendable {
             for (path, repository) in repositories where rule.scope.contains(path) && !repository.archived {
                 for item in registry.items(of: rule.kind, in: repository) {
                     guard !item.known.contains(.freshDetail) else { continue }
+                    if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
+                        continue
+                    }
                     let context = ItemContext(item: item, repository: repository, now: now, me: me)
                     let verdict = condition.decide(context)
                     guard verdict != false else { continue }

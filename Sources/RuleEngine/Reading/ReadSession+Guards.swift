@@ -145,7 +145,7 @@ extension ReadSession {
             Evaluator.PreparedRule($0, registry: registry, slots: &slots[$0.kind, default: FieldSlots()])
         }
         let state = ForgeState(now: now, me: me, repositories: Array(repositories.values))
-        return evaluator.match(prepared, slots: slots, state: state).summaries.map(\.considered)
+        return evaluator.match(prepared, slots: slots, state: state, only: only).summaries.map(\.considered)
     }
 
     /// The items `rule` may act on, in the order the plan lists them (repositories in path order,
@@ -157,6 +157,9 @@ extension ReadSession {
         for path in repositories.keys.sorted() where rule.scope.contains(path) {
             guard let repository = repositories[path], !repository.archived else { continue }
             for item in registry.items(of: rule.kind, in: repository) {
+                if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
+                    continue
+                }
                 let acting = judge(
                     rule, condition: condition, item: item, repository: repository, evaluator: evaluator, now: now,
                     me: me)

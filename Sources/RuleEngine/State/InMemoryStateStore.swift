@@ -10,6 +10,7 @@ public final class InMemoryStateStore: StateStore {
         var runs: [RunRecord] = []
         var importedKeys: Set<String> = []
         var cache: [String: (detail: CachedDetail, at: Date)] = [:]
+        var feedPosition: Int?
     }
 
     private let state: Mutex<State>
@@ -30,6 +31,14 @@ public final class InMemoryStateStore: StateStore {
             state.journal.append(entry)
             if entry.phase == .intent { state.cache[entry.item] = nil }
         }
+    }
+
+    public func feedPosition() -> Int? {
+        state.withLock { $0.feedPosition }
+    }
+
+    public func setFeedPosition(_ id: Int) {
+        state.withLock { $0.feedPosition = id }
     }
 
     public func cachedDetails(of kind: ItemKind) -> [CachedDetail] {

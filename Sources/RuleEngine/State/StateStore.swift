@@ -46,4 +46,11 @@ public protocol StateStore: ApplyJournal, ReadCache {
     /// `date` with no entries left; and details cached before `date` (an item not seen since).
     @discardableResult
     func prune(resultsBefore date: Date) throws -> Int
+
+    /// The id of the newest feed event `watch` has handled, so a watcher started again goes on
+    /// from there; `nil` before the first.
+    func feedPosition() throws -> Int?
+
+    /// Records that every feed event up to `id` has been handled.
+    func setFeedPosition(_ id: Int) throws
 }

@@ -1,0 +1,83 @@
+import ArgumentParsing
+import BuiltinPlugins
+import Foundation
+import GitbayClient
+import GitbayKit
+import RuleEngine
+import StateDatabase
+
+/// `gitbay-bot watch`: a long-running process that acts on the forge's activity within seconds.
+///
+/// It starts with an ordinary run, then polls the activity feed once per interval: the events
+/// newer than the last one handled name the items that may have changed, and only those are read
+/// again (from the read cache where their version allows) and judged, with the same guards,
+/// journal and dry run as `run`. A full pass every `--full-every` catches what no event announces
+/// (time passing: `idle`) and heals anything missed; a feed that no longer reaches back to the
+/// last event handled forces one. The position in the feed lives in the state database, so a
+/// watcher started again goes on where the last one stopped.
+struct WatchCommand {
+    static let spec = CommandSpec(
+        name: "watch",
+        abstract: "Act on the forge's activity as it happens: poll the feed, judge only what changed.",
+        discussion: """
+            Starts with one full pass, then polls gitbay's activity feed every --interval and \
+            re-reads and judges only the items the new events can affect; the bot's own events \
+            trigger nothing. A full pass runs every --full-every, and whenever the feed no longer \
+            reaches back to the last event handled. One line per pass on stdout (JSON lines with \
+            --format json). SIGHUP reloads the rules (invalid rules are reported and the old ones \
+            kept); SIGINT and SIGTERM stop after the write in flight (exit 130, 143). Busy servers, \
+            rate limits and network trouble are waited out with a growing pause; a token the \
+            server turns away is exit 1.
+            """,
+        options: [
+            SharedOptions.config, SharedOptions.url, SharedOptions.tokenFile, SharedOptions.insecure,
+            SharedOptions.rateLimit, SharedOptions.scope, SharedOptions.maxActions, SharedOptions.tripwireShare,
+            SharedOptions.tripwireFloor, SharedOptions.force, SharedOptions.verbose, SharedOptions.stateDir,
+            SharedOptions.journal,
+            .value(
+                "interval", valueName: "duration", help: "How often to poll the feed (default 30s).",
+                defaultValue: "30s"),
+            .value(
+                "full-every", valueName: "duration",
+                help: "How often to run a full pass, for time-based conditions (default 15m).", defaultValue: "15m"),
+            .flag("dry-run", help: "Plan every pass and write nothing."),
+            .value(
+                "format", valueName: "format", help: "How to print each pass.", allowedValues: ["text", "json"],
+                defaultValue: "text"),
+        ],
+        positionals: [SharedOptions.rules]
+    )
+
+    let invocation: Invocation
+    let environment: [String: String]
+    let console: any Console
+
+    func run() async throws(CommandFailure) -> BotExitCode {
+        let interval = try duration("interval", default: 30)
+        let fullEvery = try duration("full-every", default: 900)
+        let planning = PlanningRun(invocation: invocation, environment: environment, console: console)
+        let settings = try planning.settings()
+        let dryRun = invocation.flag("dry-run")
+        var watcher = Watcher(
+            rules: try planning.loadRules(settings), settings: settings,
+            client: try ForgeConnection.client(settings, access: dryRun ? .readOnly : .readWrite, console: console),
+            dryRun: dryRun, interval: interval, fullEvery: fullEvery, json: invocation.value("format") == "json",
+            verbose: invocation.flag("verbose"), console: console)
+        let signals = StopSignals(reloadOn: [SIGHUP])
+        signals.start()
+        defer { signals.stop() }
+        return try await watcher.watch(signals: signals) { () throws(CommandFailure) in
+            try planning.loadRules(settings)
+        }
+    }
+
+    /// The value of the duration option `name` in seconds: at least a second.
+    private func duration(_ name: String, default fallback: TimeInterval) throws(CommandFailure) -> TimeInterval {
+        guard let text = invocation.value(name) else { return fallback }
+        guard let seconds = DurationLiteral.seconds(text), seconds >= 1 else {
+            throw CommandFailure("--\(name) takes a duration of a second or more, such as 30s or 15m, not '\(text)'",
+                code: .usage)
+        }
+        return seconds
+    }
+}

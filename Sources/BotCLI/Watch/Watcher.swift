@@ -1,0 +1,235 @@
+import ArgumentParsing
+import BuiltinPlugins
+import Foundation
+import GitbayClient
+import GitbayKit
+import RuleEngine
+import StateDatabase
+
+/// The loop of `gitbay-bot watch`: passes, the feed position, pauses, reloads and stops.
+struct Watcher {
+    var rules: [Rule]
+    let settings: Settings
+    let client: GitbayClient
+    let dryRun: Bool
+    let interval: TimeInterval
+    let fullEvery: TimeInterval
+    let json: Bool
+    /// Whether to print each pass's reads (`--verbose`).
+    let verbose: Bool
+    let console: any Console
+
+    /// The longest pause after repeated transient failures.
+    static let longestPause: TimeInterval = 300
+
+    private var registry: PluginRegistry { BuiltinPlugins.registry }
+
+    init(
+        rules: [Rule], settings: Settings, client: GitbayClient, dryRun: Bool, interval: TimeInterval,
+        fullEvery: TimeInterval, json: Bool, verbose: Bool, console: any Console
+    ) {
+        self.rules = rules
+        self.settings = settings
+        self.client = client
+        self.dryRun = dryRun
+        self.interval = interval
+        self.fullEvery = fullEvery
+        self.json = json
+        self.verbose = verbose
+        self.console = console
+    }
+
+    /// What one pass was and did, for its line.
+    struct Pass {
+        var kind: String
+        var events = 0
+        var ownEvents = 0
+        var items = 0
+        var requests = 0
+        var actions = 0
+        var applied = 0
+        var failed = 0
+    }
+
+    /// Watches until a stop signal (exit 130 or 143) or a failure that waiting cannot mend.
+    mutating func watch(
+        signals: StopSignals, reload: () throws(CommandFailure) -> [Rule]
+    ) async throws(CommandFailure) -> BotExitCode {
+        let me: String
+        do {
+            me = try await client.send(WhoAmICommand()).username
+        } catch {
+            throw CommandFailure(error)
+        }
+        let server = client.configuration.baseURL
+        let store: SQLiteStateStore? =
+            dryRun
+            ? StateStoreOpening.openCache(settings, server: server, account: me, console: console)
+            : try StateStoreOpening.open(settings, server: server, account: me, console: console)
+        var position = try readPosition(store)
+        var lastFull: Date?
+        var failures = 0
+        while !signals.isRaised {
+            if signals.takeReload() {
+                do {
+                    rules = try reload()
+                    note("rules reloaded: \(rules.count) rules")
+                } catch {
+                    note("the rules were not reloaded, the old ones stay: \(error.message)")
+                }
+            }
+            do {
+                let before = client.metrics.reads + client.metrics.writes
+                var pass: Pass
+                let due = lastFull.map { Date().timeIntervalSince($0) >= fullEvery } ?? true
+                let poll = due ? nil : try await FeedPoll.read(after: position, reader: client)
+                if let poll, !poll.gap {
+                    let targets = WatchTargets.of(
+                        poll.events, me: me, kinds: rules.map(\.kind), registry: registry)
+                    pass = Pass(kind: targets.isEmpty ? "idle" : "events", events: poll.events.count)
+                    pass.ownEvents = targets.ownEvents
+                    if !targets.isEmpty {
+                        try await act(on: targets, me: me, store: store, signals: signals, pass: &pass)
+                    }
+                    position = poll.newest ?? position
+                } else {
+                    // Where the feed stands now, read first: what happens during the pass is
+                    // handled by the next one, at worst twice, which judging again makes harmless.
+                    let head = try await FeedPoll.read(after: nil, reader: client).newest
+                    pass = Pass(kind: "full", events: poll?.events.count ?? 0)
+                    try await act(on: nil, me: me, store: store, signals: signals, pass: &pass)
+                    position = head ?? position
+                    lastFull = Date()
+                }
+                if let position { try record(position, in: store) }
+                pass.requests = client.metrics.reads + client.metrics.writes - before
+                report(pass)
+                failures = 0
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch let error as GitbayError {
+                guard Self.isTransient(error) else { throw CommandFailure(error) }
+                failures += 1
+                let pause = min(Self.longestPause, interval * pow(2, Double(min(failures, 10) - 1)))
+                note("pass failed, trying again in \(Int(pause)) s: \(error)")
+                await sleep(pause, signals: signals)
+                continue
+            } catch {
+                throw CommandFailure("\(error)", code: .failure)
+            }
+            await sleep(interval, signals: signals)
+        }
+        return .stopped(by: signals.signal)
+    }
+
+    /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`.
+    private func act(
+        on targets: WatchTargets?, me: String, store: SQLiteStateStore?, signals: StopSignals, pass: inout Pass
+    ) async throws {
+        var passRules = rules
+        if let targets {
+            // Only the repositories something happened in are listed.
+            let repositories = targets.repositories
+            passRules = rules.compactMap { rule in
+                let terms = repositories.filter { rule.scope.contains($0) }.sorted().map {
+                    RuleScope.Term.repository($0.description)
+                }
+                guard !terms.isEmpty else { return nil }
+                var rule = rule
+                rule.scope = RuleScope(terms: terms)
+                return rule
+            }
+            pass.items = targets.items.count
+            guard !passRules.isEmpty else { return }
+        }
+        let options = settings.evaluationOptions
+        let (state, report) = try await ReadPlanner(registry: registry).read(
+            rules: passRules, reader: client, now: Date(), guards: options, cache: store, me: me, only: targets)
+        if verbose {
+            console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
+        }
+        let plan = Evaluator(registry: registry, options: options).plan(
+            rules: passRules, state: state, source: client.configuration.baseURL.absoluteString, only: targets)
+        pass.actions = plan.pendingCommandCount
+        guard !dryRun, let store, plan.pendingCommandCount > 0 else { return }
+        let run = RunRecord(id: UUID().uuidString, command: "watch", startedAt: Date())
+        let unfinished: [UnfinishedAction]
+        do {
+            try store.beginRun(run)
+            unfinished = try store.unfinishedActions()
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+        let applied = await Applier(registry: registry).apply(
+            plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
+            shouldStop: { signals.isRaised })
+        pass.applied = applied.outcomes.filter { $0.status == .applied }.count
+        pass.failed = applied.outcomes.filter { $0.status == .failed }.count
+        let code: BotExitCode = applied.isComplete ? .ok : .incomplete
+        StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
+        if let rejection = applied.tokenRejection {
+            throw CommandFailure(
+                "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
+                    + "--token-file): it may have been revoked or have expired", code: .failure)
+        }
+        if let failure = applied.journalFailure {
+            throw CommandFailure("stopped: \(failure); nothing was sent after it", code: .ioError)
+        }
+    }
+
+    private func readPosition(_ store: SQLiteStateStore?) throws(CommandFailure) -> Int? {
+        do {
+            return try store?.feedPosition()
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+    }
+
+    private func record(_ position: Int, in store: SQLiteStateStore?) throws(CommandFailure) {
+        do {
+            try store?.setFeedPosition(position)
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+    }
+
+    /// Whether waiting can mend `error`: the server busy or limiting, the network or the server
+    /// gone for a while, an answer cut short.
+    static func isTransient(_ error: GitbayError) -> Bool {
+        switch error.kind {
+        case .rateLimited, .busy, .serverError, .transport, .malformedResponse: return true
+        default: return false
+        }
+    }
+
+    /// One line per pass: text for people, JSON lines for log shippers.
+    private func report(_ pass: Pass) {
+        let at = GitbayTimestamp.format(Date(), precision: .seconds)
+        if json {
+            let fields: [String: Any] = [
+                "at": at, "pass": pass.kind, "events": pass.events, "own_events": pass.ownEvents,
+                "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
+                "failed": pass.failed,
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+            console.write(String(decoding: data, as: UTF8.self) + "\n", to: .output)
+        } else {
+            console.write(
+                "\(at) \(pass.kind) pass: \(pass.events) events (\(pass.ownEvents) own), \(pass.items) items, "
+                    + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
+                    + (pass.failed > 0 ? ", \(pass.failed) failed" : "") + "\n", to: .output)
+        }
+    }
+
+    private func note(_ text: String) {
+        console.write("note: \(text)\n", to: .error)
+    }
+
+    /// Waits `seconds`, or less when a stop or reload signal comes.
+    private func sleep(_ seconds: TimeInterval, signals: StopSignals) async {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end, !signals.isRaised {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import GitbayKit
+
+/// What one feed event does to the items of one kind, as the kind's plugin judges it.
+public enum WatchEffect: Sendable, Hashable {
+    /// Nothing of this kind can have changed.
+    case none
+    /// The item with this number (in the event's repository) may have changed.
+    case item(Int)
+    /// Any item of this kind in the event's repository may have changed.
+    case wholeRepository
+}
+
+/// What a batch of feed events can affect: the items to read again and judge, by reference, and
+/// per repository the kinds whose every item must be.
+///
+/// Each kind's plugin says what an event does to its items (``ItemKindDefinition/watchEffect(of:)``),
+/// so the watcher knows no event kind itself. The bot's own events trigger nothing: its writes are
+/// journaled and dropped their cached details already.
+public struct WatchTargets: Sendable, Hashable {
+    /// `owner/name#12`, `owner/name!3`: the items named by an event.
+    public var items: Set<String> = []
+    /// The kinds of which every item in the repository is affected.
+    public var wholeKinds: [RepositoryPath: Set<ItemKind>] = [:]
+    /// The events that were the bot's own.
+    public var ownEvents = 0
+
+    public init() {}
+
+    /// The repositories anything affected lives in.
+    public var repositories: Set<RepositoryPath> {
+        Set(wholeKinds.keys).union(itemRepositories.values)
+    }
+
+    /// Each affected item's repository, by reference.
+    private var itemRepositories: [String: RepositoryPath] = [:]
+
+    public var isEmpty: Bool { items.isEmpty && wholeKinds.isEmpty }
+
+    /// The targets of `events` for the rules' `kinds`, leaving out those `me` caused.
+    public static func of(
+        _ events: [FeedEvent], me: String, kinds: [ItemKind], registry: PluginRegistry
+    ) -> WatchTargets {
+        var targets = WatchTargets()
+        for event in events {
+            guard event.actor != me else {
+                targets.ownEvents += 1
+                continue
+            }
+            for kind in kinds {
+                // A kind no plugin reads cannot be narrowed: take the whole repository.
+                let effect = registry.definition(of: kind)?.watchEffect(of: event) ?? .wholeRepository
+                switch effect {
+                case .none:
+                    break
+                case .item(let number):
+                    let reference =
+                        registry.reference(to: String(number), in: event.repo, kind: kind)?.description
+                        ?? "\(event.repo) \(number)"
+                    targets.items.insert(reference)
+                    targets.itemRepositories[reference] = event.repo
+                case .wholeRepository:
+                    targets.wholeKinds[event.repo, default: []].insert(kind)
+                }
+            }
+        }
+        return targets
+    }
+
+    /// Whether `item` (of `kind`, in `repository`) is among the targets.
+    public func contains(_ reference: String, kind: ItemKind, in repository: RepositoryPath) -> Bool {
+        items.contains(reference) || wholeKinds[repository]?.contains(kind) == true
+    }
+}
