@@ -11,9 +11,10 @@ struct MergeRequestReader: ItemKindDefinition {
     var referenceSeparator: String { "!" }
     var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
 
-    /// A merge request event touches its merge request, but a merge or a close touches every one
-    /// of the repository: gitbay retargets what was stacked on it without an event of its own. A
-    /// push moves heads and a status or build moves checks, of merge requests the event does not name.
+    /// A merge request event touches its merge request; a merge or a close, every one of the repository.
+    ///
+    /// gitbay retargets what was stacked on the merged one without an event of its own. A push
+    /// moves heads and a status or build moves checks, of merge requests the event does not name.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
         switch event.family {
         case "mr":

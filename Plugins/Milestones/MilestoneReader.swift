@@ -16,8 +16,9 @@ struct MilestoneReader: ItemKindDefinition {
     var numbered: Bool { false }
     var detailStep: String { "milestone details" }
 
-    /// Issues and merge requests move a milestone's counts; pushes and builds do not. Nothing
-    /// records an event for a milestone itself, so a due date passing is left to the full pass.
+    /// Issues and merge requests move a milestone's counts; pushes and builds do not.
+    ///
+    /// Nothing records an event for a milestone itself, so a due date passing is left to the full pass.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
         ["issue", "mr"].contains(event.family) ? .wholeRepository : .none
     }

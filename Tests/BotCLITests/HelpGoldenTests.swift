@@ -28,6 +28,8 @@ import Testing
           explain                 Show why each rule does or does not act on one item.
           history                 Show what the bot did, tried or left unfinished,
                                   newest first, with the reasons.
+          watch                   Act on the forge's activity as it happens: poll the
+                                  feed, judge only what changed.
           check                   Check rule files and report every mistake at its line
                                   and column.
           schema                  Print a JSON Schema of the rule format, for editors.

@@ -75,7 +75,8 @@ struct WatchCommand {
     private func duration(_ name: String, default fallback: TimeInterval) throws(CommandFailure) -> TimeInterval {
         guard let text = invocation.value(name) else { return fallback }
         guard let seconds = DurationLiteral.seconds(text), seconds >= 1 else {
-            throw CommandFailure("--\(name) takes a duration of a second or more, such as 30s or 15m, not '\(text)'",
+            throw CommandFailure(
+                "--\(name) takes a duration of a second or more, such as 30s or 15m, not '\(text)'",
                 code: .usage)
         }
         return seconds

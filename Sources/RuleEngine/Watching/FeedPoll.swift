@@ -26,13 +26,15 @@ public struct FeedPoll: Sendable, Hashable {
     /// Event ids only grow but need not be consecutive (the feed shows the repositories the
     /// account reaches, out of the server's one sequence), so only meeting `last` or an older one
     /// proves nothing was missed; a feed that ends first, or `maxPages` pages without meeting it,
-    /// is a gap. Without `last` (a first start) it reads one event, for where to begin.
+    /// is a gap. Without `last` (a first start) it reads one event, for where to begin (0 when the
+    /// feed is empty).
     public static func read(
         after last: Int?, reader: any ForgeReader, pageSize: Int = 50, maxPages: Int = 20
     ) async throws -> FeedPoll {
         guard let last else {
+            // Event ids start at 1, so an empty feed begins before 0.
             let page = try await reader.send(try FeedCommand(limit: 1))
-            return FeedPoll(events: [], newest: page.items.first?.id, gap: true, requests: 1)
+            return FeedPoll(events: [], newest: page.items.first?.id ?? 0, gap: true, requests: 1)
         }
         var command = try FeedCommand(limit: pageSize)
         var events: [FeedEvent] = []
@@ -47,8 +49,10 @@ public struct FeedPoll: Sendable, Hashable {
                 return FeedPoll(events: events.reversed(), newest: newest ?? last, gap: false, requests: requests)
             }
             // A feed that ends before `last` no longer reaches back to it: what fell out between
-            // cannot be known.
-            guard let next = page.next else { break }
+            // cannot be known. One that was empty when watching began (`last` 0) is whole.
+            guard let next = page.next else {
+                return FeedPoll(events: events.reversed(), newest: newest ?? last, gap: last > 0, requests: requests)
+            }
             command.cursor = next
         }
         return FeedPoll(events: events.reversed(), newest: newest ?? last, gap: true, requests: requests)

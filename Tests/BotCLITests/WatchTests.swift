@@ -1,0 +1,223 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+/// A repository where nothing is due until someone acts.
+///
+/// A stale issue whose last word is the bot's, a draft stacked on an open merge request, and one
+/// pending build on a plain branch. No date in it decides anything, so the tests hold whatever
+/// day they run on.
+private let forge = """
+    {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+     "users": ["triage-bot", "alice"],
+     "repos": [{"path": "krz/app", "default_branch": "main",
+       "branches": {"main": "\(String(repeating: "1", count: 40))", "feat-1": "\(String(repeating: "a", count: 40))",
+                    "feat-2": "\(String(repeating: "b", count: 40))", "feat-3": "\(String(repeating: "c", count: 40))"},
+       "labels": [{"name": "stale"}],
+       "issues": [{"number": 1, "title": "old bug", "state": "open", "author": "alice", "labels": ["stale"],
+                   "created_at": "2025-01-01T00:00:00.000Z", "updated_at": "2025-01-02T00:00:00.000Z",
+                   "comments": [{"author": "triage-bot", "body": "stale notice", "kind": "comment",
+                                 "created_at": "2025-01-02T00:00:00.000Z"}]}],
+       "merge_requests": [
+         {"number": 1, "title": "parent", "state": "open", "author": "alice", "source": "feat-1",
+          "target_ref": "main", "head_sha": "\(String(repeating: "a", count: 40))",
+          "created_at": "2025-01-01T00:00:00.000Z"},
+         {"number": 2, "title": "child", "state": "open", "draft": true, "author": "alice", "source": "feat-2",
+          "target_ref": "feat-1", "head_sha": "\(String(repeating: "b", count: 40))",
+          "created_at": "2025-01-01T00:00:00.000Z"}],
+       "builds": [{"number": 1, "job": "test", "status": "pending", "sha": "\(String(repeating: "c", count: 40))",
+                   "ref": "feat-3", "created_at": "2025-01-01T00:00:00Z"}]}]}
+    """
+
+/// The shipped rules that judge no time (`unmark-stale`, `ready-when-stack-lands`,
+/// `cancel-superseded`), in a folder of their own, scoped to the test repository.
+private func rules() throws -> String {
+    let folder = Scratch.url("watch-rules-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try """
+    scope: repo:krz/app
+    rules:
+      - name: unmark-stale
+        on: issues
+        when:
+          - state = open
+          - labels has stale
+          - last_comment.author != @me
+        do:
+          - remove-label: stale
+      - name: ready-when-stack-lands
+        on: merge_requests
+        when:
+          - state = open
+          - draft
+          - stack.landed
+        do:
+          - ready
+          - comment: "!{{ stack.parent }} merged, so this one is ready for review."
+      - name: cancel-superseded
+        on: builds
+        when:
+          - status in [pending, running]
+          - superseded
+          - not ref.default
+        do:
+          - cancel
+    """.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+    return folder.path
+}
+
+private let interval = 2.0
+private let simulatorOptions =
+    ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"] + ForgeActivity.simulatorOptions
+
+/// Starts `watch` on `simulator` with the test rules.
+private func watch(_ simulator: SimulatorProcess, state: BotState, _ extra: [String] = []) throws -> BotProcess {
+    try BotProcess(
+        [
+            "watch", try rules(), "--state-dir", state.folder, "--interval", "\(Int(interval))s", "--full-every",
+            "1h", "--url", simulator.baseURL.absoluteString, "--rate-limit", "6000",
+        ] + extra, environment: ["GITBAY_TOKEN": simulator.token])
+}
+
+/// The argv of every write the bot's account applied.
+private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
+    try simulator.journalEntries().filter { $0["applied"] as? Bool == true && $0["user"] as? String == "triage-bot" }
+        .map { (($0["argv"] as? [String]) ?? []).joined(separator: " ") }
+}
+
+/// Waits until the bot has applied `wanted` (each as an argv prefix), at most `seconds`; answers
+/// the seconds it took, or `nil`.
+private func waitFor(
+    _ wanted: [String], on simulator: SimulatorProcess, within seconds: Double
+) async throws
+    -> Double?
+{
+    let start = Date()
+    while Date().timeIntervalSince(start) < seconds {
+        let writes = try botWrites(simulator)
+        if wanted.allSatisfy({ want in writes.contains { $0.hasPrefix(want) } }) {
+            return Date().timeIntervalSince(start)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    return nil
+}
+
+/// `watch` against the simulator: it acts on other people's activity within one interval plus
+/// five seconds, does each thing once, stops cleanly, and a restart after `kill -9` loses and
+/// doubles nothing.
+@Suite struct WatchTests {
+    @Test func itActsOnMergesCommentsAndPushesWithinAnIntervalAndOnce() async throws {
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let state = BotState()
+            let bot = try watch(simulator, state: state, ["--format", "json"])
+            try await Task.sleep(for: .seconds(interval + 1))
+            #expect(try botWrites(simulator).isEmpty, "nothing is due before anyone acts")
+
+            let merged = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
+            #expect(merged == 200)
+            let readied = try await waitFor(
+                ["mr ready krz/app 2", "mr comment krz/app 2"], on: simulator, within: interval + 5)
+            #expect(readied != nil, "\((try? botWrites(simulator)) ?? [])")
+
+            let commented = try await simulator.write(
+                ["issue", "comment", "krz/app", "1", "--message", "still broken"], token: ForgeActivity.personToken)
+            #expect(commented == 200)
+            let unmarked = try await waitFor(
+                ["issue label krz/app 1 --remove stale"], on: simulator, within: interval + 5)
+            #expect(unmarked != nil, "\((try? botWrites(simulator)) ?? [])")
+
+            try await simulator.control(
+                "{\"push\": {\"repo\": \"krz/app\", \"branch\": \"feat-3\", \"sha\": \"\(String(repeating: "d", count: 40))\"}}"
+            )
+            let cancelled = try await waitFor(["build cancel krz/app 1"], on: simulator, within: interval + 5)
+            #expect(cancelled != nil, "\((try? botWrites(simulator)) ?? [])")
+
+            // Quiet passes after all that add nothing: each thing was done once.
+            try await Task.sleep(for: .seconds(interval * 2))
+            let writes = try botWrites(simulator)
+            #expect(writes.count == 4, "\(writes)")
+            bot.send(SIGTERM)
+            let end = await bot.finish(within: 20)
+            #expect(end.status == 143, "\(end.error)")
+            let passes = end.output.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            // One full pass at the start; everything after came from the feed, and a quiet feed
+            // costs one request a pass.
+            #expect(passes.first?["pass"] as? String == "full")
+            #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
+            #expect(passes.filter { $0["pass"] as? String == "events" }.count >= 3, "\(end.output)")
+            let idle = passes.filter { $0["pass"] as? String == "idle" }
+            #expect(!idle.isEmpty && idle.allSatisfy { $0["requests"] as? Int == 1 }, "\(end.output)")
+            // The bot's own writes come back as events that trigger nothing.
+            #expect(passes.contains { ($0["own_events"] as? Int ?? 0) > 0 }, "\(end.output)")
+        }
+    }
+
+    /// Killed in the middle, started again: the writes are each on record once, and the second
+    /// watcher goes on from the feed position the first stored.
+    @Test func aRestartAfterKillDashNineLosesAndDoublesNothing() async throws {
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let state = BotState()
+            let first = try watch(simulator, state: state)
+            try await Task.sleep(for: .seconds(interval + 1))
+            _ = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
+            _ = try await waitFor(["mr ready krz/app 2"], on: simulator, within: interval + 5)
+            first.send(SIGKILL)
+            _ = await first.finish(within: 10)
+            _ = try await simulator.write(
+                ["issue", "comment", "krz/app", "1", "--message", "still broken"], token: ForgeActivity.personToken)
+            let second = try watch(simulator, state: state)
+            let unmarked = try await waitFor(
+                ["issue label krz/app 1 --remove stale", "mr comment krz/app 2"], on: simulator,
+                within: interval + 5)
+            #expect(unmarked != nil, "\((try? botWrites(simulator)) ?? [])")
+            try await Task.sleep(for: .seconds(interval * 2))
+            second.send(SIGINT)
+            let end = await second.finish(within: 20)
+            #expect(end.status == 130, "\(end.error)")
+            let writes = try botWrites(simulator)
+            #expect(Set(writes).count == writes.count, "\(writes)")
+            #expect(writes.filter { $0.hasPrefix("mr ready") }.count == 1)
+        }
+    }
+
+    /// SIGHUP reloads the rules after checking them; invalid rules are reported and the old kept.
+    @Test func sighupKeepsTheOldRulesWhenTheNewOnesAreInvalid() async throws {
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let folder = try rules()
+            let bot = try BotProcess(
+                [
+                    "watch", folder, "--state-dir", BotState().folder, "--interval", "1s", "--url",
+                    simulator.baseURL.absoluteString, "--rate-limit", "6000",
+                ], environment: ["GITBAY_TOKEN": simulator.token])
+            try await Task.sleep(for: .seconds(2))
+            try "rules:\n  - name: broken\n    on: nothing\n".write(
+                toFile: folder + "/rules.yml", atomically: true, encoding: .utf8)
+            bot.send(SIGHUP)
+            try await Task.sleep(for: .seconds(2))
+            _ = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
+            let readied = try await waitFor(["mr ready krz/app 2"], on: simulator, within: 6)
+            #expect(readied != nil, "the old rules still act")
+            bot.send(SIGTERM)
+            let end = await bot.finish(within: 20)
+            #expect(end.status == 143)
+            #expect(end.error.contains("the rules were not reloaded, the old ones stay"), "\(end.error)")
+        }
+    }
+
+    /// A token the server turns away ends the watcher with exit 1; a busy server is waited out.
+    @Test func aRevokedTokenIsExitOneAndABusyServerIsWaitedOut() async throws {
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            try await simulator.control("{\"faults\": [\"503,times=3\"]}")
+            let bot = try watch(simulator, state: BotState())
+            try await Task.sleep(for: .seconds(interval + 2))
+            #expect(bot.isRunning)
+            try await simulator.control("{\"revoke\": true}")
+            let end = await bot.finish(within: 30)
+            #expect(end.status == 1, "\(end.error)")
+            #expect(end.error.contains("token"), "\(end.error)")
+        }
+    }
+}
