@@ -37,9 +37,13 @@ private func text(_ path: String) throws -> String {
     @Test func theSystemdUnitsVerify() throws {
         let service = try text("systemd/gitbay-bot.service")
         let timer = try text("systemd/gitbay-bot.timer")
+        let watch = try text("systemd/gitbay-bot-watch.service")
         #expect(service.contains("Type=oneshot"))
         #expect(service.contains("ExecStart=/usr/local/bin/gitbay-bot run"))
         #expect(timer.contains("OnCalendar="))
+        #expect(watch.contains("Type=simple") && watch.contains("Restart=on-failure"))
+        #expect(watch.contains("ExecStart=/usr/local/bin/gitbay-bot watch"))
+        #expect(watch.contains("ExecReload=/bin/kill -HUP $MAINPID"))
         let analyze = "/usr/bin/systemd-analyze"
         guard FileManager.default.isExecutableFile(atPath: analyze) else { return }
         let folder = Scratch.url("units-\(UUID().uuidString)")
@@ -48,11 +52,14 @@ private func text(_ path: String) throws -> String {
         try service.replacingOccurrences(of: "/usr/local/bin/gitbay-bot", with: "/bin/true")
             .write(to: folder.appendingPathComponent("gitbay-bot.service"), atomically: true, encoding: .utf8)
         try timer.write(to: folder.appendingPathComponent("gitbay-bot.timer"), atomically: true, encoding: .utf8)
+        try watch.replacingOccurrences(of: "/usr/local/bin/gitbay-bot", with: "/bin/true")
+            .write(to: folder.appendingPathComponent("gitbay-bot-watch.service"), atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: analyze)
         process.arguments = [
             "verify", folder.appendingPathComponent("gitbay-bot.service").path,
             folder.appendingPathComponent("gitbay-bot.timer").path,
+            folder.appendingPathComponent("gitbay-bot-watch.service").path,
         ]
         let errors = Pipe()
         process.standardError = errors
