@@ -89,7 +89,7 @@ let package = Package(
                 "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "BuiltinPlugins", "IssuesPlugin",
                 "MilestonesPlugin",
                 "MergeRequestsPlugin", "BuildsPlugin", "StateDatabase",
-                "YAML",
+                "YAML", "BotCLI", "ArgumentParsing",
             ],
             path: "Benchmarks/gitbay-bench"),
 

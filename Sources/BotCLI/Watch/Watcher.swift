@@ -62,10 +62,16 @@ struct Watcher {
             throw CommandFailure(error)
         }
         let server = client.configuration.baseURL
-        let store: SQLiteStateStore? =
-            dryRun
-            ? StateStoreOpening.openCache(settings, server: server, account: me, console: console)
-            : try StateStoreOpening.open(settings, server: server, account: me, console: console)
+        // A dry run uses a run's database without its lock, or, with none, keeps its cache and
+        // feed position in memory for the life of the process: it never makes a database.
+        let store: any StateStore
+        if !dryRun {
+            store = try StateStoreOpening.open(settings, server: server, account: me, console: console)
+        } else if let existing = StateStoreOpening.openCache(settings, server: server, account: me, console: console) {
+            store = existing
+        } else {
+            store = InMemoryStateStore()
+        }
         var position = try readPosition(store)
         var lastFull: Date?
         var failures = 0
@@ -124,7 +130,7 @@ struct Watcher {
 
     /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`.
     private func act(
-        on targets: WatchTargets?, me: String, store: SQLiteStateStore?, signals: StopSignals, pass: inout Pass
+        on targets: WatchTargets?, me: String, store: any StateStore, signals: StopSignals, pass: inout Pass
     ) async throws {
         var passRules = rules
         if let targets {
@@ -151,7 +157,7 @@ struct Watcher {
         let plan = Evaluator(registry: registry, options: options).plan(
             rules: passRules, state: state, source: client.configuration.baseURL.absoluteString, only: targets)
         pass.actions = plan.pendingCommandCount
-        guard !dryRun, let store, plan.pendingCommandCount > 0 else { return }
+        guard !dryRun, plan.pendingCommandCount > 0 else { return }
         let run = RunRecord(id: UUID().uuidString, command: "watch", startedAt: Date())
         let unfinished: [UnfinishedAction]
         do {
@@ -177,17 +183,17 @@ struct Watcher {
         }
     }
 
-    private func readPosition(_ store: SQLiteStateStore?) throws(CommandFailure) -> Int? {
+    private func readPosition(_ store: any StateStore) throws(CommandFailure) -> Int? {
         do {
-            return try store?.feedPosition()
+            return try store.feedPosition()
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }
     }
 
-    private func record(_ position: Int, in store: SQLiteStateStore?) throws(CommandFailure) {
+    private func record(_ position: Int, in store: any StateStore) throws(CommandFailure) {
         do {
-            try store?.setFeedPosition(position)
+            try store.setFeedPosition(position)
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }
