@@ -22,6 +22,7 @@ enum GitbayBench {
         "state": Subcommand(summary: StateBenchmark.summary, run: StateBenchmark.run),
         "incremental": Subcommand(summary: IncrementalBenchmark.summary, run: IncrementalBenchmark.run),
         "watch": Subcommand(summary: WatchBenchmark.summary, run: WatchBenchmark.run),
+        "soak": Subcommand(summary: SoakBenchmark.summary, run: SoakBenchmark.run),
         "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),
     ]
 
