@@ -106,9 +106,10 @@ public struct ForgeActivity: Sendable {
         }
     }
 
-    /// Sends `argv` as ``person``; whether the server said it applied it. A fault the simulator
-    /// injects (a reset, a 503) is a refusal to the caller, as a person would see it, though a
-    /// write whose answer was lost may have applied.
+    /// Sends `argv` as ``person``; whether the server said it applied it.
+    ///
+    /// A fault the simulator injects (a reset, a 503) is a refusal to the caller, as a person would
+    /// see it, though a write whose answer was lost may have applied.
     private func write(_ argv: [String], _ simulator: SimulatorProcess) async throws -> Bool {
         (try? await simulator.write(argv, token: Self.personToken)) == 200
     }
