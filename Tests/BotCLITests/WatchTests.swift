@@ -200,10 +200,23 @@ private func waitFor(
             _ = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
             let readied = try await waitFor(["mr ready krz/app 2"], on: simulator, within: 6)
             #expect(readied != nil, "the old rules still act")
+            // Valid rules are taken: here, one rule the old ones could not be mistaken for.
+            let one = "scope: repo:krz/app\nrules:\n  - name: seen\n    on: issues\n    when:\n"
+                + "      - labels has stale\n    do:\n      - add-label: seen\n"
+            try one.write(toFile: folder + "/rules.yml", atomically: true, encoding: .utf8)
+            bot.send(SIGHUP)
+            // The reload comes at the next pass, and the new rule acts in a full pass only when
+            // something happens on the issue; a comment by someone else is that something.
+            _ = try await simulator.write(
+                ["issue", "comment", "krz/app", "1", "--message", "ping"], token: ForgeActivity.personToken)
+            let seen = try await waitFor(["issue label krz/app 1 --add seen"], on: simulator, within: 6)
+            #expect(seen != nil, "the new rule acts")
+            #expect(!(try botWrites(simulator)).contains { $0.contains("--remove stale") }, "the old one is gone")
             bot.send(SIGTERM)
             let end = await bot.finish(within: 20)
             #expect(end.status == 143)
             #expect(end.error.contains("the rules were not reloaded, the old ones stay"), "\(end.error)")
+            #expect(end.error.contains("rules reloaded: 1 rules"), "\(end.error)")
         }
     }
 
