@@ -201,7 +201,8 @@ private func waitFor(
             let readied = try await waitFor(["mr ready krz/app 2"], on: simulator, within: 6)
             #expect(readied != nil, "the old rules still act")
             // Valid rules are taken: here, one rule the old ones could not be mistaken for.
-            let one = "scope: repo:krz/app\nrules:\n  - name: seen\n    on: issues\n    when:\n"
+            let one =
+                "scope: repo:krz/app\nrules:\n  - name: seen\n    on: issues\n    when:\n"
                 + "      - labels has stale\n    do:\n      - add-label: seen\n"
             try one.write(toFile: folder + "/rules.yml", atomically: true, encoding: .utf8)
             bot.send(SIGHUP)
