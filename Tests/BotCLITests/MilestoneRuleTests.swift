@@ -5,16 +5,7 @@ import Testing
 private let root = SimulatorProcess.repositoryRoot
 private let demo = root.appendingPathComponent("examples/demo-forge.json")
 private let milestoneRules = root.appendingPathComponent("rules/close-finished-milestones.yml").path
-private let now = "2026-11-29T12:00:00.000Z"
 private let options = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
-
-private func bot(
-    _ simulator: SimulatorProcess, _ arguments: [String]
-) async -> (code: Int32, output: String, error: String) {
-    await runBot(
-        arguments + ["--url", simulator.baseURL.absoluteString, "--now", now, "--rate-limit", "6000"],
-        environment: ["GITBAY_TOKEN": simulator.token])
-}
 
 /// The argv of every milestone write the simulator applied.
 private func milestoneWrites(_ simulator: SimulatorProcess) throws -> [[String]] {
@@ -28,11 +19,11 @@ private func milestoneWrites(_ simulator: SimulatorProcess) throws -> [[String]]
     @Test func aFinishedMilestoneIsClosedOnceAndASecondRunPlansNothing() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
             let state = BotState()
-            let first = await bot(simulator, ["run", milestoneRules, "--state-dir", state.folder])
+            let first = await runBot(against: simulator, ["run", milestoneRules, "--state-dir", state.folder])
             #expect(first.code == 0, "\(first.output)\(first.error)")
             let closed = try milestoneWrites(simulator)
             #expect(closed == [["milestone", "close", "krz/gitbay", "v1.37.1"]])
-            let second = await bot(simulator, ["run", milestoneRules, "--state-dir", state.folder])
+            let second = await runBot(against: simulator, ["run", milestoneRules, "--state-dir", state.folder])
             #expect(second.code == 0)
             #expect(second.output.hasSuffix("nothing to do\n"), "\(second.output)")
             let writes = try milestoneWrites(simulator)
@@ -45,7 +36,7 @@ private func milestoneWrites(_ simulator: SimulatorProcess) throws -> [[String]]
     @Test func aMilestoneThatGainedAnOpenItemBetweenPlanAndApplyIsSkippedWithTheReason() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
             let plan = Scratch.url("plan-\(UUID()).json").path
-            let planned = await bot(simulator, ["plan", milestoneRules, "-o", plan])
+            let planned = await runBot(against: simulator, ["plan", milestoneRules, "-o", plan])
             #expect(planned.code == 0)
             #expect(planned.output.contains("milestone close krz/gitbay v1.37.1"), "\(planned.output)")
             let status = try await simulator.write(["issue", "milestone", "krz/gitbay", "31", "v1.37.1"])
@@ -79,7 +70,7 @@ private func milestoneWrites(_ simulator: SimulatorProcess) throws -> [[String]]
               - close
         """.write(to: rules, atomically: true, encoding: .utf8)
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let run = await bot(simulator, ["run", rules.path, "--state-dir", BotState().folder])
+            let run = await runBot(against: simulator, ["run", rules.path, "--state-dir", BotState().folder])
             #expect(run.code == 0, "\(run.output)\(run.error)")
             #expect(run.output.contains("Q3 2026 is an organisation's milestone"), "\(run.output)")
             let writes = try milestoneWrites(simulator)

@@ -7,16 +7,7 @@ import Testing
 private let root = SimulatorProcess.repositoryRoot
 private let demo = root.appendingPathComponent("examples/demo-forge.json")
 private let rules = root.appendingPathComponent("rules").path
-private let now = "2026-11-29T12:00:00.000Z"
 private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
-
-private func bot(
-    _ simulator: SimulatorProcess, _ arguments: [String]
-) async -> (code: Int32, output: String, error: String) {
-    await runBot(
-        arguments + ["--url", simulator.baseURL.absoluteString, "--now", now, "--rate-limit", "6000"],
-        environment: ["GITBAY_TOKEN": simulator.token])
-}
 
 /// The read requests the simulator has served so far.
 private func reads(_ simulator: SimulatorProcess) async throws -> Int {
@@ -29,7 +20,7 @@ private func reads(_ simulator: SimulatorProcess) async throws -> Int {
     @Test func aDryRunMakesNoDatabase() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
             let state = BotState()
-            let run = await bot(simulator, ["run", rules, "--state-dir", state.folder, "--dry-run"])
+            let run = await runBot(against: simulator, ["run", rules, "--state-dir", state.folder, "--dry-run"])
             #expect(run.code == 0 || run.code == 3, "\(run.error)")
             // A dry run plans only: it makes no database, so nothing is kept yet.
             #expect(!FileManager.default.fileExists(atPath: state.folder))
@@ -39,15 +30,16 @@ private func reads(_ simulator: SimulatorProcess) async throws -> Int {
     @Test func detailsKeptByARunServeTheNextPlan() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
             let state = BotState()
-            let applied = await bot(simulator, ["run", rules, "--state-dir", state.folder])
+            let applied = await runBot(against: simulator, ["run", rules, "--state-dir", state.folder])
             #expect(applied.code == 0, "\(applied.error)")
             var before = try await reads(simulator)
-            let cold = await bot(simulator, ["plan", rules, "--state-dir", state.folder, "--no-cache", "--verbose"])
+            let cold = await runBot(
+                against: simulator, ["plan", rules, "--state-dir", state.folder, "--no-cache", "--verbose"])
             let coldReads = try await reads(simulator) - before
             #expect(cold.code == 0, "\(cold.error)")
             #expect(!cold.error.contains("served from the read cache"), "\(cold.error)")
             before = try await reads(simulator)
-            let warm = await bot(simulator, ["plan", rules, "--state-dir", state.folder, "--verbose"])
+            let warm = await runBot(against: simulator, ["plan", rules, "--state-dir", state.folder, "--verbose"])
             let warmReads = try await reads(simulator) - before
             #expect(warm.code == 0, "\(warm.error)")
             let served = warm.error.split(separator: "\n").filter { $0.contains("served from the read cache") }

@@ -13,16 +13,6 @@ private let rules = root.appendingPathComponent("rules").path
 private let now = "2026-11-29T12:00:00.000Z"
 private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
 
-private func connection(_ simulator: SimulatorProcess) -> [String] {
-    ["--url", simulator.baseURL.absoluteString, "--now", now, "--rate-limit", "6000"]
-}
-
-private func bot(
-    _ simulator: SimulatorProcess, _ arguments: [String]
-) async -> (code: Int32, output: String, error: String) {
-    await runBot(arguments + connection(simulator), environment: ["GITBAY_TOKEN": simulator.token])
-}
-
 /// The state database as the command line uses it: one run at a time, `history`, the import of
 /// an older journal, and a damaged file.
 @Suite struct StateCommandTests {
@@ -46,7 +36,7 @@ private func bot(
     @Test func historyShowsWhatARunDidToAnItemAndWhy() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
             let state = BotState()
-            let run = await bot(simulator, ["run", rules, "--state-dir", state.folder])
+            let run = await runBot(against: simulator, ["run", rules, "--state-dir", state.folder])
             #expect(run.code == 0, "\(run.error)")
             let records = try await state.history(server: simulator.baseURL, ["krz/gitbay#31"])
             #expect(records.map { $0["action"] as? String } == ["comment", "add-label"])
@@ -120,7 +110,7 @@ private func bot(
     /// comment: imported on first use, and the comment is posted exactly once.
     @Test func anOldJournalIsImportedAndItsUnfinishedActionFinishedExactlyOnce() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
-            let planned = await bot(simulator, ["plan", rules, "--format", "json"])
+            let planned = await runBot(against: simulator, ["plan", rules, "--format", "json"])
             let plan = try PlanJSON.decodePlan(from: Data(planned.output.utf8))
             let entry = try #require(plan.entries.first { $0.item.reference == "krz/gitbay#31" })
             let label = try #require(entry.actions.first { $0.action == "add-label" })
@@ -146,12 +136,14 @@ private func bot(
             try old.map { String(decoding: try encoder.encode($0), as: UTF8.self) + "\n" }.joined()
                 .write(toFile: journal, atomically: true, encoding: .utf8)
 
-            let first = await bot(simulator, ["run", rules, "--state-dir", state.folder, "--journal", journal])
+            let first = await runBot(
+                against: simulator, ["run", rules, "--state-dir", state.folder, "--journal", journal])
             #expect(first.code == 0, "\(first.output)\(first.error)")
             #expect(first.error.contains("note: imported 4 entries of \(journal)"))
             #expect(!FileManager.default.fileExists(atPath: journal))
             #expect(FileManager.default.fileExists(atPath: journal + ".imported"))
-            let second = await bot(simulator, ["run", rules, "--state-dir", state.folder, "--journal", journal])
+            let second = await runBot(
+                against: simulator, ["run", rules, "--state-dir", state.folder, "--journal", journal])
             #expect(second.code == 0)
             #expect(second.output.hasSuffix("nothing to do\n"), "\(second.output)")
 
@@ -174,13 +166,13 @@ private func bot(
                     atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try Data(repeating: 0x5a, count: 8192).write(to: URL(fileURLWithPath: path))
             } else {
-                let first = await bot(simulator, ["run", rules, "--state-dir", state.folder, "--dry-run"])
+                let first = await runBot(against: simulator, ["run", rules, "--state-dir", state.folder, "--dry-run"])
                 #expect(first.code == 0)
                 _ = try SQLiteStateStore(path: path, mode: .applying)
                 let whole = try Data(contentsOf: URL(fileURLWithPath: path))
                 try whole.prefix(whole.count / 2 + 100).write(to: URL(fileURLWithPath: path))
             }
-            let result = await bot(simulator, ["run", rules, "--state-dir", state.folder])
+            let result = await runBot(against: simulator, ["run", rules, "--state-dir", state.folder])
             #expect(result.code == 74, "\(result.output)\(result.error)")
             #expect(result.error.hasPrefix("error: cannot use the state database \(path): "))
             #expect(result.error.split(separator: "\n").count == 1)

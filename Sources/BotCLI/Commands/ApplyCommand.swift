@@ -78,26 +78,14 @@ struct ApplyCommand {
                 settings, server: client.configuration.baseURL, account: plan.me, console: console)
         }
         if checkAccount {
-            let account: String
-            do {
-                account = try await client.send(WhoAmICommand()).username
-            } catch {
-                throw CommandFailure(error)
-            }
+            let account = try await StateStoreOpening.account(of: client)
             guard account == plan.me else {
                 throw CommandFailure(
                     "the plan was made for \(plan.me), but the token belongs to \(account); apply it with "
                         + "\(plan.me)'s token, or make a new plan with this one", code: .usage)
             }
         }
-        let run = RunRecord(id: UUID().uuidString, command: command, startedAt: Date())
-        let unfinished: [UnfinishedAction]
-        do {
-            try store.beginRun(run)
-            unfinished = try store.unfinishedActions()
-        } catch {
-            throw CommandFailure("\(error)", code: .ioError)
-        }
+        let (run, unfinished) = try StateStoreOpening.begin(command, in: store)
         let stop = StopSignals()
         stop.start()
         defer { stop.stop() }

@@ -52,12 +52,7 @@ struct PlanningRun {
         }
         let client = try ForgeConnection.client(settings, access: access, console: console)
         let now = try frozenNow() ?? Date()
-        let me: String
-        do {
-            me = try await client.send(WhoAmICommand()).username
-        } catch {
-            throw CommandFailure(error)
-        }
+        let me = try await StateStoreOpening.account(of: client)
         let server = client.configuration.baseURL
         let store: SQLiteStateStore? =
             switch stateUse {

@@ -1,5 +1,7 @@
 import ArgumentParsing
 import Foundation
+import GitbayClient
+import GitbayKit
 import RuleEngine
 import StateDatabase
 
@@ -47,6 +49,30 @@ enum StateStoreOpening {
             if case .missing = error { return nil }
             console.write("note: the read cache is not used: \(error)\n", to: .error)
             return nil
+        }
+    }
+
+    /// The account `client`'s token belongs to (`whoami`), which names its database.
+    static func account(of client: GitbayClient) async throws(CommandFailure) -> String {
+        do {
+            return try await client.send(WhoAmICommand()).username
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Records that `command` starts applying and answers what earlier runs left unfinished.
+    static func begin(
+        _ command: String, in store: any StateStore
+    ) throws(CommandFailure) -> (
+        run: RunRecord, unfinished: [UnfinishedAction]
+    ) {
+        let run = RunRecord(id: UUID().uuidString, command: command, startedAt: Date())
+        do {
+            try store.beginRun(run)
+            return (run, try store.unfinishedActions())
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
         }
     }
 

@@ -55,12 +55,7 @@ struct Watcher {
     mutating func watch(
         signals: StopSignals, reload: () throws(CommandFailure) -> [Rule]
     ) async throws(CommandFailure) -> BotExitCode {
-        let me: String
-        do {
-            me = try await client.send(WhoAmICommand()).username
-        } catch {
-            throw CommandFailure(error)
-        }
+        let me = try await StateStoreOpening.account(of: client)
         let server = client.configuration.baseURL
         // A dry run uses a run's database without its lock, or, with none, keeps its cache and
         // feed position in memory for the life of the process: it never makes a database.
@@ -158,14 +153,7 @@ struct Watcher {
             rules: passRules, state: state, source: client.configuration.baseURL.absoluteString, only: targets)
         pass.actions = plan.pendingCommandCount
         guard !dryRun, plan.pendingCommandCount > 0 else { return }
-        let run = RunRecord(id: UUID().uuidString, command: "watch", startedAt: Date())
-        let unfinished: [UnfinishedAction]
-        do {
-            try store.beginRun(run)
-            unfinished = try store.unfinishedActions()
-        } catch {
-            throw CommandFailure("\(error)", code: .ioError)
-        }
+        let (run, unfinished) = try StateStoreOpening.begin("watch", in: store)
         let applied = await Applier(registry: registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
             shouldStop: { signals.isRaised })
