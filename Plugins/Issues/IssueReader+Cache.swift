@@ -28,22 +28,14 @@ extension IssueReader {
 
     /// The listed issue with the detail's own parts (body, comments, assignees) from the cache.
     func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession) -> Int {
-        guard var issues = session.repositories[path]?.issues else { return 0 }
-        let decoder = JSONDecoder()
-        var restored = 0
-        for index in issues.indices {
-            guard let payload = payloads[issues[index].number],
-                let cached = try? decoder.decode(Issue.self, from: Data(payload.utf8)),
-                cached.number == issues[index].number
-            else { continue }
-            issues[index].issue.body = cached.body
-            issues[index].issue.bodyFormat = cached.bodyFormat
-            issues[index].issue.comments = cached.comments
-            issues[index].issue.assignees = cached.assignees
-            issues[index].known.insert(.detail)
-            restored += 1
+        session.restoreDetails(payloads, of: kind, in: path, as: Issue.self) { (record: inout IssueRecord, cached) in
+            guard cached.number == record.number else { return false }
+            record.issue.body = cached.body
+            record.issue.bodyFormat = cached.bodyFormat
+            record.issue.comments = cached.comments
+            record.issue.assignees = cached.assignees
+            record.known.insert(.detail)
+            return true
         }
-        session.repositories[path]?.issues = issues
-        return restored
     }
 }

@@ -35,31 +35,22 @@ extension MergeRequestReader {
     /// The listed merge request with the detail's own parts from the cache; its labels stay
     /// unknown, since a label moves no version.
     func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession) -> Int {
-        guard var mergeRequests = session.repositories[path]?.mergeRequests else { return 0 }
-        let decoder = JSONDecoder()
-        var restored = 0
-        for index in mergeRequests.indices {
-            guard let payload = payloads[mergeRequests[index].number],
-                let cached = try? decoder.decode(MergeRequest.self, from: Data(payload.utf8)),
-                cached.number == mergeRequests[index].number
-            else { continue }
-            var mr = mergeRequests[index].mergeRequest
-            mr.body = cached.body
-            mr.bodyFormat = cached.bodyFormat
-            mr.comments = cached.comments
-            mr.commits = cached.commits
-            mr.stacked = cached.stacked
-            mr.reviewRequests = cached.reviewRequests
-            mr.checks = cached.checks
-            mr.checksCombined = cached.checksCombined
-            mr.unresolvedThreads = cached.unresolvedThreads
-            mr.reviews = cached.reviews
-            mr.gates = cached.gates
-            mergeRequests[index].mergeRequest = mr
-            mergeRequests[index].known.insert(.detail)
-            restored += 1
+        session.restoreDetails(payloads, of: kind, in: path, as: MergeRequest.self) {
+            (record: inout MergeRequestRecord, cached) in
+            guard cached.number == record.number else { return false }
+            record.mergeRequest.body = cached.body
+            record.mergeRequest.bodyFormat = cached.bodyFormat
+            record.mergeRequest.comments = cached.comments
+            record.mergeRequest.commits = cached.commits
+            record.mergeRequest.stacked = cached.stacked
+            record.mergeRequest.reviewRequests = cached.reviewRequests
+            record.mergeRequest.checks = cached.checks
+            record.mergeRequest.checksCombined = cached.checksCombined
+            record.mergeRequest.unresolvedThreads = cached.unresolvedThreads
+            record.mergeRequest.reviews = cached.reviews
+            record.mergeRequest.gates = cached.gates
+            record.known.insert(.detail)
+            return true
         }
-        session.repositories[path]?.mergeRequests = mergeRequests
-        return restored
     }
 }

@@ -61,6 +61,28 @@ extension ReadSession {
         return entries
     }
 
+    /// Puts kept details back onto the listed records of `kind` in `path`, for a plugin's
+    /// ``ItemKindDefinition/restoreDetails(_:in:into:)``: each payload (by item number) decoded as
+    /// `Payload`, then `restore` copies what the detail alone holds onto the record, or refuses
+    /// (a payload of another item); answers how many it restored.
+    public mutating func restoreDetails<Record: ItemRecord, Payload: Decodable>(
+        _ payloads: [Int: String], of kind: ItemKind, in path: RepositoryPath, as payload: Payload.Type,
+        restore: (inout Record, Payload) -> Bool
+    ) -> Int {
+        guard var records = repositories[path]?.records(kind, as: Record.self), !records.isEmpty else { return 0 }
+        let decoder = JSONDecoder()
+        var restored = 0
+        for index in records.indices {
+            guard let text = payloads[records[index].number],
+                let decoded = try? decoder.decode(Payload.self, from: Data(text.utf8)),
+                restore(&records[index], decoded)
+            else { continue }
+            restored += 1
+        }
+        repositories[path]?.setRecords(records, kind)
+        return restored
+    }
+
     /// Keeps `entry` in the cache at the end of the read, beside the details read afresh: what a
     /// plugin learnt that saves a later read (where the builds that may still change begin).
     public mutating func keep(_ entry: CachedDetail) {
