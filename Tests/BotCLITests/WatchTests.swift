@@ -103,6 +103,16 @@ private func waitFor(
     return nil
 }
 
+/// Polls `condition` until it holds, at most `seconds`.
+private func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}
+
 /// `watch` against the simulator: it acts on other people's activity within one interval plus
 /// five seconds, does each thing once, stops cleanly, and a restart after `kill -9` loses and
 /// doubles nothing.
@@ -155,31 +165,46 @@ private func waitFor(
         }
     }
 
-    /// Killed in the middle, started again: the writes are each on record once, and the second
-    /// watcher goes on from the feed position the first stored.
-    @Test func aRestartAfterKillDashNineLosesAndDoublesNothing() async throws {
-        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+    /// Killed in the middle of a pass, its `mr ready` held in flight, started again after the
+    /// server ran the write (`release`) or never saw it (`drop`): the merge request is readied and
+    /// commented exactly once, and the second watcher goes on from the stored feed position.
+    @Test(arguments: ["release", "drop"])
+    func aRestartAfterKillDashNineMidPassLosesAndDoublesNothing(fate: String) async throws {
+        let options = simulatorOptions + ["--fault", "hold,method=POST,command=mr ready"]
+        try await SimulatorProcess.run(state: forge, options: options) { simulator in
             let state = BotState()
             let first = try watch(simulator, state: state)
             try await Task.sleep(for: .seconds(interval + 1))
             _ = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
-            _ = try await waitFor(["mr ready krz/app 2"], on: simulator, within: interval + 5)
+            let held = try await eventually(within: interval + 5) {
+                (try await simulator.stats()["held"] as? Int) == 1
+            }
+            #expect(held, "the event pass sends mr ready")
             first.send(SIGKILL)
-            _ = await first.finish(within: 10)
+            let killed = await first.finish(within: 10)
+            #expect(killed.reason == .uncaughtSignal)
+            try await simulator.control("{\"\(fate)\": 1, \"faults\": []}")
             _ = try await simulator.write(
                 ["issue", "comment", "krz/app", "1", "--message", "still broken"], token: ForgeActivity.personToken)
-            let second = try watch(simulator, state: state)
-            let unmarked = try await waitFor(
-                ["issue label krz/app 1 --remove stale", "mr comment krz/app 2"], on: simulator,
+            let second = try watch(simulator, state: state, ["--format", "json"])
+            let done = try await waitFor(
+                ["mr ready krz/app 2", "mr comment krz/app 2", "issue label krz/app 1 --remove stale"], on: simulator,
                 within: interval + 5)
-            #expect(unmarked != nil, "\((try? botWrites(simulator)) ?? [])")
+            #expect(done != nil, "\((try? botWrites(simulator)) ?? [])")
             try await Task.sleep(for: .seconds(interval * 2))
             second.send(SIGINT)
             let end = await second.finish(within: 20)
             #expect(end.status == 130, "\(end.error)")
             let writes = try botWrites(simulator)
+            #expect(writes.filter { $0.hasPrefix("mr ready") }.count == 1, "\(writes)")
+            #expect(writes.filter { $0.hasPrefix("mr comment") }.count == 1, "\(writes)")
             #expect(Set(writes).count == writes.count, "\(writes)")
-            #expect(writes.filter { $0.hasPrefix("mr ready") }.count == 1)
+            // After its first, full pass the second watcher polls on from where it stood: no gap
+            // forces another full pass.
+            let passes = end.output.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
         }
     }
 
