@@ -32,6 +32,21 @@ private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write
         withExtendedLifetime(held) {}
     }
 
+    /// A database a run made but never wrote to (it stopped before its first write) holds no
+    /// history: `history` shows none instead of failing.
+    @Test func historyOfADatabaseNeverWrittenIsEmpty() async throws {
+        let state = BotState()
+        let server = try #require(URL(string: "http://127.0.0.1:9"))
+        let path = StateLocation.database(state.folder, server: server, account: "triage-bot")
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let result = await runBot(
+            ["history", "--state-dir", state.folder, "--url", server.absoluteString, "--format", "jsonl"])
+        #expect(result.code == 0, "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
+
     /// "Why did the bot label my issue?": the label and the comment, with rule, time and reason.
     @Test func historyShowsWhatARunDidToAnItemAndWhy() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in

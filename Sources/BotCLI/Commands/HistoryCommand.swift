@@ -59,6 +59,8 @@ struct HistoryCommand {
                     entries.append(HistoryEntry(record, command: commands[record.run], account: account))
                 }
             } catch {
+                // A file a run made but never got to write to holds no history: nothing to show.
+                if case .missing = error as? StateStoreError { continue }
                 throw CommandFailure("\(error)", code: .ioError)
             }
         }
