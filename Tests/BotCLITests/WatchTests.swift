@@ -246,6 +246,22 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
         }
     }
 
+    /// A watcher started while the server is down (nothing listens on the port) waits for it, as
+    /// after a reboot where the bot comes up first, and still stops cleanly.
+    @Test func aWatcherStartedWhileTheServerIsDownWaitsAndStopsCleanly() async throws {
+        let bot = try BotProcess(
+            [
+                "watch", try rules(), "--state-dir", BotState().folder, "--interval", "1s", "--url",
+                "http://127.0.0.1:9",
+            ], environment: ["GITBAY_TOKEN": "gb_" + String(repeating: "0", count: 64)])
+        try await Task.sleep(for: .seconds(3))
+        #expect(bot.isRunning)
+        bot.send(SIGTERM)
+        let end = await bot.finish(within: 20)
+        #expect(end.status == 143, "\(end.error)")
+        #expect(end.error.contains("the server did not answer, trying again"), "\(end.error)")
+    }
+
     /// A token the server turns away ends the watcher with exit 1; a busy server is waited out.
     @Test func aRevokedTokenIsExitOneAndABusyServerIsWaitedOut() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in

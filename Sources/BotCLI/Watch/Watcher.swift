@@ -55,7 +55,7 @@ struct Watcher {
     mutating func watch(
         signals: StopSignals, reload: () throws(CommandFailure) -> [Rule]
     ) async throws(CommandFailure) -> BotExitCode {
-        let me = try await StateStoreOpening.account(of: client)
+        guard let me = try await account(signals: signals) else { return .stopped(by: signals.signal) }
         let server = client.configuration.baseURL
         // A dry run uses a run's database without its lock, or, with none, keeps its cache and
         // feed position in memory for the life of the process: it never makes a database.
@@ -111,7 +111,7 @@ struct Watcher {
             } catch let error as GitbayError {
                 guard Self.isTransient(error) else { throw CommandFailure(error) }
                 failures += 1
-                let pause = min(Self.longestPause, interval * pow(2, Double(min(failures, 10) - 1)))
+                let pause = pause(after: failures)
                 note("pass failed, trying again in \(Int(pause)) s: \(error)")
                 await sleep(pause, signals: signals)
                 continue
@@ -121,6 +121,30 @@ struct Watcher {
             await sleep(interval, signals: signals)
         }
         return .stopped(by: signals.signal)
+    }
+
+    /// Whose token this is, asked until the server answers: a watcher started while the server
+    /// or the network is down waits for it as it would in a pass. `nil` when a stop signal came first.
+    private func account(signals: StopSignals) async throws(CommandFailure) -> String? {
+        var failures = 0
+        while !signals.isRaised {
+            do {
+                return try await client.send(WhoAmICommand()).username
+            } catch {
+                guard Self.isTransient(error) else { throw CommandFailure(error) }
+                failures += 1
+                let pause = pause(after: failures)
+                note("the server did not answer, trying again in \(Int(pause)) s: \(error)")
+                await sleep(pause, signals: signals)
+            }
+        }
+        return nil
+    }
+
+    /// The pause after `failures` transient failures in a row: the interval, doubling, at most
+    /// ``longestPause``.
+    private func pause(after failures: Int) -> TimeInterval {
+        min(Self.longestPause, interval * pow(2, Double(min(failures, 10) - 1)))
     }
 
     /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`.
