@@ -123,8 +123,10 @@ struct Watcher {
         return .stopped(by: signals.signal)
     }
 
-    /// Whose token this is, asked until the server answers: a watcher started while the server
-    /// or the network is down waits for it as it would in a pass. `nil` when a stop signal came first.
+    /// Whose token this is, asked until the server answers.
+    ///
+    /// A watcher started while the server or the network is down waits for it as it would in a
+    /// pass; `nil` when a stop signal came first.
     private func account(signals: StopSignals) async throws(CommandFailure) -> String? {
         var failures = 0
         while !signals.isRaised {
