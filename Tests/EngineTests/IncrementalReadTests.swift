@@ -3,6 +3,8 @@ import Foundation
 import GitbayClient
 import GitbayKit
 import GitbayTestSupport
+import IssuesPlugin
+import MergeRequestsPlugin
 import RuleEngine
 import Testing
 
@@ -79,6 +81,43 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
             }
             // The cache must save reads, not only agree: a failure to restore would pass the checks above.
             #expect(warmRequests * 4 < coldRequests, "detail reads: warm \(warmRequests), cold \(coldRequests)")
+        }
+    }
+}
+
+/// A cache that lies in its payloads (a damaged file, a bug in an older version) costs reads, never
+/// a wrong plan: what does not decode is read afresh.
+@Suite struct DamagedCacheTests {
+    @Test func undecodablePayloadsAreReadAfresh() async throws {
+        let file = Scratch.url("damaged-\(UUID()).json")
+        try ForgeGenerator.write(to: file, repos: 1, issues: 30, mergeRequests: 8, builds: 6, seed: 5)
+        let rules = try shippedRules()
+        let planner = ReadPlanner(registry: BuiltinPlugins.registry)
+        let evaluator = Evaluator(registry: BuiltinPlugins.registry)
+        try await SimulatorProcess.run(stateFile: file, options: ["--clock", "frozen", "--api-rate", "1000000"]) {
+            simulator in
+            let store = InMemoryStateStore()
+            let (cold, coldReport) = try await planner.read(
+                rules: rules, reader: try simulator.client(), now: generatedNow, guards: EvaluationOptions(),
+                cache: store)
+            var damaged: [CachedDetail] = []
+            for kind in [ItemKind.issues, .mergeRequests] {
+                damaged += store.cachedDetails(of: kind).map { entry in
+                    var entry = entry
+                    entry.payload = "{\"number\": \"not a number\"}"
+                    return entry
+                }
+            }
+            #expect(!damaged.isEmpty)
+            store.storeDetails(damaged, at: generatedNow)
+            let (warm, warmReport) = try await planner.read(
+                rules: rules, reader: try simulator.client(), now: generatedNow, guards: EvaluationOptions(),
+                cache: store)
+            #expect(warmReport.detailRequests == coldReport.detailRequests, "\(warmReport.steps)")
+            #expect(warmReport.steps.contains { $0.contains("0 served from the read cache") })
+            #expect(
+                evaluator.plan(rules: rules, state: warm, source: "s").acting
+                    == evaluator.plan(rules: rules, state: cold, source: "s").acting)
         }
     }
 }
