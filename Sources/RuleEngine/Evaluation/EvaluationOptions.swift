@@ -16,4 +16,15 @@ public struct EvaluationOptions: Sendable, Hashable {
         self.tripwireFloor = tripwireFloor
         self.force = force
     }
+
+    /// The share of `considered` items that `acting` is (0 when none were considered).
+    public func share(acting: Int, considered: Int) -> Double {
+        considered == 0 ? 0 : Double(acting) / Double(considered)
+    }
+
+    /// Whether a rule acting on `acting` of the `considered` items it looked at trips the tripwire;
+    /// the one test the evaluator holds a rule back by and the read planner reads towards.
+    public func trips(acting: Int, considered: Int) -> Bool {
+        !force && acting > tripwireFloor && share(acting: acting, considered: considered) > tripwireShare
+    }
 }

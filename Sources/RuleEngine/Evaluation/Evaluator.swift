@@ -167,8 +167,8 @@ public struct Evaluator: Sendable {
         for index in range where entries[index].hasPendingActions {
             acting += 1
         }
-        let share = summary.considered == 0 ? 0 : Double(acting) / Double(summary.considered)
-        if !options.force, acting > options.tripwireFloor, share > options.tripwireShare {
+        if options.trips(acting: acting, considered: summary.considered) {
+            let share = options.share(acting: acting, considered: summary.considered)
             let percent = Int((share * 100).rounded())
             let note =
                 "tripwire: rule '\(rule.name)' would act on \(acting) of \(summary.considered) \(rule.kind.rawValue) "

@@ -50,8 +50,7 @@ extension ReadSession {
             let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
             var candidates = self.candidates(of: rule, condition: condition, evaluator: evaluator, now: now, me: me)
             func trips(_ acting: Int) -> Bool {
-                let share = considered[index] == 0 ? 0 : Double(acting) / Double(considered[index])
-                return !guards.force && acting > guards.tripwireFloor && share > guards.tripwireShare
+                guards.trips(acting: acting, considered: considered[index])
             }
             if budget <= 0 {
                 noteUnread(candidates, rule: rule, heldBy: "--max-actions \(guards.maxActions)")
