@@ -30,6 +30,8 @@ final class CurlMultiLoop: Sendable {
     private struct Inbox {
         var submissions: [Submission] = []
         var stopping = false
+        /// Set by the loop thread as it leaves: a submission after that would wait forever.
+        var finished = false
     }
 
     /// Set by a cancelled task; the loop thread aborts the transfer once it sees it.
@@ -74,9 +76,15 @@ final class CurlMultiLoop: Sendable {
         let cancellation = CancellationFlag()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                inbox.withLock {
-                    $0.submissions.append(
+                let accepted = inbox.withLock { inbox in
+                    guard !inbox.finished else { return false }
+                    inbox.submissions.append(
                         Submission(request: request, cancellation: cancellation, continuation: continuation))
+                    return true
+                }
+                guard accepted else {
+                    continuation.resume(returning: .failure(.other("the transport was closed")))
+                    return
                 }
                 curl_multi_wakeup(multi)
             }
@@ -97,10 +105,13 @@ final class CurlMultiLoop: Sendable {
     private func run() {
         var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         while true {
-            let (submissions, stopping) = inbox.withLock { inbox in
+            // Leaving is decided under the lock that takes submissions, so none can come after it.
+            let (submissions, leaving) = inbox.withLock { inbox in
                 defer { inbox.submissions.removeAll() }
-                return (inbox.submissions, inbox.stopping)
+                inbox.finished = inbox.stopping && transfers.isEmpty && inbox.submissions.isEmpty
+                return (inbox.submissions, inbox.finished)
             }
+            if leaving { break }
             for submission in submissions {
                 start(submission, into: &transfers)
             }
@@ -109,7 +120,6 @@ final class CurlMultiLoop: Sendable {
                 transfers[easy] = nil
                 transfer.finish(.failure(.cancelled))
             }
-            if stopping && transfers.isEmpty { break }
 
             var running: Int32 = 0
             let performed = driver.perform(multi, running: &running)

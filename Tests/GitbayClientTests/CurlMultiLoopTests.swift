@@ -2,6 +2,7 @@
 import CCurl
 import Foundation
 import GitbayTestSupport
+import Synchronization
 import Testing
 
 @testable import GitbayClient
@@ -32,6 +33,32 @@ import Testing
         let reason = String(cString: curl_multi_strerror(code))
         #expect(throws: TransportError.other("libcurl's \(name) failed: \(reason)")) { try stalled.get() }
         #expect(try await loop.perform(Self.get(server.url("/small"))).status == 200)
+    }
+
+    /// A request handed to a loop whose thread has left (its transport closed) fails at once;
+    /// before, it waited for an answer nothing would ever give.
+    @Test func aRequestAfterTheLoopLeftFailsInsteadOfWaitingForever() async throws {
+        let server = try TestHTTPServer.shared()
+        let loop = CurlMultiLoop(connectTimeout: .seconds(5))
+        loop.stop()
+        // The thread leaves at its next turn, which the stop's wakeup starts.
+        try await Task.sleep(for: .milliseconds(300))
+        // Not awaited: were the request to wait forever, the test fails instead of hanging with it.
+        let outcome = Mutex<String?>(nil)
+        Task {
+            let text: String
+            do {
+                _ = try await loop.perform(Self.get(server.url("/small")))
+                text = "answered"
+            } catch {
+                text = "\(error)"
+            }
+            outcome.withLock { $0 = text }
+        }
+        for _ in 0..<100 where outcome.withLock({ $0 }) == nil {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(outcome.withLock { $0 } == "\(TransportError.other("the transport was closed"))")
     }
 }
 #endif
