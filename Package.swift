@@ -110,7 +110,9 @@ let package = Package(
                 "GitbayTestSupport",
             ]
         ),
-        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"], resources: [.copy("Golden")]),
+        .testTarget(
+            name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "GitbayTestSupport"],
+            resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "GitbayTestSupport"]),
         .testTarget(
             name: "EngineTests",

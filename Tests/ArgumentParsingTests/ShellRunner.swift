@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 
 /// Runs an installed shell on a generated script, so completion tests check real syntax and behaviour.
 struct ShellRunner {
@@ -31,7 +32,7 @@ struct ShellRunner {
         process.standardError = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

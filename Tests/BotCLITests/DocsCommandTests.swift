@@ -61,7 +61,7 @@ private func words(_ command: String, home: URL) throws -> [String] {
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    process.waitWithoutRunLoop()
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
 }
 

@@ -1,6 +1,7 @@
 import BotCLI
 import BuiltinPlugins
 import Foundation
+import GitbayTestSupport
 import RuleEngine
 import Testing
 
@@ -62,7 +63,7 @@ private func demoArguments() throws -> [String] {
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
         let printed = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0)
         #expect(printed.hasSuffix("11 commands pending (6 rules, 8 entries)\n"))

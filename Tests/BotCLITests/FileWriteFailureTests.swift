@@ -92,7 +92,7 @@ struct FileWriteFailureTests {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
     }

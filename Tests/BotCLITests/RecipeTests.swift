@@ -65,7 +65,7 @@ private func text(_ path: String) throws -> String {
         process.standardError = errors
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(message)")
     }

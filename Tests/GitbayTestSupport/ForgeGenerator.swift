@@ -20,7 +20,7 @@ public enum ForgeGenerator {
             "--seed", "\(seed)", "--now", now, "-o", url.path,
         ]
         try process.run()
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
         guard process.terminationStatus == 0 else { throw Failure(status: process.terminationStatus) }
     }
 

@@ -68,7 +68,7 @@ public final class SimulatorProcess: @unchecked Sendable {
 
         guard let line = readFirstLine(output.fileHandleForReading), let url = URL(string: line) else {
             process.terminate()
-            process.waitUntilExit()
+            process.waitWithoutRunLoop()
             throw SimulatorError.didNotStart(arguments: options)
         }
         // Keep reading whatever else it prints, so a full pipe never blocks the simulator, on a thread
@@ -155,7 +155,7 @@ public final class SimulatorProcess: @unchecked Sendable {
             while process.isRunning && Date() < deadline { usleep(20_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
         try? FileManager.default.removeItem(at: directory)
     }
 

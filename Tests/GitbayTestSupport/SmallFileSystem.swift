@@ -56,7 +56,7 @@ public struct SmallFileSystem: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
         return process.terminationStatus
     }
 

@@ -35,7 +35,7 @@ public final class TransportTestServer: Sendable {
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let port = Int(text) else {
             process.terminate()
-            process.waitUntilExit()
+            process.waitWithoutRunLoop()
             throw StartError(printed: text)
         }
         self.port = port
@@ -49,7 +49,7 @@ public final class TransportTestServer: Sendable {
     public func stop() {
         try? input.fileHandleForWriting.close()
         process.terminate()
-        process.waitUntilExit()
+        process.waitWithoutRunLoop()
     }
 
     /// The server did not print its port.
