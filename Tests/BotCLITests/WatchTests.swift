@@ -205,6 +205,9 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
             }
             #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
+            // It went on from the position the first one stored: the events of the downtime
+            // (the merge's, the comment) came round once more, after the full pass.
+            #expect(passes.contains { $0["pass"] as? String == "events" }, "\(end.output)")
         }
     }
 
@@ -260,6 +263,13 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
         let end = await bot.finish(within: 20)
         #expect(end.status == 143, "\(end.error)")
         #expect(end.error.contains("the server did not answer, trying again"), "\(end.error)")
+    }
+
+    @Test(arguments: ["0s", "30", "soon"])
+    func anIntervalThatIsNoDurationIsAUsageError(interval: String) async {
+        let result = await runBot(["watch", "--interval", interval, "--url", "http://127.0.0.1:9"])
+        #expect(result.code == 64)
+        #expect(result.error.contains("--interval takes a duration of a second or more"), "\(result.error)")
     }
 
     /// A token the server turns away ends the watcher with exit 1; a busy server is waited out.

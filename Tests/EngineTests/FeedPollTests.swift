@@ -107,6 +107,22 @@ private final class FeedForge: ForgeReader {
         #expect(!targets.contains("krz/app#9", kind: .issues, in: app))
     }
 
+    /// A pass lists only the repositories something happened in, each rule within its own scope.
+    @Test func rulesAreNarrowedToTheRepositoriesAffected() throws {
+        let targets = WatchTargets.of(
+            [try event("issue.commented", 7)], me: "triage-bot", kinds: kinds, registry: BuiltinPlugins.registry)
+        let source =
+            "rules:\n  - name: a\n    on: issues\n    scope: owner:krz\n    when:\n      - state = open\n"
+            + "    do:\n      - close\n  - name: b\n    on: issues\n    scope: repo:alice/other\n    when:\n"
+            + "      - state = open\n    do:\n      - close\n"
+        let rules = RuleSet.load(files: [(path: "r.yml", bytes: Array(source.utf8))], registry: BuiltinPlugins.registry)
+            .rules
+        #expect(rules.count == 2)
+        let scoped = targets.scoped(rules)
+        #expect(scoped.map(\.name) == ["a"])
+        #expect(scoped.first?.scope == RuleScope(terms: [.repository("krz/app")]))
+    }
+
     @Test func theBotsOwnEventsAndUnknownOnesAreTreatedApart() throws {
         let own = WatchTargets.of(
             [try event("issue.labeled", 7, actor: "triage-bot")], me: "triage-bot", kinds: kinds,

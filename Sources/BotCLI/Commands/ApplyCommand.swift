@@ -97,14 +97,27 @@ struct ApplyCommand {
                 console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
             })
         console.write(ApplyReportRenderer.text(report), to: .output)
-        let outcome = Self.outcome(of: report, plan: plan, signal: stop.signal)
+        let code = try settle(
+            report, plan: plan, signal: stop.signal, run: run, store: store, settings: settings,
+            console: console)
+        return (code, report)
+    }
+
+    /// Records how the applying `run` ended and answers its exit code, or throws the failure that
+    /// stopped it (a token turned away, a journal that cannot be written): `apply`, `run` and each
+    /// `watch` pass end the same way.
+    static func settle(
+        _ report: ApplyReport, plan: Plan, signal: Int32?, run: RunRecord, store: any StateStore,
+        settings: Settings, console: any Console
+    ) throws(CommandFailure) -> BotExitCode {
+        let outcome = Self.outcome(of: report, plan: plan, signal: signal)
         let code: BotExitCode
         switch outcome {
         case .success(let success): code = success
         case .failure(let failure): code = failure.code
         }
         StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
-        return (try outcome.get(), report)
+        return try outcome.get()
     }
 
     /// The exit code of an applied plan, or the failure that stopped it.

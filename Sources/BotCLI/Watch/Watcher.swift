@@ -94,12 +94,15 @@ struct Watcher {
                     }
                     position = poll.newest ?? position
                 } else {
-                    // Where the feed stands now, read first: what happens during the pass is
-                    // handled by the next one, at worst twice, which judging again makes harmless.
-                    let head = try await FeedPoll.read(after: nil, reader: client).newest
+                    // The first pass of a watcher started again goes on from where the last one
+                    // stopped; any other from where the feed stands now, read first. Either way what
+                    // happens during the pass is handled by the next one, at worst twice, which
+                    // judging again makes harmless.
+                    var start = lastFull == nil && poll == nil ? position : nil
+                    if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
                     pass = Pass(kind: "full", events: poll?.events.count ?? 0)
                     try await act(on: nil, me: me, store: store, signals: signals, pass: &pass)
-                    position = head ?? position
+                    position = start ?? position
                     lastFull = Date()
                 }
                 if let position { try record(position, in: store) }
@@ -153,22 +156,9 @@ struct Watcher {
     private func act(
         on targets: WatchTargets?, me: String, store: any StateStore, signals: StopSignals, pass: inout Pass
     ) async throws {
-        var passRules = rules
-        if let targets {
-            // Only the repositories something happened in are listed.
-            let repositories = targets.repositories
-            passRules = rules.compactMap { rule in
-                let terms = repositories.filter { rule.scope.contains($0) }.sorted().map {
-                    RuleScope.Term.repository($0.description)
-                }
-                guard !terms.isEmpty else { return nil }
-                var rule = rule
-                rule.scope = RuleScope(terms: terms)
-                return rule
-            }
-            pass.items = targets.items.count
-            guard !passRules.isEmpty else { return }
-        }
+        let passRules = targets.map { $0.scoped(rules) } ?? rules
+        pass.items = targets?.items.count ?? 0
+        guard !passRules.isEmpty else { return }
         let options = settings.evaluationOptions
         let (state, report) = try await ReadPlanner(registry: registry).read(
             rules: passRules, reader: client, now: Date(), guards: options, cache: store, me: me, only: targets)
@@ -185,16 +175,9 @@ struct Watcher {
             shouldStop: { signals.isRaised })
         pass.applied = applied.outcomes.filter { $0.status == .applied }.count
         pass.failed = applied.outcomes.filter { $0.status == .failed }.count
-        let code: BotExitCode = applied.isComplete ? .ok : .incomplete
-        StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
-        if let rejection = applied.tokenRejection {
-            throw CommandFailure(
-                "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
-                    + "--token-file): it may have been revoked or have expired", code: .failure)
-        }
-        if let failure = applied.journalFailure {
-            throw CommandFailure("stopped: \(failure); nothing was sent after it", code: .ioError)
-        }
+        _ = try ApplyCommand.settle(
+            applied, plan: plan, signal: signals.signal, run: run, store: store, settings: settings,
+            console: console)
     }
 
     private func readPosition(_ store: any StateStore) throws(CommandFailure) -> Int? {

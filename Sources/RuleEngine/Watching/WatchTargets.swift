@@ -67,6 +67,20 @@ public struct WatchTargets: Sendable, Hashable {
         return targets
     }
 
+    /// `rules` narrowed to the repositories something happened in, each to those in its scope.
+    ///
+    /// A rule whose scope holds none of them is left out; a pass then lists only those repositories.
+    public func scoped(_ rules: [Rule]) -> [Rule] {
+        let affected = repositories.sorted()
+        return rules.compactMap { rule in
+            let terms = affected.filter { rule.scope.contains($0) }.map { RuleScope.Term.repository($0.description) }
+            guard !terms.isEmpty else { return nil }
+            var rule = rule
+            rule.scope = RuleScope(terms: terms)
+            return rule
+        }
+    }
+
     /// Whether `item` (of `kind`, in `repository`) is among the targets.
     public func contains(_ reference: String, kind: ItemKind, in repository: RepositoryPath) -> Bool {
         items.contains(reference) || wholeKinds[repository]?.contains(kind) == true
