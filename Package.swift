@@ -99,6 +99,7 @@ let package = Package(
             dependencies: ["GitbayKit", "GitbayClient"],
             path: "Tests/GitbayTestSupport"
         ),
+        .testTarget(name: "GitbayTestSupportTests", dependencies: ["GitbayTestSupport"]),
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),

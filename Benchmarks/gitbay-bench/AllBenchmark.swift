@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 
 /// `gitbay-bench all`: every benchmark that has a target, each in a child process of its own so
 /// its peak memory is its own, gathered into one table.
@@ -17,34 +18,28 @@ enum AllBenchmark {
         }
         var rows: [BenchRow] = []
         for arguments in [["reads"], ["incremental"], ["evaluate"], ["check"], ["hostile"], ["state"]] {
-            let output = try child(arguments)
+            let output = try await child(arguments)
             rows += output.split(separator: "\n").compactMap(BenchRow.init(encoded:))
         }
-        rows.append(try client())
+        rows.append(try await client())
         print(BenchRow.table(rows))
     }
 
     /// Runs this executable with `arguments`, returning what it printed; a failing child stops `all`.
-    private static func child(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = arguments
+    private static func child(_ arguments: [String]) async throws -> String {
         var environment = ProcessInfo.processInfo.environment
         environment["GITBAY_BENCH_ROWS"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw ChildFailed(arguments: arguments, output: text) }
-        return text
+        let benchmark = try ChildProcess(
+            URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, arguments,
+            environment: environment, error: .discard)
+        let ended = try await benchmark.wait(timeout: .seconds(3600))
+        guard ended.status == 0 else { throw ChildFailed(arguments: arguments, output: ended.outputText) }
+        return ended.outputText
     }
 
     /// The client benchmark's report read back into a row, with the child's peak memory.
-    private static func client() throws -> BenchRow {
-        let output = try child(["all", "--child-client"])
+    private static func client() async throws -> BenchRow {
+        let output = try await child(["all", "--child-client"])
         func value(_ label: String) -> String {
             let line = output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
             return line.map { String($0.trimmingCharacters(in: .whitespaces).dropFirst(label.count)) }?

@@ -11,13 +11,13 @@ enum GeneratedForge {
     static let generator = ForgeGenerator.script
 
     /// The path of a forge with `repos` repositories and the given items per repository (seed 1).
-    static func file(repos: Int, issues: Int = 500, mergeRequests: Int = 100, builds: Int = 300) throws -> URL {
+    static func file(repos: Int, issues: Int = 500, mergeRequests: Int = 100, builds: Int = 300) async throws -> URL {
         let version = digest(try Data(contentsOf: generator))
         let name = "gitbay-bench-forge-\(repos)r-\(issues)i-\(mergeRequests)m-\(builds)b-\(version).json"
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let partial = url.appendingPathExtension("partial")
-        try ForgeGenerator.write(
+        try await ForgeGenerator.write(
             to: partial, repos: repos, issues: issues, mergeRequests: mergeRequests, builds: builds, now: now)
         try FileManager.default.moveItem(at: partial, to: url)
         return url

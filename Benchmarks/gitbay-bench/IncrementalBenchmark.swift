@@ -54,7 +54,7 @@ enum IncrementalBenchmark {
     }
 
     private static func measure(repos: Int, rounds: Int, verbose: Bool) async throws -> [BenchRow] {
-        let file = try GeneratedForge.file(repos: repos)
+        let file = try await GeneratedForge.file(repos: repos)
         let registry = ShippedRules.registry
         let rules = try ShippedRules.load(scope: try RuleScope(parsing: "repo:*"))
         let offline = try ForgeStateFile.load(from: Data(contentsOf: file), registry: registry).forgeState()

@@ -48,7 +48,7 @@ enum ReadsBenchmark {
     }
 
     private static func measure(repos: Int, rules: [Rule], verbose: Bool) async throws -> [BenchRow] {
-        let file = try GeneratedForge.file(repos: repos)
+        let file = try await GeneratedForge.file(repos: repos)
         let data = try Data(contentsOf: file)
         let offline = try ForgeStateFile.load(from: data, registry: ShippedRules.registry).forgeState()
         let bound = ReadLowerBound(rules: rules, state: offline, registry: ShippedRules.registry)

@@ -57,7 +57,7 @@ enum SoakBenchmark {
             try? FileManager.default.removeItem(at: file)
             try? FileManager.default.removeItem(at: state)
         }
-        try ForgeGenerator.write(to: file, repos: 2, issues: 40, mergeRequests: 12, builds: 16, seed: 9)
+        try await ForgeGenerator.write(to: file, repos: 2, issues: 40, mergeRequests: 12, builds: 16, seed: 9)
         let timeScale = 86_400 / seconds
         let options =
             ["--clock", "running", "--time-scale", "\(timeScale)", "--api-rate", "1000000", "--write-rate", "1000000"]

@@ -46,11 +46,12 @@ enum TransportBenchmark {
                 return
             }
         }
-        let server = try TransportTestServer()
-        defer { server.stop() }
-        var rows: [Row] = []
-        for (name, make) in transports {
-            rows += try await measure(name, transport: make(), server: server)
+        let rows = try await TransportTestServer.run { server in
+            var rows: [Row] = []
+            for (name, make) in transports {
+                rows += try await measure(name, transport: make(), server: server)
+            }
+            return rows
         }
         printTable(rows)
     }

@@ -40,7 +40,7 @@ enum WatchBenchmark {
     }
 
     private static func measure(repos: Int, seconds: Double) async throws -> [BenchRow] {
-        let file = try GeneratedForge.file(repos: repos)
+        let file = try await GeneratedForge.file(repos: repos)
         let options = ["--clock", "frozen", "--api-rate", "1000000", "--write-rate", "1000000"]
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-watch-\(UUID())")
         defer { try? FileManager.default.removeItem(at: state) }

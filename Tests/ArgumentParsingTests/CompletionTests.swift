@@ -57,25 +57,25 @@ import Testing
         }
     }
 
-    @Test func bashSyntaxIsValid() throws {
+    @Test func bashSyntaxIsValid() async throws {
         let bash = try #require(ShellRunner("bash"))
-        let result = try bash.run(script: Self.script("bash"), arguments: ["-n", "{}"])
+        let result = try await bash.run(script: Self.script("bash"), arguments: ["-n", "{}"])
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test(.enabled(if: ShellRunner.isInstalled("zsh"))) func zshSyntaxIsValid() throws {
+    @Test(.enabled(if: ShellRunner.isInstalled("zsh"))) func zshSyntaxIsValid() async throws {
         let zsh = try #require(ShellRunner("zsh"))
-        let result = try zsh.run(script: Self.script("zsh"), arguments: ["-n", "{}"])
+        let result = try await zsh.run(script: Self.script("zsh"), arguments: ["-n", "{}"])
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test(.enabled(if: ShellRunner.isInstalled("fish"))) func fishSyntaxIsValid() throws {
+    @Test(.enabled(if: ShellRunner.isInstalled("fish"))) func fishSyntaxIsValid() async throws {
         let fish = try #require(ShellRunner("fish"))
-        let result = try fish.run(script: Self.script("fish"), arguments: ["-n", "{}"])
+        let result = try await fish.run(script: Self.script("fish"), arguments: ["-n", "{}"])
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test func bashCompletesSubcommandsOptionsAndValues() throws {
+    @Test func bashCompletesSubcommandsOptionsAndValues() async throws {
         let bash = try #require(ShellRunner("bash"))
         let driver = """
             source "$1"
@@ -91,7 +91,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("forge-\(UUID().uuidString).bash")
         try script.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try bash.run(script: driver, arguments: ["{}", file.path])
+        let result = try await bash.run(script: driver, arguments: ["{}", file.path])
         #expect(
             result.output == """
                 report
@@ -104,7 +104,7 @@ import Testing
                 """)
     }
 
-    @Test(.enabled(if: ShellRunner.isInstalled("fish"))) func fishCompletesSubcommandsOptionsAndValues() throws {
+    @Test(.enabled(if: ShellRunner.isInstalled("fish"))) func fishCompletesSubcommandsOptionsAndValues() async throws {
         let fish = try #require(ShellRunner("fish"))
         let driver = """
             source {}
@@ -112,7 +112,7 @@ import Testing
             complete -C "forge report "
             complete -C "forge s --p"
             """
-        let result = try fish.run(script: Self.script("fish"), arguments: ["-c", driver])
+        let result = try await fish.run(script: Self.script("fish"), arguments: ["-c", driver])
         #expect(
             result.output == """
                 passed\tOnly builds in this status.

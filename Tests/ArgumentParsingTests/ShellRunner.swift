@@ -19,20 +19,15 @@ struct ShellRunner {
     }
 
     /// Writes `script` to a temporary file, runs the shell with `arguments` (where `{}` stands for the file's
-    /// path), and returns its exit status and combined output.
-    func run(script: String, arguments: [String]) throws -> (status: Int32, output: String) {
+    /// path), and returns its exit status and its output followed by its errors.
+    func run(script: String, arguments: [String]) async throws -> (status: Int32, output: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
         try script.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments.map { $0.replacingOccurrences(of: "{}", with: file.path) }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitWithoutRunLoop()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let child = try ChildProcess(
+            executable.path, arguments.map { $0.replacingOccurrences(of: "{}", with: file.path) },
+            environment: ProcessInfo.processInfo.environment)
+        let ended = try await child.wait(timeout: .seconds(60))
+        return (ended.status ?? -1, ended.outputText + ended.errorText)
     }
 }

@@ -12,7 +12,7 @@ private let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rule
         let forge = try idleForge(issues: 50)
         defer { try? FileManager.default.removeItem(at: forge) }
         let child = try BotProcess(["plan", rules, "--snapshot", forge.path, "--format", "json"], environment: [:])
-        let ended = await child.finish()
+        let ended = try await child.finish()
         #expect(ended.reason == .exit && ended.status == 0, "\(ended.error)")
         #expect(ended.output.utf8.count > 64 << 10)
         let plan = try JSONSerialization.jsonObject(with: Data(ended.output.utf8)) as? [String: Any]
@@ -26,7 +26,7 @@ private let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rule
         try Data(("scope: owner:krz\nrules:\n" + broken).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let child = try BotProcess(["check", file.path], environment: [:])
-        let ended = await child.finish()
+        let ended = try await child.finish()
         #expect(ended.reason == .exit && ended.status == 78, "\(ended.output)")
         #expect(ended.error.utf8.count > 64 << 10)
         #expect(ended.error.hasSuffix("1 file: 1000 errors\n"), "\(ended.error.suffix(200))")

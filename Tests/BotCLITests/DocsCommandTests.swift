@@ -51,18 +51,12 @@ private func documentedCommands() throws -> [DocumentedCommand] {
 }
 
 /// A command's words as the shell reads them: quotes removed, `~` and the docs' variables expanded.
-private func words(_ command: String, home: URL) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", #"eval "set -- $1"; printf '%s\n' "$@""#, "sh", command]
-    process.currentDirectoryURL = home
-    process.environment = variables.merging(["HOME": home.path, "PATH": "/usr/bin:/bin"]) { variable, _ in variable }
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitWithoutRunLoop()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+private func words(_ command: String, home: URL) async throws -> [String] {
+    let shell = try ChildProcess(
+        "/bin/sh", ["-c", #"eval "set -- $1"; printf '%s\n' "$@""#, "sh", command],
+        environment: variables.merging(["HOME": home.path, "PATH": "/usr/bin:/bin"]) { variable, _ in variable },
+        directory: home.path)
+    return try await shell.wait(timeout: .seconds(30)).outputText.split(separator: "\n").map(String.init)
 }
 
 /// The arguments a test runs for a documented command: outputs go to `folder`, the repository's files are
@@ -155,7 +149,7 @@ private func workspace(token: String) throws -> URL {
             for command in commands {
                 let place = "\(page):\(command.line): \(command.text)"
                 let run = arguments(
-                    Array(try words(command.command, home: folder).dropFirst()), folder: folder,
+                    Array(try await words(command.command, home: folder).dropFirst()), folder: folder,
                     server: simulator.baseURL)
                 var environment: [String: String] = [:]
                 for name in command.environment {

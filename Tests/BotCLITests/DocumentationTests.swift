@@ -48,24 +48,16 @@ private func demoArguments() throws -> [String] {
         #expect(ci == "Scripts/test.sh")
     }
 
-    @Test func theReadmeDemoCommandRunsAsDocumented() throws {
+    @Test func theReadmeDemoCommandRunsAsDocumented() async throws {
         let bot = builtBot()
         try #require(FileManager.default.isExecutableFile(atPath: bot.path), "build gitbay-bot first")
         let arguments = try demoArguments()
         #expect(arguments == ["run", "--snapshot", "examples/demo-forge.json"])
-        let process = Process()
-        process.executableURL = bot
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitWithoutRunLoop()
-        let printed = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0)
+        let demo = try ChildProcess(
+            bot.path, arguments, environment: ["PATH": "/usr/bin:/bin"], directory: root.path, error: .discard)
+        let ended = try await demo.wait(timeout: .seconds(60))
+        let printed = ended.outputText
+        #expect(ended.status == 0)
         #expect(printed.hasSuffix("11 commands pending (6 rules, 8 entries)\n"))
         #expect(printed.contains("+ issue close krz/gitbay 34"))
     }

@@ -8,11 +8,11 @@ import Testing
     static let limit = 200 * 1024 * 1024
 
     @Test func planAgainstAnEndlessBodyStaysUnder200MBAndNamesTheCap() async throws {
-        let server = try TransportTestServer()
-        defer { server.stop() }
-        let outcome = try await MeasuredBotProcess(limit: Self.limit).run(
-            ["plan", Self.rules, "--url", server.url("/endless").absoluteString],
-            environment: ["GITBAY_TOKEN": "gb_endless", "HOME": Scratch.folder.path])
+        let outcome = try await TransportTestServer.run { server in
+            try await MeasuredBotProcess(limit: Self.limit).run(
+                ["plan", Self.rules, "--url", server.url("/endless").absoluteString],
+                environment: ["GITBAY_TOKEN": "gb_endless", "HOME": Scratch.folder.path])
+        }
         #expect(!outcome.stoppedByWatchdog)
         #expect(outcome.peakResidentBytes < Self.limit, "peak \(outcome.peakResidentBytes / 1_048_576) MiB")
         #expect(outcome.exitStatus == 1, "\(outcome.error)")

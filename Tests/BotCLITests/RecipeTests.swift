@@ -34,7 +34,7 @@ private func text(_ path: String) throws -> String {
         #expect(fields[5].contains("gitbay-bot run"))
     }
 
-    @Test func theSystemdUnitsVerify() throws {
+    @Test func theSystemdUnitsVerify() async throws {
         let service = try text("systemd/gitbay-bot.service")
         let timer = try text("systemd/gitbay-bot.timer")
         let watch = try text("systemd/gitbay-bot-watch.service")
@@ -54,20 +54,15 @@ private func text(_ path: String) throws -> String {
         try timer.write(to: folder.appendingPathComponent("gitbay-bot.timer"), atomically: true, encoding: .utf8)
         try watch.replacingOccurrences(of: "/usr/local/bin/gitbay-bot", with: "/bin/true")
             .write(to: folder.appendingPathComponent("gitbay-bot-watch.service"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: analyze)
-        process.arguments = [
-            "verify", folder.appendingPathComponent("gitbay-bot.service").path,
-            folder.appendingPathComponent("gitbay-bot.timer").path,
-            folder.appendingPathComponent("gitbay-bot-watch.service").path,
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        process.waitWithoutRunLoop()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(message)")
+        let verify = try ChildProcess(
+            analyze,
+            [
+                "verify", folder.appendingPathComponent("gitbay-bot.service").path,
+                folder.appendingPathComponent("gitbay-bot.timer").path,
+                folder.appendingPathComponent("gitbay-bot-watch.service").path,
+            ], environment: ProcessInfo.processInfo.environment, output: .discard)
+        let ended = try await verify.wait(timeout: .seconds(60))
+        #expect(ended.status == 0, "\(ended.errorText)")
     }
 
     @Test func theCIFileSchedulesARunWithAReportAndPreviewsPlans() throws {

@@ -148,7 +148,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             let writes = try botWrites(simulator)
             #expect(writes.count == 4, "\(writes)")
             bot.send(SIGTERM)
-            let end = await bot.finish(within: 20)
+            let end = try await bot.finish(within: 20)
             #expect(end.status == 143, "\(end.error)")
             let passes = end.output.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -181,7 +181,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             }
             #expect(held, "the event pass sends mr ready")
             first.send(SIGKILL)
-            let killed = await first.finish(within: 10)
+            let killed = try await first.finish(within: 10)
             #expect(killed.reason == .uncaughtSignal)
             try await simulator.control("{\"\(fate)\": 1, \"faults\": []}")
             _ = try await simulator.write(
@@ -193,7 +193,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             #expect(done != nil, "\((try? botWrites(simulator)) ?? [])")
             try await Task.sleep(for: .seconds(interval * 2))
             second.send(SIGINT)
-            let end = await second.finish(within: 20)
+            let end = try await second.finish(within: 20)
             #expect(end.status == 130, "\(end.error)")
             let writes = try botWrites(simulator)
             #expect(writes.filter { $0.hasPrefix("mr ready") }.count == 1, "\(writes)")
@@ -242,7 +242,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             #expect(seen != nil, "the new rule acts")
             #expect(!(try botWrites(simulator)).contains { $0.contains("--remove stale") }, "the old one is gone")
             bot.send(SIGTERM)
-            let end = await bot.finish(within: 20)
+            let end = try await bot.finish(within: 20)
             #expect(end.status == 143)
             #expect(end.error.contains("the rules were not reloaded, the old ones stay"), "\(end.error)")
             #expect(end.error.contains("rules reloaded: 1 rules"), "\(end.error)")
@@ -260,7 +260,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
         try await Task.sleep(for: .seconds(3))
         #expect(bot.isRunning)
         bot.send(SIGTERM)
-        let end = await bot.finish(within: 20)
+        let end = try await bot.finish(within: 20)
         #expect(end.status == 143, "\(end.error)")
         #expect(end.error.contains("the server did not answer, trying again"), "\(end.error)")
     }
@@ -280,7 +280,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             try await Task.sleep(for: .seconds(interval + 2))
             #expect(bot.isRunning)
             try await simulator.control("{\"revoke\": true}")
-            let end = await bot.finish(within: 30)
+            let end = try await bot.finish(within: 30)
             #expect(end.status == 1, "\(end.error)")
             #expect(end.error.contains("token"), "\(end.error)")
         }

@@ -14,7 +14,7 @@ private let simulatorOptions = ["--clock", "frozen", "--time-scale", "1000", "--
     @Test(arguments: [1, 2, 3])
     func whatActsIsWhatAFullReadActsOnUnderAnyGuards(seed: Int) async throws {
         let file = Scratch.url("guarded-\(seed)-\(UUID()).json")
-        try ForgeGenerator.write(to: file, repos: 2, issues: 80, mergeRequests: 16, builds: 24, seed: seed)
+        try await ForgeGenerator.write(to: file, repos: 2, issues: 80, mergeRequests: 16, builds: 24, seed: seed)
         var random = SeededGenerator(seed: UInt64(seed))
         try await SimulatorProcess.run(stateFile: file, options: simulatorOptions) { simulator in
             for round in 0..<24 {
@@ -50,7 +50,7 @@ private let simulatorOptions = ["--clock", "frozen", "--time-scale", "1000", "--
     /// known to be missing) reads no detail at all, and the plan says how many it left unread.
     @Test func aTrippedRuleReadsNoDetailsAndSaysWhatItLeftUnread() async throws {
         let file = Scratch.url("tripwire-\(UUID()).json")
-        try ForgeGenerator.write(to: file, repos: 1, issues: 120, mergeRequests: 0, builds: 0, seed: 7)
+        try await ForgeGenerator.write(to: file, repos: 1, issues: 120, mergeRequests: 0, builds: 0, seed: 7)
         try await SimulatorProcess.run(stateFile: file, options: simulatorOptions) { simulator in
             let rules = try shippedRules().filter { $0.name == "mark-stale" }
             let guards = EvaluationOptions(maxActions: 1000)

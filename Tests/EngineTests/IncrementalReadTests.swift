@@ -32,7 +32,7 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
     @Test(arguments: [11, 12, 13, 14])
     func warmRunsActAsColdFullRunsDoAfterAnyActivity(seed: Int) async throws {
         let file = Scratch.url("incremental-\(seed)-\(UUID()).json")
-        try ForgeGenerator.write(to: file, repos: 2, issues: 30, mergeRequests: 10, builds: 12, seed: seed)
+        try await ForgeGenerator.write(to: file, repos: 2, issues: 30, mergeRequests: 10, builds: 12, seed: seed)
         var activity = try ForgeActivity(stateFile: file, seed: UInt64(seed))
         var random = SeededGenerator(seed: UInt64(seed) * 31)
         let options =
@@ -90,7 +90,7 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
 @Suite struct DamagedCacheTests {
     @Test func undecodablePayloadsAreReadAfresh() async throws {
         let file = Scratch.url("damaged-\(UUID()).json")
-        try ForgeGenerator.write(to: file, repos: 1, issues: 30, mergeRequests: 8, builds: 6, seed: 5)
+        try await ForgeGenerator.write(to: file, repos: 1, issues: 30, mergeRequests: 8, builds: 6, seed: 5)
         let rules = try shippedRules()
         let planner = ReadPlanner(registry: BuiltinPlugins.registry)
         let evaluator = Evaluator(registry: BuiltinPlugins.registry)

@@ -21,10 +21,10 @@ enum TestHTTPServer {
         func provideScope(
             for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
         ) async throws {
-            let server = try TransportTestServer()
-            defer { server.stop() }
-            try await TestHTTPServer.$current.withValue(server) {
-                try await function()
+            try await TransportTestServer.run { server in
+                try await TestHTTPServer.$current.withValue(server) {
+                    try await function()
+                }
             }
         }
     }

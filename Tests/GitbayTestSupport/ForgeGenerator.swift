@@ -11,21 +11,21 @@ public enum ForgeGenerator {
     public static func write(
         to url: URL, repos: Int, issues: Int, mergeRequests: Int, builds: Int, seed: Int = 1,
         now: String = "2026-11-29T12:00:00.000Z"
-    ) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", script.path,
-            "--repos", "\(repos)", "--issues", "\(issues)", "--mrs", "\(mergeRequests)", "--builds", "\(builds)",
-            "--seed", "\(seed)", "--now", now, "-o", url.path,
-        ]
-        try process.run()
-        process.waitWithoutRunLoop()
-        guard process.terminationStatus == 0 else { throw Failure(status: process.terminationStatus) }
+    ) async throws {
+        let generator = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "python3", script.path,
+                "--repos", "\(repos)", "--issues", "\(issues)", "--mrs", "\(mergeRequests)", "--builds", "\(builds)",
+                "--seed", "\(seed)", "--now", now, "-o", url.path,
+            ], environment: ProcessInfo.processInfo.environment)
+        let ended = try await generator.wait(timeout: .seconds(300))
+        guard ended.status == 0 else { throw Failure(status: ended.status, error: ended.errorText) }
     }
 
     /// `generate_forge.py` exited with an error.
     public struct Failure: Error {
-        public var status: Int32
+        public var status: Int32?
+        public var error: String
     }
 }

@@ -4,7 +4,9 @@ import GitbayClient
 /// A running gitbay simulator (`Tests/Simulator/gitbay_sim.py`) on 127.0.0.1 at a port it chose.
 ///
 /// End-to-end tests start one per test with ``SimulatorProcess/run(state:options:_:)``, which stops
-/// it (SIGTERM, then SIGKILL) whatever the test body does, so no simulator outlives its test.
+/// it (SIGTERM, then SIGKILL) whatever the test body does, so no simulator outlives its test. It
+/// runs through ``ChildProcess``: it inherits no descriptor of the test process, its output is
+/// drained while it runs, and every wait for it is bounded.
 public final class SimulatorProcess: @unchecked Sendable {
     /// The simulator's base URL, as it printed it on its first line.
     public let baseURL: URL
@@ -12,14 +14,14 @@ public final class SimulatorProcess: @unchecked Sendable {
     public let token: String
     /// The file the simulator journals every write to.
     public let journal: URL
-    private let process: Process
+    private let process: ChildProcess
     private let directory: URL
 
     /// The repository's root folder, found from this file's place in it.
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    private init(baseURL: URL, token: String, journal: URL, process: Process, directory: URL) {
+    private init(baseURL: URL, token: String, journal: URL, process: ChildProcess, directory: URL) {
         self.baseURL = baseURL
         self.token = token
         self.journal = journal
@@ -33,9 +35,15 @@ public final class SimulatorProcess: @unchecked Sendable {
     public static func run<T>(
         state: String, options: [String] = [], _ body: (SimulatorProcess) async throws -> T
     ) async throws -> T {
-        let simulator = try start(state: state, options: options)
-        defer { simulator.stop() }
-        return try await body(simulator)
+        let simulator = try await start(state: state, options: options)
+        do {
+            let result = try await body(simulator)
+            await simulator.stop()
+            return result
+        } catch {
+            await simulator.stop()
+            throw error
+        }
     }
 
     /// Starts a simulator serving the forge-state file at `statePath`, runs `body`, then stops it.
@@ -45,7 +53,7 @@ public final class SimulatorProcess: @unchecked Sendable {
         try await run(state: String(decoding: try Data(contentsOf: statePath), as: UTF8.self), options: options, body)
     }
 
-    private static func start(state: String, options: [String]) throws -> SimulatorProcess {
+    private static func start(state: String, options: [String]) async throws -> SimulatorProcess {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("gitbay-sim-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -54,30 +62,17 @@ public final class SimulatorProcess: @unchecked Sendable {
         let journal = directory.appendingPathComponent("journal.jsonl")
         let token = "gb_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
+        let process = try ChildProcess(
+            "/usr/bin/env",
             [
                 "python3", repositoryRoot.appendingPathComponent("Tests/Simulator/gitbay_sim.py").path,
                 "--state", stateFile.path, "--port", "0", "--token", token, "--journal", journal.path,
-            ] + options
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-
-        guard let line = readFirstLine(output.fileHandleForReading), let url = URL(string: line) else {
-            process.terminate()
-            process.waitWithoutRunLoop()
+            ] + options, environment: ProcessInfo.processInfo.environment, error: .discard)
+        let line = try? await process.firstLine(timeout: .seconds(30))
+        guard let line, let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
+            await process.stop()
+            try? FileManager.default.removeItem(at: directory)
             throw SimulatorError.didNotStart(arguments: options)
-        }
-        // Keep reading whatever else it prints, so a full pipe never blocks the simulator, on a thread
-        // that ends at the pipe's end. Not a `readabilityHandler`: its dispatch source was never
-        // cancelled and could outlive the descriptor, which the next test's process then reuses;
-        // suspected in a libdispatch event-loop crash and a hang of the parallel suite.
-        let reading = output.fileHandleForReading
-        Thread.detachNewThread {
-            while !reading.availableData.isEmpty {}
         }
         return SimulatorProcess(baseURL: url, token: token, journal: journal, process: process, directory: directory)
     }
@@ -147,27 +142,10 @@ public final class SimulatorProcess: @unchecked Sendable {
             transport: PlatformTransport.make())
     }
 
-    /// Stops the simulator and removes its files.
-    public func stop() {
-        if process.isRunning {
-            process.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitWithoutRunLoop()
+    /// Stops the simulator (SIGTERM, SIGKILL after 5 s) and removes its files.
+    public func stop() async {
+        await process.stop()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    private static func readFirstLine(_ handle: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while bytes.count < 4096 {
-            let chunk = handle.readData(ofLength: 1)
-            guard let byte = chunk.first else { return nil }
-            if byte == UInt8(ascii: "\n") { break }
-            bytes.append(byte)
-        }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 /// so the bot's handling of ENOSPC and EROFS is tried for real instead of imagined.
 ///
 /// Mounting needs root, as in CI and on the developers' machines here; elsewhere the tests that
-/// use it are disabled with ``isAvailable`` and say so.
+/// use it are disabled with ``isAvailable`` and say so. It calls `mount(2)` itself: no child process.
 public struct SmallFileSystem: Sendable {
     /// Where it is mounted.
     public let url: URL
@@ -20,8 +20,7 @@ public struct SmallFileSystem: Sendable {
     public init(kilobytes: Int, readOnly: Bool = false) throws {
         url = Scratch.url("tmpfs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        let options = "size=\(kilobytes)k" + (readOnly ? ",ro" : "")
-        guard Self.shell("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", url.path]) == 0 else {
+        guard mount("tmpfs", url.path, "tmpfs", readOnly ? UInt(MS_RDONLY) : 0, "size=\(kilobytes)k") == 0 else {
             throw MountFailed(path: url.path)
         }
     }
@@ -38,26 +37,15 @@ public struct SmallFileSystem: Sendable {
 
     /// Makes it read-only, keeping what it holds.
     public func makeReadOnly() throws {
-        guard Self.shell("/bin/mount", ["-o", "remount,ro", url.path]) == 0 else {
+        guard mount("tmpfs", url.path, nil, UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 else {
             throw MountFailed(path: url.path)
         }
     }
 
     /// Unmounts it; what the test wrote there goes with it.
     public func unmount() {
-        _ = Self.shell("/bin/umount", ["-l", url.path])
+        _ = umount2(url.path, Int32(MNT_DETACH))
         try? FileManager.default.removeItem(at: url)
-    }
-
-    private static func shell(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitWithoutRunLoop()
-        return process.terminationStatus
     }
 
     private struct MountFailed: Error, CustomStringConvertible {

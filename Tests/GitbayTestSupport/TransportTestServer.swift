@@ -8,37 +8,42 @@ import Foundation
 /// without stopping it leaves nothing behind.
 public final class TransportTestServer: Sendable {
     public let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
 
     /// The server script, found from this file's place in the repository.
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("TransportTestServer/transport_test_server.py")
 
-    /// Starts a server on a free port and waits for it to print that port.
-    public init() throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, "0"]
-        let output = Pipe()
-        input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(text) else {
-            process.terminate()
-            process.waitWithoutRunLoop()
-            throw StartError(printed: text)
-        }
+    private init(port: Int, process: ChildProcess) {
         self.port = port
+        self.process = process
+    }
+
+    /// Starts a server on a free port and waits (at most 30 s) for it to print that port.
+    public static func start() async throws -> TransportTestServer {
+        let process = try ChildProcess(
+            "/usr/bin/env", ["python3", script.path, "0"], environment: ProcessInfo.processInfo.environment,
+            input: .pipe, error: .discard)
+        let line = (try? await process.firstLine(timeout: .seconds(30))) ?? process.outputSoFar
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            await process.stop()
+            throw StartError(printed: line)
+        }
+        return TransportTestServer(port: port, process: process)
+    }
+
+    /// Runs `body` with a server started for it, and stops the server whatever `body` does.
+    public static func run<T>(_ body: (TransportTestServer) async throws -> T) async throws -> T {
+        let server = try await start()
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
     }
 
     /// A URL on this server for `path` (which may carry a query), on the given host name.
@@ -46,10 +51,9 @@ public final class TransportTestServer: Sendable {
         URL(string: "http://\(host):\(port)\(path)")!
     }
 
-    public func stop() {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitWithoutRunLoop()
+    /// Ends the server: its standard input closes (it exits on that), SIGTERM, then SIGKILL.
+    public func stop() async {
+        await process.stop()
     }
 
     /// The server did not print its port.
