@@ -8,7 +8,7 @@ import RuleEngine
 /// (`internal/store/issues.go`: `UpdateIssueText`, `SetIssueState`, `AddIssueComment`), so the
 /// body and the people's comments are as current as the listing while it is unchanged. Labels,
 /// assignees and system comments do not move it: labels come from the listing's `label:` queries
-/// whatever the cache holds, and `assignees` is declared fresh-only (docs/gitbay-domain.md §2.4).
+/// whatever the cache holds, and `assignees` is declared fresh-only (docs/gitbay/domain.md#activity).
 extension IssueReader {
     var cacheFormat: Int { 1 }
 

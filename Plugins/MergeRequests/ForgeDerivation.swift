@@ -60,6 +60,7 @@ enum ForgeDerivation {
     }
 
     /// The recorded combined state, or else the worst check state (the first of equally bad ones).
+    /// gitbay's own folds `error` into `failure` and `skipped` into `success` (docs/gitbay/domain.md#checks).
     static func checksCombined(_ mergeRequest: MergeRequest) -> CheckState? {
         if let recorded = mergeRequest.checksCombined, !recorded.rawValue.isEmpty { return recorded }
         var worst: CheckState?
@@ -69,7 +70,8 @@ enum ForgeDerivation {
         return worst
     }
 
-    /// The merge gates of an open or `source_gone` MR, with gitbay's sentence for each unmet one.
+    /// The merge gates of an open or `source_gone` MR, a sentence for each unmet one (worded as gitbay words
+    /// it for a draft only: docs/gitbay/domain.md#merge-requests).
     static func gates(of mergeRequest: MergeRequest, path: RepositoryPath, settings: MergeGateSettings) -> MergeGates? {
         guard mergeRequest.state == .open || mergeRequest.state == .sourceGone else { return nil }
         let number = mergeRequest.number

@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// An ``HTTPTransport`` over `URLSession`, the default on macOS and a fallback on Linux.
 ///
-/// It works around what FoundationNetworking does differently on Linux (see swift-notes §2):
+/// It works around what FoundationNetworking does differently on Linux:
 /// - one session for the transport's whole life, never invalidated per request, because
 ///   per-request sessions trigger the corelibs multi-handle teardown races;
 /// - a session-level delegate that stops every redirect (a per-task delegate is ignored for

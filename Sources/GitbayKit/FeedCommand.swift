@@ -2,7 +2,7 @@
 ///
 /// The cursor pages backwards in time (kind `feed`, keyed by event id); there is no "since" flag,
 /// so a reader takes the events newer than the last one it saw and pages back only while a page
-/// holds nothing older (docs/gitbay-protocol.md §7.3).
+/// holds nothing older (docs/gitbay/protocol.md#feed).
 public struct FeedCommand: PagedCommand, Hashable {
     public typealias Item = FeedEvent
     public typealias Response = Page<FeedEvent>

@@ -4,9 +4,10 @@ import Foundation
 ///
 /// gitbay's `FeedOut` (`internal/control/dashboard.go`): an increasing `id` (the feed's cursor key),
 /// the repository, who did it (absent for the server itself), the event kind (`issue.commented`,
-/// `mr.merged`, `push`...; the list is `internal/control/events.go`) and its `data`. What `data`
-/// holds per kind is not in the source read; the bot takes an item's `number` from it when there
-/// is one and otherwise treats the event as concerning the whole repository.
+/// `mr.merged`...; the list is `internal/control/events.go`) and its `data`, per kind as in
+/// docs/gitbay/protocol.md#events. The feed never shows `push` (docs/gitbay/protocol.md#feed). The bot takes
+/// `number` from the data when there is one (a build event's is a build number) and otherwise treats the
+/// event as concerning the whole repository.
 public struct FeedEvent: Decodable, Sendable, Hashable {
     public var id: Int
     public var repo: RepositoryPath

@@ -17,8 +17,8 @@ public protocol GitbayCommand: Sendable {
 
     /// What a reply of `"data": null` means, or `nil` when such a reply is malformed.
     ///
-    /// gitbay's handlers return Go slices, and an empty one that was never allocated encodes as
-    /// `null`: an unpaged listing with no rows answers `null`, not `[]`.
+    /// gitbay turns an empty top-level list into `[]` but sends a list nested in a map payload as `null`
+    /// (docs/gitbay/protocol.md#envelope); a command whose whole reply is a list may still read `null` as empty.
     static var emptyResponse: Response? { get }
 }
 

@@ -14,7 +14,8 @@ public struct MilestoneListCommand: GitbayCommand, Hashable {
 
     public static var effect: CommandEffect { .read }
 
-    /// A repository without milestones answers `null` (`internal/control/milestone.go`).
+    /// gitbay answers `[]` for a repository without milestones (docs/gitbay/domain.md#milestones); a `null`
+    /// is read the same way.
     public static var emptyResponse: [Milestone]? { [] }
 
     public let repository: RepositoryPath

@@ -10,7 +10,8 @@ import Testing
     private let old = Fixtures.sha("b2")
     private let tip = Fixtures.sha("c3")
 
-    /// §9.5: 4213 (running) and 4212 (lint, pending) on feat-x behind 4214 at feat-x's tip.
+    /// docs/gitbay/domain.md#example-build-list: 4213 (running) and 4212 (lint, pending) on feat-x behind 4214
+    /// at feat-x's tip.
     private var builds: [Build] {
         [
             Fixtures.build(4214, sha: tip),

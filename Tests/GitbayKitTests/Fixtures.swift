@@ -3,8 +3,8 @@ import Testing
 
 /// Reads the JSON fixtures bundled in the `Fixtures` resource folder.
 ///
-/// The §9 examples of gitbay-domain.md are copied verbatim; the other files are composed from the
-/// field tables of the same document for commands §9 has no example of.
+/// The examples of docs/gitbay/domain.md#examples are these files verbatim; the other files are composed
+/// from the field lists of the same document for commands it has no example of.
 enum Fixtures {
     /// The bytes of `Fixtures/<name>.json`.
     static func data(_ name: String) throws -> Data {

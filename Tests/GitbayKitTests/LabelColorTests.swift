@@ -1,7 +1,7 @@
 import GitbayKit
 import Testing
 
-/// The label colour golden values of gitbay-domain.md §8, shared with the iOS client.
+/// The label colour golden values of docs/gitbay/domain.md#label-colours, shared with the iOS client.
 ///
 /// Both clients must draw the same chip for the same label, so the values are pinned exactly.
 @Suite struct LabelColorTests {
