@@ -181,6 +181,8 @@ class Forge:
         # The events table, oldest first; ids only grow, across a reload too. It holds every kind,
         # push included: the feed is a filtered view of it (store/dashboard.go RecentEvents).
         self.events = getattr(self, "events", [])
+        # (repo, issue, commit sha or "mr-N") pairs that already acted (store TryRecordCommitRef).
+        self.commit_refs = getattr(self, "commit_refs", set())
 
     def record_event(self, repo, actor, kind, data, now):
         """Records one row of gitbay's events table. Every recording call in gitbay passes a JSON
@@ -1837,6 +1839,12 @@ def merge_now(forge, r, a, strategy, by, now):
         k["target_ref"] = target
         k["updated_at"] = fmt_ms(now)
         system_comment(k, "retargeted from %s to %s: !%d merged" % (a["source"], target, a["number"]), now)
+    # Merges bypass post-receive, so the default branch's commit-message actions run here, the
+    # MR's commits first (guess: their subjects stand for their messages), then its description.
+    if target == r["default_branch"]:
+        process_commit_messages(forge, r, by, [(c.get("sha") or a["head_sha"], c.get("subject") or "", a["author"])
+                                               for c in a.get("commits") or []], now)
+        process_mr_description(forge, r, a, by, now)
     # A merge moves the target without post-receive, so mergeMR records the push itself and
     # queues the target branch's builds (QueueBranchBuilds).
     push_event(forge, r, by, target, old, sha, now)
@@ -2733,6 +2741,95 @@ class Simulator:
             return Reply(200, json.loads(json.dumps(self.stats)))
 
 
+CLOSE_RE = re.compile(r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ :]+"
+                      r"(?:([a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*))?#(\d+)\b")
+REF_RE = re.compile(r"(^|[\s(\[{:])#(\d+)\b")
+
+
+def closing_refs(text):
+    """control/commitrefs.go closingRefs: (path or "", number) pairs a text closes."""
+    out = []
+    for g in CLOSE_RE.finditer(text or ""):
+        ref = ((g.group(1) or "").lower(), int(g.group(2)))
+        if ref not in out:
+            out.append(ref)
+    return out
+
+
+def close_target(forge, r, path):
+    """commitrefs.go closeTarget: the same repository, or the named one (guess: the actor may
+    write there; the simulator has no permissions)."""
+    if not path:
+        return r
+    return next((x for x in forge.repos if x["path"].lower() == path), None)
+
+
+def add_issue_system_comment(it, body, now):
+    """store AddIssueSystemComment: a `system` comment; updated_at stays."""
+    it.setdefault("comments", []).append({"author": "system", "kind": "system", "created_at": fmt_ms(now),
+                                          "body": body})
+
+
+def process_commit_messages(forge, r, actor, commits, now):
+    """control/commitrefs.go ProcessCommitMessages, for commits landing on the default branch (a
+    push, or a merge into it): `closes #N` (fix, resolve, any tense; owner/name#N for another
+    repository) closes an open issue with a system comment and records `issue.closed`
+    {number, sha}, actor the pusher or merger; a bare #N, or a close of an issue already closed,
+    leaves a `referenced in commit` system comment and no event. Each (issue, commit) acts once.
+    `commits` is [(sha, message, author)]."""
+    for sha, message, author in commits:
+        closes = closing_refs(message)
+        local = {n for path, n in closes if not path}
+        refs = []
+        for g in REF_RE.finditer(message or ""):
+            n = int(g.group(2))
+            if n not in local and n not in refs:
+                refs.append(n)
+        subject = (message or "").split("\n", 1)[0]
+        for path, n in closes:
+            target = close_target(forge, r, path)
+            if target is not None:
+                act_on_issue(forge, r, target, actor, sha, n, True, subject, author, now)
+        for n in refs:
+            act_on_issue(forge, r, r, actor, sha, n, False, subject, author, now)
+
+
+def act_on_issue(forge, source, target, actor, sha, number, close, subject, author, now):
+    it = next((x for x in target["issues"] if x["number"] == number), None)
+    key = (target["path"], number, sha)
+    if it is None or key in forge.commit_refs:
+        return
+    forge.commit_refs.add(key)
+    link = "[%s](/%s/commit/%s)" % (sha[:10], source["path"], sha)
+    if close and it["state"] == "open":
+        it["state"] = "closed"
+        it["updated_at"] = fmt_ms(now)  # store SetIssueState
+        add_issue_system_comment(it, "closed by commit %s by %s: %s" % (link, author, subject), now)
+        forge.record_event(target["path"], actor, "issue.closed", {"number": number, "sha": sha}, now)
+        return
+    add_issue_system_comment(it, "referenced in commit %s by %s: %s" % (link, author, subject), now)
+
+
+def process_mr_description(forge, r, m, actor, now):
+    """commitrefs.go ProcessMRDescription, after a merge into the default branch: a closing
+    reference in the MR's title or body closes an issue still open, with a system comment and
+    `issue.closed` {number, mr}, actor the merger."""
+    for path, n in closing_refs((m.get("title") or "") + "\n" + (m.get("body") or "")):
+        target = close_target(forge, r, path)
+        if target is None:
+            continue
+        it = next((x for x in target["issues"] if x["number"] == n), None)
+        key = (target["path"], n, "mr-%d" % m["number"])
+        if it is None or it["state"] != "open" or key in forge.commit_refs:
+            continue
+        forge.commit_refs.add(key)
+        it["state"] = "closed"
+        it["updated_at"] = fmt_ms(now)
+        add_issue_system_comment(it, "closed by merge request [!%d](/%s/mrs/%d): %s"
+                                 % (m["number"], r["path"], m["number"], m["title"]), now)
+        forge.record_event(target["path"], actor, "issue.closed", {"number": n, "mr": m["number"]}, now)
+
+
 def push(forge, req, now):
     """What a `git push` does, which the control API cannot: control/refsupdated.go RefsUpdated for
     one ref update. It records a `push` row (never in the feed), queues the branch's builds with
@@ -2763,7 +2860,12 @@ def push(forge, req, now):
     else:
         r["branches"][branch] = sha
     push_event(forge, r, actor, branch, old, sha, now, forced=bool(req.get("forced")), deleted=deleted)
-    # guess: commit-message actions on the default branch (closes #N) are not simulated.
+    if not deleted and branch == r["default_branch"]:
+        # guess: the simulator has no commits; `messages` lists the pushed commits' messages,
+        # oldest first, as [{"sha"?, "message", "author"?}] (sha defaults to the pushed one).
+        commits = [(c.get("sha") or sha, c.get("message") or "", c.get("author") or actor)
+                   for c in req.get("messages") or [] if isinstance(c, dict)]
+        process_commit_messages(forge, r, actor, commits, now)
     if not deleted:
         queue_jobs(r, branch, sha, actor, now, subject=req.get("subject"))
     for m in sorted(r["merge_requests"], key=lambda x: x["number"]):

@@ -419,6 +419,51 @@ class ChecksFollowTheHeadTests(StateSim):
         self.assertEqual(self.feed(), [])
 
 
+class CommitMessageTests(StateSim):
+    """control/commitrefs.go ProcessCommitMessages and ProcessMRDescription: what lands on the
+    default branch acts on the issues it names; the only trace of a push the feed can show."""
+
+    def test_a_push_to_the_default_branch_closes_the_issues_its_commits_close(self):
+        self.start(forge([app_repo(issues=[
+            {"number": 1, "title": "a bug", "state": "open", "author": "alice",
+             "created_at": "2026-11-01T00:00:00.000Z"},
+            {"number": 2, "title": "another", "state": "open", "author": "alice",
+             "created_at": "2026-11-01T00:00:00.000Z"}])]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "actor": "cmc",
+                               "messages": [{"message": "Fixes #1, see #2", "author": "cmc"}]})
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in self.feed()],
+                         [("issue.closed", "cmc", {"number": 1, "sha": SHA_E})])
+        first = self.sim.data("issue", "show", "krz/app", "1")
+        self.assertEqual(first["state"], "closed")
+        self.assertEqual(first["comments"][-1]["body"],
+                         "closed by commit [eeeeeeeeee](/krz/app/commit/%s) by cmc: Fixes #1, see #2" % SHA_E)
+        second = self.sim.data("issue", "show", "krz/app", "2")
+        self.assertEqual((second["state"], second["comments"][-1]["kind"]), ("open", "system"))
+        self.assertTrue(second["comments"][-1]["body"].startswith("referenced in commit"))
+        # The same commit landing again acts no more.
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
+        self.assertEqual(len(self.feed()), 1)
+
+    def test_a_push_to_another_branch_acts_on_nothing(self):
+        self.start(forge([app_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E,
+                               "messages": [{"message": "closes #1"}]})
+        self.assertEqual(self.sim.data("issue", "show", "krz/app", "1")["state"], "open")
+        self.assertEqual(self.feed(), [])
+
+    def test_a_merge_into_the_default_branch_closes_what_its_description_closes(self):
+        mrs = [{"number": 1, "title": "parent", "state": "open", "author": "alice", "source": "feat-1",
+                "target_ref": "main", "head_sha": SHA_B, "body": "Closes #1.",
+                "created_at": "2026-11-01T00:00:00.000Z"}]
+        self.start(forge([app_repo(merge_requests=mrs)]))
+        self.ok("mr", "merge", "krz/app", "1")
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in reversed(self.feed())],
+                         [("mr.merged", BOT, {"number": 1, "sha": SHA_B}),
+                          ("issue.closed", BOT, {"number": 1, "mr": 1})])
+        self.assertEqual(self.sim.data("issue", "show", "krz/app", "1")["comments"][-1]["body"],
+                         "closed by merge request [!1](/krz/app/mrs/1): parent")
+
+
 class ExitCodeTests(StateSim):
     """control/mr.go runMRMerge, mergeMR, runMRClose, setMRDraft; mergequeue.go cancelQueuedMerge."""
 
