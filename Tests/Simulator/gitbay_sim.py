@@ -1571,7 +1571,9 @@ def h_issue_create(ctx, fl, p):
     body = edited_body(ctx, fl, usage)
     fmt = edited_format(fl, usage) or "md"
     now = ctx.now_ms()
-    number = 1 + max([it["number"] for it in r["issues"]] + [m["number"] for m in r["merge_requests"]] + [0])
+    # store/issues.go CreateIssue takes the repository's issue_counter, kept apart from the merge
+    # requests' mr_counter. guess: the counter stands at the highest issue number in the file.
+    number = 1 + max([it["number"] for it in r["issues"]] + [0])
     it = {"number": number, "title": title, "state": "open", "author": ctx.user, "created_at": now,
           "updated_at": now, "body_format": fmt}
     if body:

@@ -157,9 +157,13 @@ class EventDataTests(StateSim):
         self.assertEqual(sorted(event), ["actor", "created_at", "data", "id", "kind", "repo"])
         self.assertEqual(event["data"], {"number": 1})
 
+    def test_issues_are_numbered_apart_from_merge_requests(self):
+        self.start(forge([app_repo()]))  # issue 1, merge requests 1 and 2
+        self.assertEqual(self.ok("issue", "create", "krz/app", "--title", "new"), {"number": 2})
+
     def test_issue_events(self):
         self.start(forge([app_repo()]))
-        created = self.ok("issue", "create", "krz/app", "--title", "new")["number"]
+        self.ok("issue", "create", "krz/app", "--title", "new")
         self.ok("issue", "edit", "krz/app", "1", "--title", "renamed")
         self.ok("issue", "comment", "krz/app", "1", "--message", "hi", token=ALICE)
         self.ok("issue", "label", "krz/app", "1", "--add", "bug", "--add", "ops")
@@ -170,7 +174,7 @@ class EventDataTests(StateSim):
         self.ok("issue", "close", "krz/app", "1")
         self.ok("issue", "reopen", "krz/app", "1")
         self.assertEqual(self.events(), [
-            ("issue.created", BOT, {"number": created}),
+            ("issue.created", BOT, {"number": 2}),
             ("issue.edited", BOT, {"number": 1}),
             ("issue.commented", "alice", {"number": 1}),
             ("issue.labeled", BOT, {"number": 1, "labels": ["bug", "ops"]}),
