@@ -321,6 +321,19 @@ class MergeQueueTests(StateSim):
         self.assertEqual((shown["state"], shown["queued"]["by"]), ("open", "alice"))
         self.assertIn("approval", shown["queued"]["reason"])
 
+    def test_a_push_of_an_already_passed_commit_merges_the_queued_mr_as_the_queuer(self):
+        builds = [{"number": 1, "job": "test", "status": "success", "sha": SHA_E, "ref": "feat-3",
+                   "created_at": "2026-11-01T00:00:00Z"}]
+        statuses = {SHA_B: [{"context": "ci/test", "state": "failure"}],
+                    SHA_E: [{"context": "ci/test", "state": "success"}]}
+        self.start(forge([app_repo(builds=builds, statuses=statuses, settings={"require_checks": True})]))
+        self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E, "actor": "cmc"})
+        shown = self.mr("krz/app", 1)
+        self.assertEqual((shown["state"], shown["merged_by"]), ("merged", "alice"))
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in self.feed()],
+                         [("mr.merged", "alice", {"number": 1, "sha": SHA_E})])
+
     def test_queueing_a_mergeable_mr_merges_it_at_once(self):
         self.start(forge([app_repo()]))
         data = self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
