@@ -1505,7 +1505,7 @@ def comment_body(ctx, fl, usage):
 
 
 def add_comment(ctx, r, item, body, fmt, noun):
-    """A person's comment (control/thread.go runComment): records `<noun>.commented` {number}. It
+    """A person's comment (control package runComment): records `<noun>.commented` {number}. It
     moves an issue's updated_at (store/issues.go AddIssueComment) but not a merge request's:
     store/mrs.go AddMRComment is a plain INSERT into mr_comments."""
     now = ctx.now_ms()

@@ -272,6 +272,13 @@ class PartialWriteTests(StateSim):
         self.assertEqual(self.feed(), [])
 
 
+    def test_a_label_name_over_50_characters_changes_nothing(self):
+        # guess: gitbay's setItemLabel takes any name; the simulator keeps label set's limit.
+        self.start(forge([app_repo()]))
+        self.assertEqual(self.refused("issue", "label", "krz/app", "1", "--add", "ok", "--add", "x" * 51)[1], 2)
+        self.assertNotIn("labels", self.sim.data("issue", "show", "krz/app", "1"))
+
+
 class MergeQueueTests(StateSim):
     """control/mergequeue.go: queueMerge, attemptLocked, TryQueuedMerge(sAt), QueuedMergePushed,
     cancelQueuedMerge; the merge runs as the account that queued it."""
@@ -513,6 +520,15 @@ class ExitCodeTests(StateSim):
                          (400, 2, "MR !2 is already closed"))
         self.assertEqual(self.refused("mr", "close", "krz/app", "1", "--by", "9")[:2], (404, 3))
         self.assertEqual(self.refused("mr", "ready", "krz/app", "2"), (400, 2, "MR !2 is closed"))
+
+
+    def test_an_archived_repository_finds_the_item_first(self):
+        self.start(forge([dict(app_repo(), archived=True)]))
+        for argv in (("issue", "label", "krz/app", "9", "--add", "x"), ("issue", "close", "krz/app", "9"),
+                     ("mr", "ready", "krz/app", "9"), ("issue", "comment", "krz/app", "9", "--message", "x")):
+            self.assertEqual(self.refused(*argv)[1], 3, argv)
+        self.assertEqual(self.refused("issue", "close", "krz/app", "1")[1], 4)
+        self.assertEqual(self.refused("mr", "ready", "krz/app", "2")[1], 4)
 
 
 class EmptyListAndPagingTests(StateSim):
