@@ -249,6 +249,12 @@ class Forge:
         r.setdefault("statuses", {})
         _require(isinstance(r["statuses"], dict) and all(isinstance(v, list) for v in r["statuses"].values()),
                  "%s.statuses must map a sha to a list of statuses" % path)
+        for sha, entries in r["statuses"].items():
+            for st in entries:
+                _require(isinstance(st, dict) and isinstance(st.get("context"), str) and st["context"]
+                         and st.get("state") in CHECK_RANK,
+                         "%s.statuses[%s]: a status needs a context and a state (%s)"
+                         % (path, sha, ", ".join(sorted(CHECK_RANK))))
         if "access" in r:
             _require(isinstance(r["access"], list) and all(isinstance(u, str) for u in r["access"]),
                      "%s.access must be a list of usernames" % path)

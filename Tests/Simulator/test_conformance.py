@@ -631,5 +631,32 @@ class UpdatedAtTests(StateSim):
             self.assertNotEqual(self.query_updated_at(q, 2), before, argv)
 
 
+class StateFileTests(unittest.TestCase):
+    """The forge-state keys the conformance needs: `statuses`, `access`, `ci_jobs`, `orgs`."""
+
+    def test_checks_load_onto_the_head_and_dump_back(self):
+        import gitbay_sim
+        doc = forge([app_repo(merge_requests=[
+            {"number": 1, "title": "parent", "state": "open", "author": "alice", "source": "feat-1",
+             "target_ref": "main", "head_sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z",
+             "checks": [{"context": "ci/test", "state": "success", "duration": "1m"}]}])])
+        f = gitbay_sim.Forge(json.loads(json.dumps(doc)))
+        self.assertEqual(f.repos[0]["statuses"],
+                         {SHA_B: [{"context": "ci/test", "state": "success", "duration": "1m"}]})
+        dumped = f.dump(f.now)
+        self.assertEqual(dumped["repos"][0]["merge_requests"][0]["checks"],
+                         [{"context": "ci/test", "state": "success", "duration": "1m"}])
+        self.assertEqual(gitbay_sim.Forge(json.loads(json.dumps(dumped))).dump(f.now), dumped)
+
+    def test_bad_keys_are_refused(self):
+        import gitbay_sim
+        for repo in (app_repo(statuses={SHA_B: [{"state": "success"}]}), app_repo(statuses={SHA_B: [
+                {"context": "x", "state": "green"}]}), app_repo(access="alice"), app_repo(ci_jobs=[""])):
+            with self.assertRaises(gitbay_sim.StateError):
+                gitbay_sim.Forge(forge([repo]))
+        with self.assertRaises(gitbay_sim.StateError):
+            gitbay_sim.Forge(forge([app_repo()], orgs={"krz": ["alice"]}))
+
+
 if __name__ == "__main__":
     unittest.main()
