@@ -509,6 +509,14 @@ class ExitCodeTests(StateSim):
         self.assertEqual(self.refused("mr", "merge", "krz/app", "1", "--cancel"),
                          (500, 1, "!1 is not queued to merge"))
 
+    def test_a_head_already_on_the_target_is_recorded_as_merged(self):
+        self.start(forge([app_repo(branches={"main": SHA_B, "feat-1": SHA_B, "feat-2": SHA_C, "feat-3": SHA_D},
+                                   ci_jobs=["test"])]))
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "1"), {"number": 1, "strategy": "recorded", "sha": SHA_B})
+        self.assertEqual([(e["kind"], e["data"]) for e in self.feed()], [("mr.merged", {"number": 1})])
+        self.assertEqual(self.mr("krz/app", 2)["target_ref"], "feat-1")  # nothing is retargeted
+        self.assertEqual(len(self.sim.data("build", "list", "krz/app")), 1)  # nor built
+
     def test_unmet_gates_are_exit_4_before_a_stack_refusal(self):
         self.start(forge([app_repo(settings={"require_approvals": 1})]))
         self.assertEqual(self.refused("mr", "merge", "krz/app", "1", "--strategy", "squash")[:2], (403, 4))
