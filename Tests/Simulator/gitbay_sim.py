@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A stand-in for a gitbay server's JSON API, served over real HTTP on loopback.
 
-It is written from gitbay's documented behaviour (docs/gitbay-protocol.md, gitbay-domain.md and
-gitbay-registry.json) and answers literal JSON built here, never from the bot's Swift models: a
-field the Swift side spells wrong therefore fails against it the way it would against the real
-server. The forge it serves is a forge-state file (docs/forge-state.md).
+It follows gitbay's own source (github.com/krazywarez/gitbay): each behaviour names the gitbay file
+and function it comes from, and docs/gitbay-conformance.md lists them with the test that pins each
+one; `guess:` marks what the source could not settle. It answers literal JSON built here, never
+from the bot's Swift models: a field the Swift side spells wrong therefore fails against it the
+way it would against the real server. The forge it serves is a forge-state file
+(docs/forge-state.md).
 
 Usage:
   python3 gitbay_sim.py --state FILE [--host 127.0.0.1] [--port 0] [--token TOKEN]
@@ -169,20 +171,46 @@ class Forge:
             self.users_given = True
         self.users = set(users) | {self.me}
         self.users_list = list(users)
+        orgs = doc.get("orgs", {})
+        _require(isinstance(orgs, dict) and all(
+            isinstance(v, dict) and isinstance(v.get("members", []), list) for v in orgs.values()),
+            'orgs must map an org name to {"members": [username...]}')
+        self.orgs = orgs
         self._check_org_milestones()
-        self.extra = {k: v for k, v in doc.items() if k not in ("format", "now", "me", "users", "repos")}
-        # The activity feed, oldest first; ids only grow, across a reload too.
+        self.extra = {k: v for k, v in doc.items() if k not in ("format", "now", "me", "users", "repos", "orgs")}
+        # The events table, oldest first; ids only grow, across a reload too. It holds every kind,
+        # push included: the feed is a filtered view of it (store/dashboard.go RecentEvents).
         self.events = getattr(self, "events", [])
+        # (repo, issue, commit sha or "mr-N") pairs that already acted (store TryRecordCommitRef).
+        self.commit_refs = getattr(self, "commit_refs", set())
 
     def record_event(self, repo, actor, kind, data, now):
-        """Records one event as gitbay's control commands do (events table; kinds: events.go)."""
+        """Records one row of gitbay's events table. Every recording call in gitbay passes a JSON
+        object literal with at least one key, and the feed sends it back as `data` (control/
+        dashboard.go feedOutputs), so `data` is always an object here ({} at the least). `actor`
+        is left out when there is none (FeedOut's omitempty)."""
         event = {"id": (self.events[-1]["id"] + 1) if self.events else 1, "repo": repo, "kind": kind,
-                 "created_at": fmt_ms(now)}
+                 "data": dict(data or {}), "created_at": fmt_ms(now)}
         if actor:
             event["actor"] = actor
-        if data:
-            event["data"] = data
         self.events.append(event)
+
+    def reachable(self, user, r):
+        """Whether `user` reaches repository `r`: store/dashboard.go reachableCond, which the feed
+        (RecentEvents) and `repo list` (store ListReposForUser) both use: the repository's owner
+        (a user-owned repository), a repo_access grant, membership of the owning org, or a team
+        grant. The file says who holds a grant or a team grant in the repository's `access` list
+        and who belongs to an org in the top-level `orgs`.
+        guess: a repository without an `access` list is granted to `me` only, since the bot needs
+        a write grant on every repository it works on; files written before `access` existed keep
+        every repository in the bot's feed that way."""
+        owner = owner_of(r)
+        granted = r["access"] if "access" in r else [self.me]
+        if user in granted:
+            return True
+        if owner in self.orgs:
+            return user in (self.orgs[owner].get("members") or [])
+        return user == owner
 
     def _check_org_milestones(self):
         """Every repository of an owner lists the same org milestones, identically.
@@ -218,6 +246,21 @@ class Forge:
         r.setdefault("issues", [])
         r.setdefault("merge_requests", [])
         r.setdefault("builds", [])
+        r.setdefault("statuses", {})
+        _require(isinstance(r["statuses"], dict) and all(isinstance(v, list) for v in r["statuses"].values()),
+                 "%s.statuses must map a sha to a list of statuses" % path)
+        for sha, entries in r["statuses"].items():
+            for st in entries:
+                _require(isinstance(st, dict) and isinstance(st.get("context"), str) and st["context"]
+                         and st.get("state") in CHECK_RANK,
+                         "%s.statuses[%s]: a status needs a context and a state (%s)"
+                         % (path, sha, ", ".join(sorted(CHECK_RANK))))
+        if "access" in r:
+            _require(isinstance(r["access"], list) and all(isinstance(u, str) for u in r["access"]),
+                     "%s.access must be a list of usernames" % path)
+        if "ci_jobs" in r:
+            _require(isinstance(r["ci_jobs"], list) and all(isinstance(j, str) and j for j in r["ci_jobs"]),
+                     "%s.ci_jobs must be a list of job names" % path)
         for key in ("branches", "tags"):
             if key in r:
                 _require(isinstance(r[key], dict), "%s.%s must map names to shas" % (path, key))
@@ -258,6 +301,18 @@ class Forge:
             numbers.add(m["number"])
             for k in DERIVED_MR_KEYS:
                 m.pop(k, None)
+            # An MR's checks are the commit statuses of its head (control/mr.go runMRShow reads
+            # store ChecksForCommit at mr.HeadSHA), so the file's `checks` land on that commit.
+            checks = m.pop("checks", None) or []
+            _require(isinstance(checks, list), "%s!%s: checks must be a list" % (path, m["number"]))
+            on_head = r["statuses"].setdefault(m["head_sha"], [])
+            for c in checks:
+                _require(isinstance(c, dict) and isinstance(c.get("context"), str),
+                         "%s!%s: a check needs a context" % (path, m["number"]))
+                if not any(x["context"] == c["context"] for x in on_head):
+                    on_head.append(dict(c))
+            if not on_head:
+                r["statuses"].pop(m["head_sha"])
         numbers = set()
         for b in r["builds"]:
             for k in ("number", "job", "status", "sha", "ref", "created_at"):
@@ -276,8 +331,18 @@ class Forge:
         if self.users_given:
             doc["users"] = self.users_list
         doc.update(self.extra)
+        if self.orgs:
+            doc["orgs"] = self.orgs
         doc["repos"] = self.repos
-        return json.loads(json.dumps(doc))
+        doc = json.loads(json.dumps(doc))
+        for r in doc["repos"]:
+            for m in r["merge_requests"]:
+                checks = mr_checks(r, m)
+                if checks:
+                    m["checks"] = checks
+            if not r["statuses"]:
+                r.pop("statuses")
+        return doc
 
     # lookups
 
@@ -298,7 +363,7 @@ class Forge:
         """An org's repositories. An owner counts as an org when one of its repositories shows an org
         label or an org milestone (a guess: the file does not name orgs)."""
         repos = self.owner_repos(name)
-        if not any(x.get("org") for r in repos for x in r["labels"] + r["milestones"]):
+        if name not in self.orgs and not any(x.get("org") for r in repos for x in r["labels"] + r["milestones"]):
             raise CmdError(EXIT_NOT_FOUND, "no organization %s" % json.dumps(name))
         return repos
 
@@ -359,13 +424,49 @@ def stack_children(r, a):
     return sorted(kids, key=lambda m: m["number"])
 
 
-def checks_combined(m):
-    if m.get("checks_combined"):
-        return m["checks_combined"]
-    checks = m.get("checks") or []
-    if not checks:
+CHECK_KEYS = ("context", "state", "url", "updated_at", "duration")
+
+
+def mr_checks(r, m):
+    """`mr show` checks: the commit statuses of the MR's current head, whatever its history
+    (control/mr.go runMRShow, CheckOut: context, state, url?, updated_at, duration?).
+    guess: in the order the contexts were first reported on that commit."""
+    return [{k: st[k] for k in CHECK_KEYS if st.get(k)} for st in r["statuses"].get(m["head_sha"], [])]
+
+
+def combined_state(statuses):
+    """store.CombinedStatus: the worst state among a commit's statuses, None when it has none."""
+    if not statuses:
         return None
-    return max((c.get("state", "pending") for c in checks), key=lambda s: CHECK_RANK.get(s, 3))
+    return max((st.get("state", "pending") for st in statuses), key=lambda s: CHECK_RANK.get(s, 3))
+
+
+def checks_combined(r, m):
+    if m.get("checks_combined"):
+        return m["checks_combined"]  # the file's own value, kept until the head's statuses change
+    return combined_state(r["statuses"].get(m["head_sha"]))
+
+
+def set_status(r, sha, context, state, now, description="", url="", creator=""):
+    """store SetCommitStatus: upserts the latest state of one context on one commit. It records no
+    event: only `status set` does (control/status.go runStatusSet); the build path sets ci/<job>
+    silently (control/build.go queueJobs, runRunnerDone, resolveCancelledCommitStatus)."""
+    entries = r["statuses"].setdefault(sha, [])
+    entry = next((x for x in entries if x["context"] == context), None)
+    if entry is None:
+        entry = {"context": context}
+        entries.append(entry)
+    entry["state"] = state
+    entry["updated_at"] = fmt_ms(now)
+    for key, value in (("description", description), ("url", url), ("creator", creator)):
+        if value:
+            entry[key] = value
+        else:
+            entry.pop(key, None)
+    entry.pop("duration", None)
+    for m in r["merge_requests"]:
+        if m["head_sha"] == sha:
+            m.pop("checks_combined", None)
 
 
 def compute_gates(r, m):
@@ -381,7 +482,7 @@ def compute_gates(r, m):
                        if rv.get("verdict") == "approve" and not rv.get("stale") and rv.get("counts", True))
     changes = sorted(n for n, rv in latest.items()
                      if rv.get("verdict") == "request_changes" and not rv.get("stale") and rv.get("counts", True))
-    combined = checks_combined(m)
+    combined = checks_combined(r, m)
     threads = int(m.get("unresolved_threads", 0) or 0)
     g = {"approvals_required": required, "codeowners_required": bool(settings.get("require_codeowners", False)),
          "resolved_required": resolved_required, "open_threads": threads, "checks_required": checks_required,
@@ -469,8 +570,8 @@ def mr_show(r, m):
     kids = stack_children(r, m)
     if kids:
         out["stacked"] = [{"number": k["number"], "title": k["title"]} for k in kids]
-    out["checks"] = [dict(c) for c in (m.get("checks") or [])]
-    combined = checks_combined(m)
+    out["checks"] = mr_checks(r, m)
+    combined = checks_combined(r, m)
     if combined:
         out["checks_combined"] = combined
     if m.get("unresolved_threads"):
@@ -499,7 +600,7 @@ def build_row(b, show=False):
 # ---------------------------------------------------------------------------------------------
 # argv: registry, lookup, parsing
 
-# Every command path gitbay registers (gitbay-registry.json known_paths); the simulated subset has
+# Every command path gitbay registers (its control package's register calls); the simulated subset has
 # handlers below, the rest answer exit 5 so a stray call is loud, not a misleading 404.
 KNOWN_PATHS = """account delete;account export;account import-bundle;admin email verify;admin invite;
 admin mail inbound check;admin mr prune;admin org limits;admin repo archive;admin repo delete;admin repo list;
@@ -1011,41 +1112,69 @@ class Ctx:
         self.stdin = stdin
         self.applied = False
 
+    def now(self):
+        return self.sim.clock.now()
+
     def now_ms(self):
         return fmt_ms(self.sim.clock.now())
 
     def now_s(self):
         return fmt_s(self.sim.clock.now())
 
+    def event(self, r, kind, data):
+        """c.Store.RecordEvent(repo, c.User, kind, data) as each control handler calls it. A new
+        events row is a change to the forge, so the write counts as applied."""
+        self.forge.record_event(r["path"], self.user, kind, data, self.now())
+        self.applied = True
+
     def writable_repo(self, path):
         r = self.forge.repo(path)
-        if r.get("archived"):
-            raise CmdError(EXIT_DENIED, "%s is archived; it takes no changes" % path)
+        refuse_archived(r)
         return r
+
+
+def refuse_archived(r):
+    """control/repo.go refuseArchived: exit 4. Item commands call it after the item is found
+    (issueRef/mrRef first), so an unknown number in an archived repository is still exit 3."""
+    if r.get("archived"):
+        raise CmdError(EXIT_DENIED, "%s is archived; it takes no changes" % r["path"])
 
 
 def h_whoami(ctx, fl, p):
     return {"username": ctx.user, "admin": False, "key_scope": "full"}
 
 
+FEED_DEFAULT_LIMIT = 50
+
+
 def h_feed(ctx, fl, p):
-    """feed: events on the repositories the account can reach, newest first (dashboard.go runFeed).
-    Which repositories those are is UNCONFIRMED; the simulator shows every repository's events."""
-    rows = list(reversed(ctx.forge.events))
+    """`feed`: the events table newest first, without `push` rows, on the repositories the caller
+    reaches (internal/store/dashboard.go RecentEvents: `e.kind <> 'push' AND reachableCond`).
+    Paging is control/dashboard.go runFeed: a missing --limit becomes 50 before the query, so a
+    page always stops at 50 with a `next`; without --limit/--cursor the bare array is sent."""
+    forge = ctx.forge
+    by_path = {r["path"]: r for r in forge.repos}
+    rows = [e for e in reversed(forge.events)
+            if e["kind"] != "push" and e["repo"] in by_path and forge.reachable(ctx.user, by_path[e["repo"]])]
     if p.key is not None:
         rows = [e for e in rows if e["id"] < int(p.key)]
-    limit = p.limit or 50
+    limit = p.limit or FEED_DEFAULT_LIMIT
     nxt = None
     if len(rows) > limit:
         rows = rows[:limit]
         nxt = encode_cursor("feed", rows[-1]["id"])
-    return emit_page(p, [dict(e) for e in rows], nxt)
+    return emit_page(p, [json.loads(json.dumps(e)) for e in rows], nxt)
 
 
 def h_repo_list(ctx, fl, p):
-    repos = sorted(ctx.forge.repos, key=lambda r: r["path"])
+    """`repo list` (control/repo.go runRepoList, store ListReposForUser): the repositories the
+    caller owns, is granted, or reaches through an org or a team, ordered by owner then name; the
+    cursor key is owner/name and the next page starts strictly after it."""
+    key = lambda r: tuple(r["path"].split("/", 1))  # noqa: E731
+    repos = sorted((r for r in ctx.forge.repos if ctx.forge.reachable(ctx.user, r)), key=key)
     if p.key is not None:
-        repos = [r for r in repos if r["path"] > p.key]
+        after = tuple(p.key.split("/", 1))
+        repos = [r for r in repos if key(r) > after]
     nxt = None
     if p.limit and len(repos) > p.limit:
         repos = repos[:p.limit]
@@ -1171,7 +1300,7 @@ def milestone_counts(forge, r, ms):
 def milestone_rows(forge, r, milestones, state):
     """`milestone list` rows (internal/control/milestone.go, emitMilestones): the org's first, then by
     due date with undated ones last, then by title (store listMilestones' ORDER BY). Not paged; an
-    empty list is JSON null, since emitMilestones appends to a nil slice."""
+    empty list is `[]`: control/control.go emit turns a nil top-level slice into an empty one."""
     chosen = [ms for ms in milestones if state == "all" or ms["state"] == state]
     chosen.sort(key=lambda ms: (not ms.get("org"), not ms.get("due"), ms.get("due", ""), ms["title"]))
     rows = []
@@ -1182,7 +1311,7 @@ def milestone_rows(forge, r, milestones, state):
             if ms.get(k):
                 row[k] = ms[k]
         rows.append(row)
-    return rows or None
+    return rows
 
 
 def milestone_state_filter(fl, usage):
@@ -1306,38 +1435,55 @@ def h_issue_show(ctx, fl, p):
     return issue_show(ctx.forge.issue(r, positive_int(fl.pos[1], "issue number")))
 
 
-def apply_labels(ctx, r, item, fl, what):
+def attach_label(r, labels, name):
+    """store/labels.go setItemLabel, adding: the org's label when the org holds the name, else the
+    repository's, created (colourless) on first use; attaching one already there changes nothing."""
+    if not any(lab["name"] == name for lab in r["labels"]):
+        r["labels"].append({"name": name})
+    if name not in labels:
+        labels.append(name)
+
+
+def apply_labels(ctx, r, item, fl, noun):
+    """`issue label` / `mr label` (control/issue.go runIssueLabel, control/mr.go runMRLabel). Each
+    --add and then each --remove is its own store call, committed as it goes: a --remove of a
+    label the item lacks exits 3 with the adds (and earlier removes) already applied and no event.
+    When every change went through, `<noun>.labeled` is recorded with the full label list, even
+    when nothing changed (an add of a label already there), actor the caller."""
     adds, removes = fl.list("--add"), fl.list("--remove")
     if not adds and not removes:
         raise CmdError(EXIT_USAGE, "give --add <label> or --remove <label>")
-    labels = list(item.get("labels") or [])
-    for name in removes:
-        if name not in labels:
-            raise CmdError(EXIT_NOT_FOUND, "%s has no label %s" % (what, name))
     for name in adds:
+        # guess: the store takes any name; the simulator keeps gitbay's label-name limit (1 to 50
+        # characters, control/label.go) and refuses a longer one before changing anything.
         if not 1 <= len(name) <= 50:
             raise CmdError(EXIT_USAGE, "a label name is 1 to 50 characters")
-    changed = False
+    labels = list(item.get("labels") or [])
+
+    def store():
+        if labels:
+            item["labels"] = sorted(labels)
+        else:
+            item.pop("labels", None)
+
     for name in adds:
-        if not any(lab["name"] == name for lab in r["labels"]):
-            r["labels"].append({"name": name})
-        if name not in labels:
-            labels.append(name)
-            changed = True
+        attach_label(r, labels, name)
+        ctx.applied = True
+    store()
     for name in removes:
+        if name not in labels:
+            raise CmdError(EXIT_NOT_FOUND, 'label "%s": not found' % name)
         labels.remove(name)
-        changed = True
-    item["labels"] = sorted(labels)
-    if not item["labels"]:
-        item.pop("labels")
-    ctx.applied = changed
+        store()
+    ctx.event(r, noun + ".labeled", {"number": item["number"], "labels": sorted(labels)})
     return {"number": item["number"], "labels": sorted(labels) or None}
 
 
 def h_issue_label(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
+    r = ctx.forge.repo(fl.pos[0])
     it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
-    return apply_labels(ctx, r, it, fl, "issue #%d" % it["number"])
+    refuse_archived(r)
+    return apply_labels(ctx, r, it, fl, "issue")
 
 
 FORMATS = {"md": "md", "markdown": "md", "org": "org", "org-mode": "org"}
@@ -1364,25 +1510,27 @@ def comment_body(ctx, fl, usage):
     return body, FORMATS[fmt.lower()]
 
 
-def add_comment(ctx, item, body, fmt, touch=True):
-    """A person's comment. It moves an issue's updated_at (store/issues.go AddIssueComment) but not a
-    merge request's: store/mrs.go AddMRComment is a plain INSERT into mr_comments."""
+def add_comment(ctx, r, item, body, fmt, noun):
+    """A person's comment (control package runComment): records `<noun>.commented` {number}. It
+    moves an issue's updated_at (store/issues.go AddIssueComment) but not a merge request's:
+    store/mrs.go AddMRComment is a plain INSERT into mr_comments."""
     now = ctx.now_ms()
     c = {"author": ctx.user, "body": body, "created_at": now, "kind": "comment"}
     if fmt:
         c["body_format"] = fmt
     item.setdefault("comments", []).append(c)
-    if touch:
+    if noun == "issue":
         item["updated_at"] = now
-    ctx.applied = True
+    ctx.event(r, noun + ".commented", {"number": item["number"]})
     return {"number": item["number"]}
 
 
 def h_issue_comment(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
-    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
     body, fmt = comment_body(ctx, fl, SPECS[("issue", "comment")].usage)
-    return add_comment(ctx, it, body, fmt)
+    r = ctx.forge.repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    refuse_archived(r)
+    return add_comment(ctx, r, it, body, fmt, "issue")
 
 
 def edited_body(ctx, fl, usage):
@@ -1429,18 +1577,21 @@ def h_issue_create(ctx, fl, p):
     body = edited_body(ctx, fl, usage)
     fmt = edited_format(fl, usage) or "md"
     now = ctx.now_ms()
-    number = 1 + max([it["number"] for it in r["issues"]] + [m["number"] for m in r["merge_requests"]] + [0])
+    # store/issues.go CreateIssue takes the repository's issue_counter, kept apart from the merge
+    # requests' mr_counter. guess: the counter stands at the highest issue number in the file.
+    number = 1 + max([it["number"] for it in r["issues"]] + [0])
     it = {"number": number, "title": title, "state": "open", "author": ctx.user, "created_at": now,
           "updated_at": now, "body_format": fmt}
     if body:
         it["body"] = body
     r["issues"].insert(0, it)
-    ctx.applied = True
+    ctx.event(r, "issue.created", {"number": number})
     return {"number": number}
 
 
-def apply_edit(ctx, item, fl, usage):
-    """Applies --title, --body/--file and --format to an issue or MR, as `issue edit` and `mr edit` do."""
+def apply_edit(ctx, r, item, fl, usage, noun):
+    """`issue edit` / `mr edit`: --title, --body/--file and --format; updated_at moves (store
+    UpdateIssueText / UpdateMRText) and `<noun>.edited` {number} is recorded."""
     title = edited_title(fl)
     body = edited_body(ctx, fl, usage)
     fmt = edited_format(fl, usage)
@@ -1451,7 +1602,7 @@ def apply_edit(ctx, item, fl, usage):
     if fmt is not None:
         item["body_format"] = fmt
     item["updated_at"] = ctx.now_ms()
-    ctx.applied = True
+    ctx.event(r, noun + ".edited", {"number": item["number"]})
     return {"number": item["number"]}
 
 
@@ -1459,76 +1610,93 @@ def h_issue_edit(ctx, fl, p):
     usage = SPECS[("issue", "edit")].usage
     if not any(fl.has(f) for f in ("--title", "--body", "--file", "--format")):
         raise usage_error("give at least one of --title, --body, --file or --format", usage)
-    r = ctx.writable_repo(fl.pos[0])
+    r = ctx.forge.repo(fl.pos[0])
     it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
-    return apply_edit(ctx, it, fl, usage)
+    refuse_archived(r)
+    return apply_edit(ctx, r, it, fl, usage, "issue")
+
+
+def set_issue_state(ctx, fl, state):
+    """control/issue.go setIssueState: an issue already in that state exits 2; otherwise the state
+    and updated_at change (store SetIssueState) and `issue.<state>` {number} is recorded, which
+    makes a reopen `issue.open`, not `issue.reopened`."""
+    r = ctx.forge.repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    refuse_archived(r)
+    if it["state"] == state:
+        raise CmdError(EXIT_USAGE, "issue #%d is already %s" % (it["number"], state))
+    it["state"] = state
+    it["updated_at"] = ctx.now_ms()
+    ctx.event(r, "issue." + state, {"number": it["number"]})
+    return {"number": it["number"], "state": state}
 
 
 def h_issue_close(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
-    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
-    if it["state"] == "closed":
-        raise CmdError(EXIT_USAGE, "issue #%d is already closed" % it["number"])
-    it["state"] = "closed"
-    it["updated_at"] = ctx.now_ms()
-    ctx.applied = True
-    return {"number": it["number"], "state": "closed"}
+    return set_issue_state(ctx, fl, "closed")
 
 
 def h_issue_reopen(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
-    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
-    if it["state"] == "open":
-        raise CmdError(EXIT_USAGE, "issue #%d is already open" % it["number"])
-    it["state"] = "open"
-    it["updated_at"] = ctx.now_ms()
-    ctx.applied = True
-    return {"number": it["number"], "state": "open"}
+    return set_issue_state(ctx, fl, "open")
 
 
 def h_issue_assign(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
-    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    """`issue assign` (control/issue.go runIssueAssign): each --add, then each --remove, applied as
+    it goes; an unknown user exits 3 (`no such user "x"`), as does removing someone not assigned
+    (`x is not assigned`), with what came before it already applied and no event. Otherwise
+    `issue.assigned` {number, assignees} is recorded, even when nothing changed. updated_at stays."""
     adds, removes = fl.list("--add"), fl.list("--remove")
     if not adds and not removes:
         raise CmdError(EXIT_USAGE, "give --add <user> or --remove <user>")
+    r = ctx.forge.repo(fl.pos[0])
+    it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
+    refuse_archived(r)
     cur = list(it.get("assignees") or [])
+
+    def store():
+        if cur:
+            it["assignees"] = sorted(cur)
+        else:
+            it.pop("assignees", None)
+
     for u in adds:
         if u not in ctx.forge.users:
-            raise CmdError(EXIT_NOT_FOUND, "no user %s" % u)
-    for u in removes:
-        if u not in cur:
-            raise CmdError(EXIT_NOT_FOUND, "%s is not assigned to issue #%d" % (u, it["number"]))
-    for u in adds:
+            raise CmdError(EXIT_NOT_FOUND, 'no such user "%s"' % u)
         if u not in cur:
             cur.append(u)
+            store()
             ctx.applied = True
     for u in removes:
+        if u not in ctx.forge.users:
+            raise CmdError(EXIT_NOT_FOUND, 'no such user "%s"' % u)
+        if u not in cur:
+            raise CmdError(EXIT_NOT_FOUND, "%s is not assigned" % u)
         cur.remove(u)
+        store()
         ctx.applied = True
-    if cur:
-        it["assignees"] = sorted(cur)
-    else:
-        it.pop("assignees", None)
+    ctx.event(r, "issue.assigned", {"number": it["number"], "assignees": sorted(cur)})
     return {"number": it["number"], "assignees": sorted(cur) or None}
 
 
-def set_milestone(ctx, r, item, title):
+def set_milestone(ctx, r, item, title, noun):
+    """control/milestone.go setItemMilestone: `none` clears; an unknown title exits 3. The store
+    update is a plain UPDATE (updated_at stays), and `<noun>.milestoned` {number, milestone} is
+    recorded every time, milestone "" when cleared."""
+    if title != "none" and not any(ms["title"] == title for ms in r["milestones"]):
+        raise CmdError(EXIT_NOT_FOUND, "no milestone %s in %s" % (json.dumps(title), r["path"]))
     if title == "none":
         item.pop("milestone", None)
-        ctx.applied = True
-        return {"milestone": ""}
-    if not any(ms["title"] == title for ms in r["milestones"]):
-        raise CmdError(EXIT_NOT_FOUND, "no milestone %s in %s" % (json.dumps(title), r["path"]))
-    item["milestone"] = title
-    ctx.applied = True
-    return {"milestone": title}
+    else:
+        item["milestone"] = title
+    shown = "" if title == "none" else title
+    ctx.event(r, noun + ".milestoned", {"number": item["number"], "milestone": shown})
+    return {"milestone": shown}
 
 
 def h_issue_milestone(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
+    r = ctx.forge.repo(fl.pos[0])
     it = ctx.forge.issue(r, positive_int(fl.pos[1], "issue number"))
-    return set_milestone(ctx, r, it, fl.pos[2])
+    refuse_archived(r)
+    return set_milestone(ctx, r, it, fl.pos[2], "issue")
 
 
 def h_mr_list(ctx, args):
@@ -1571,16 +1739,18 @@ def h_mr_show(ctx, fl, p):
 
 
 def h_mr_label(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
+    r = ctx.forge.repo(fl.pos[0])
     m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
-    return apply_labels(ctx, r, m, fl, "merge request !%d" % m["number"])
+    refuse_archived(r)
+    return apply_labels(ctx, r, m, fl, "mr")
 
 
 def h_mr_comment(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
-    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
     body, fmt = comment_body(ctx, fl, SPECS[("mr", "comment")].usage)
-    return add_comment(ctx, m, body, fmt, touch=False)
+    r = ctx.forge.repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    refuse_archived(r)
+    return add_comment(ctx, r, m, body, fmt, "mr")
 
 
 def h_mr_edit(ctx, fl, p):
@@ -1589,123 +1759,268 @@ def h_mr_edit(ctx, fl, p):
         raise CmdError(EXIT_PROTOCOL, "simulator: mr edit --superseded-by is not simulated")
     if not any(fl.has(f) for f in ("--title", "--body", "--file", "--format")):
         raise usage_error("give at least one of --title, --body, --file, --format or --superseded-by", usage)
-    r = ctx.writable_repo(fl.pos[0])
+    r = ctx.forge.repo(fl.pos[0])
     m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
-    return apply_edit(ctx, m, fl, usage)
+    refuse_archived(r)
+    return apply_edit(ctx, r, m, fl, usage, "mr")
 
 
-def merge_now(ctx, r, a, strategy, by):
-    """Lands `a`: moves its target branch, records the merge, retargets its stacked children."""
-    now = ctx.now_ms()
+ZERO_SHA = "0" * 40
+
+
+def repo_jobs(r):
+    """The push jobs of the repository's .gitbay/ci.yml. guess: the file cannot carry a CI
+    configuration, so `ci_jobs` names the push jobs; without it, the jobs the repository has built
+    before; a repository with neither has no CI configuration and a push queues nothing."""
+    if "ci_jobs" in r:
+        return list(r["ci_jobs"])
+    return sorted({b["job"] for b in r["builds"]})
+
+
+def queue_jobs(r, ref, sha, actor, now, subject=None):
+    """control/build.go QueueBranchBuilds -> queueJobs: one pending build per push job of the
+    commit, each with a pending `ci/<job>` status on the commit (store SetCommitStatus: no event),
+    and no build for a job the commit already has a success, pending or running build of (a
+    failed or cancelled one runs again). Neither the builds nor the statuses record an event.
+    guess: no path filters and no earlier build of the same tree, which would set `skipped` or
+    `success` instead of queueing (the simulator has no trees)."""
+    number = max([b["number"] for b in r["builds"]] + [0])
+    if subject is None:
+        subject = next((b.get("subject") for b in r["builds"] if b["sha"] == sha and b.get("subject")), None)
+    for job in repo_jobs(r):
+        if any(b["sha"] == sha and b["job"] == job and b["status"] in ("success", "pending", "running")
+               for b in r["builds"]):
+            continue
+        number += 1
+        b = {"number": number, "job": job, "status": "pending", "sha": sha, "ref": ref, "created_at": fmt_s(now)}
+        if subject:
+            b["subject"] = subject
+        r["builds"].insert(0, b)
+        set_status(r, sha, "ci/" + job, "pending", now, description="queued", creator=actor)
+
+
+def push_event(forge, r, actor, branch, old, new, now, forced=False, deleted=False):
+    """The `push` row a ref update records (control/refsupdated.go RefsUpdated; control/mr.go
+    mergeMR for the branch a merge moves). The feed never shows it (RecentEvents drops
+    kind 'push'); webhooks do, which the simulator does not serve."""
+    forge.record_event(r["path"], actor, "push", {"ref": "refs/heads/" + branch, "old": old, "new": new,
+                                                   "forced": forced, "deleted": deleted}, now)
+
+
+def system_comment(m, body, now):
+    """store AddMRSystemComment: a `system` comment, shown with the author `system`."""
+    m.setdefault("comments", []).append({"author": "system", "kind": "system", "created_at": fmt_ms(now),
+                                         "body": body})
+
+
+def merge_now(forge, r, a, strategy, by, now):
+    """control/mr.go mergeMR once its gates pass, as `by`: the caller of `mr merge`, or the account
+    that queued the merge when the queue runs it (mergequeue.go attemptLocked)."""
+    target = a["target_ref"]
+    old = r["branches"].get(target, ZERO_SHA)
+    if old == a["head_sha"]:
+        # The head is already on the target: recorded as merged, no ref moves, nothing is
+        # retargeted and no builds are queued; the event carries the number only.
+        # guess: "already on the target" is taken as "the target's tip is the head".
+        mark_merged(r, a, by, now)
+        forge.record_event(r["path"], by, "mr.merged", {"number": a["number"]}, now)
+        return {"number": a["number"], "strategy": "recorded", "sha": a["head_sha"]}
+    # guess: the simulator has no history, so a fast-forward always counts as possible: no
+    # --strategy means ff, and rebase onto an ancestor is ff too (mergeMR takes it as one).
+    if strategy in ("", None, "rebase"):
+        strategy = "ff"
     kids = stack_children(r, a)
+    if kids and strategy == "squash":
+        raise CmdError(EXIT_USAGE, "!%d is stacked on by %s; a %s merge rewrites the commits they build on. "
+                       "Merge with the fast-forward or merge strategy, or merge the stack into %s first"
+                       % (a["number"], ", ".join("!%d" % k["number"] for k in kids), strategy, a["source"]))
     if strategy == "ff":
         sha = a["head_sha"]
     else:
         sha = hashlib.sha1(("%s:%s:%s:%s" % (strategy, r["path"], a["number"], a["head_sha"])).encode()).hexdigest()
-    r["branches"][a["target_ref"]] = sha
-    a["state"] = "merged"
-    a["merged_at"] = now
-    a["merged_by"] = by
-    a["updated_at"] = now
-    a.pop("queued", None)
+    r["branches"][target] = sha
+    mark_merged(r, a, by, now)
+    forge.record_event(r["path"], by, "mr.merged", {"number": a["number"], "sha": sha}, now)
+    # The stack moves up (store RetargetKeepingReviews: target and updated_at change, reviews
+    # stay fresh), each child gets a system comment; no mr.retargeted event for these.
     for k in kids:
-        old = k["target_ref"]
-        k["target_ref"] = a["target_ref"]
-        k.setdefault("comments", []).append({
-            "author": "system", "kind": "system", "created_at": now,
-            "body": "retargeted from %s to %s: !%d merged" % (old, a["target_ref"], a["number"])})
-    ctx.applied = True
+        k["target_ref"] = target
+        k["updated_at"] = fmt_ms(now)
+        system_comment(k, "retargeted from %s to %s: !%d merged" % (a["source"], target, a["number"]), now)
+    # Merges bypass post-receive, so the default branch's commit-message actions run here, the
+    # MR's commits first (guess: their subjects stand for their messages), then its description.
+    if target == r["default_branch"]:
+        process_commit_messages(forge, r, by, [(c.get("sha") or a["head_sha"], c.get("subject") or "", a["author"])
+                                               for c in a.get("commits") or []], now)
+        process_mr_description(forge, r, a, by, now)
+    # A merge moves the target without post-receive, so mergeMR records the push itself and
+    # queues the target branch's builds (QueueBranchBuilds).
+    push_event(forge, r, by, target, old, sha, now)
+    queue_jobs(r, target, sha, by, now, subject=None if strategy == "ff" else a["title"])
     return {"number": a["number"], "strategy": strategy, "sha": sha}
 
 
-def h_mr_ready(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
-    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
-    if m["state"] not in ("open", "source_gone"):
-        raise CmdError(EXIT_USAGE, "!%d is %s" % (m["number"], m["state"]))
-    if not m.get("draft"):
-        raise CmdError(EXIT_USAGE, "!%d is already ready" % m["number"])
-    m.pop("draft", None)
-    m["updated_at"] = ctx.now_ms()
-    ctx.applied = True
+def mark_merged(r, a, by, now):
+    """store MarkMerged; the mr_merge_queue_leave trigger drops a queued merge with the state."""
+    a["state"] = "merged"
+    a["merged_at"] = fmt_ms(now)
+    a["merged_by"] = by
+    a["updated_at"] = fmt_ms(now)
+    a.pop("queued", None)
+
+
+def dequeue(m, reason, now):
+    """mergequeue.go dequeueWithReason."""
+    by = m["queued"].get("by")
+    m.pop("queued", None)
+    system_comment(m, "dequeued the merge queued by %s: %s" % (by, reason), now)
+
+
+def attempt_queued_merge(forge, r, m, now):
+    """control/mergequeue.go attemptLocked: a queued merge runs as the account that queued it.
+    An MR no longer open is dequeued (its source branch was deleted); unmet gates keep it queued
+    with the refusal as the reason; otherwise it merges and `mr.merged` has the QUEUER as actor.
+    guess: the queuer still has write access and its credential is still good (the simulator has
+    neither permissions nor credentials)."""
     q = m.get("queued")
-    if q and m["state"] == "open" and not compute_gates(r, m).get("unmet"):
-        merge_now(ctx, r, m, q.get("strategy") or "ff", q.get("by") or ctx.user)
-    return {"number": m["number"], "draft": False}
+    if not q:
+        return None
+    if m["state"] != "open":
+        dequeue(m, "the source branch was deleted", now)
+        return None
+    unmet = compute_gates(r, m).get("unmet")
+    if unmet:
+        q["reason"] = "; ".join(unmet)
+        return None
+    try:
+        return merge_now(forge, r, m, q.get("strategy") or "", q.get("by") or forge.me, now)
+    except CmdError as e:  # a refusal the queuer can fix keeps it queued, with the reason
+        q["reason"] = e.msg
+        return None
+
+
+def attempt_queued_merges_at(forge, r, sha, now):
+    """mergequeue.go TryQueuedMergesAt: the queued, open MRs whose head is sha, by number. Called
+    when a status lands on sha: `status set`, a build's result, a cancel that restores a pass."""
+    for m in sorted(r["merge_requests"], key=lambda x: x["number"]):
+        if m.get("queued") and m["state"] == "open" and m["head_sha"] == sha:
+            attempt_queued_merge(forge, r, m, now)
+
+
+def set_mr_draft(ctx, fl, draft):
+    """control/mr.go setMRDraft: only `open` or `source_gone` (exit 2 `MR !n is <state>`), exit 2
+    when already so; records `mr.draft` {number, draft} (ready is draft false), moves updated_at
+    (store SetMRDraft), and a ready tries the queued merge (TryQueuedMerge)."""
+    r = ctx.forge.repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    refuse_archived(r)
+    if m["state"] not in ("open", "source_gone"):
+        raise CmdError(EXIT_USAGE, "MR !%d is %s" % (m["number"], m["state"]))
+    if bool(m.get("draft")) == draft:
+        raise CmdError(EXIT_USAGE, "MR !%d is %s" % (m["number"], "already a draft" if draft else "already ready"))
+    if draft:
+        m["draft"] = True
+    else:
+        m.pop("draft", None)
+    m["updated_at"] = ctx.now_ms()
+    ctx.event(r, "mr.draft", {"number": m["number"], "draft": draft})
+    if not draft:
+        attempt_queued_merge(ctx.forge, r, m, ctx.now())
+    return {"number": m["number"], "draft": draft}
+
+
+def h_mr_ready(ctx, fl, p):
+    return set_mr_draft(ctx, fl, False)
 
 
 def h_mr_draft(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
-    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
-    if m["state"] not in ("open", "source_gone"):
-        raise CmdError(EXIT_USAGE, "!%d is %s" % (m["number"], m["state"]))
-    if m.get("draft"):
-        raise CmdError(EXIT_USAGE, "!%d is already a draft" % m["number"])
-    m["draft"] = True
-    m["updated_at"] = ctx.now_ms()
-    ctx.applied = True
-    return {"number": m["number"], "draft": True}
+    return set_mr_draft(ctx, fl, True)
 
 
 def h_mr_close(ctx, fl, p):
-    r = ctx.writable_repo(fl.pos[0])
+    """control/mr.go runMRClose: merged or closed exits 2 (`MR !n is already <state>`) before --by
+    is looked at; --by must parse (2), not be itself (2) and exist (3). Records `mr.closed`
+    {number} or {number, by}; closed_at, closed_by and updated_at move (store MarkClosed)."""
+    r = ctx.forge.repo(fl.pos[0])
     m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    refuse_archived(r)
+    if m["state"] in ("merged", "closed"):
+        raise CmdError(EXIT_USAGE, "MR !%d is already %s" % (m["number"], m["state"]))
     by = None
     if fl.has("--by"):
-        by = positive_int(fl.value("--by"), "--by")
+        v = fl.value("--by")
+        if not re.match(r"^[+-]?\d+$", v):
+            raise CmdError(EXIT_USAGE, "bad MR number %s" % json.dumps(v))
+        by = int(v)
         if by == m["number"]:
-            raise CmdError(EXIT_USAGE, "!%d cannot supersede itself" % by)
-        ctx.forge.mr(r, by)
-    if m["state"] in ("merged", "closed"):
-        raise CmdError(EXIT_USAGE, "!%d is already %s" % (m["number"], m["state"]))
+            raise CmdError(EXIT_USAGE, "a merge request cannot supersede itself")
+        if not any(x["number"] == by for x in r["merge_requests"]):
+            raise CmdError(EXIT_NOT_FOUND, "no merge request !%d on %s" % (by, r["path"]))
     now = ctx.now_ms()
     m["state"] = "closed"
     m["closed_at"] = now
     m["closed_by"] = ctx.user
     m["updated_at"] = now
-    m.pop("queued", None)
+    m.pop("queued", None)  # the mr_merge_queue_leave trigger
+    data = {"number": m["number"]}
     if by:
         m["superseded_by"] = by
-    ctx.applied = True
+        data["by"] = by
+    ctx.event(r, "mr.closed", data)
     return {"number": m["number"], "state": "closed"}
 
 
 def h_mr_merge(ctx, fl, p):
+    """control/mr.go runMRMerge, mergeMR; control/mergequeue.go queueMerge, cancelQueuedMerge."""
     usage = SPECS[("mr", "merge")].usage
-    r = ctx.writable_repo(fl.pos[0])
-    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    strategy = fl.value("--strategy", "")
+    if strategy not in ("", "ff", "merge", "squash", "rebase"):
+        raise usage_error("--strategy must be ff, merge, squash, or rebase", usage)
     if fl.has("--cancel") and (fl.has("--when-ready") or fl.has("--strategy")):
         raise usage_error("--cancel takes no other flag", usage)
-    strategy = fl.value("--strategy")
-    if strategy is not None and strategy not in ("ff", "merge", "squash", "rebase"):
-        raise usage_error("--strategy must be ff, merge, squash or rebase", usage)
+    r = ctx.forge.repo(fl.pos[0])
+    m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
+    now = ctx.now()
     if fl.has("--cancel"):
+        # Nothing queued is a plain failure: exit 1 (HTTP 500).
         if not m.get("queued"):
-            raise CmdError(EXIT_USAGE, "!%d has no queued merge" % m["number"])
+            raise CmdError(EXIT_FAILURE, "!%d is not queued to merge" % m["number"])
         m.pop("queued")
+        system_comment(m, "%s cancelled the queued merge" % ctx.user, now)
         ctx.applied = True
         return {"number": m["number"], "queued": False}
-    if m["state"] != "open":
-        raise CmdError(EXIT_FAILURE, "!%d is %s" % (m["number"], m["state"]))
-    kids = stack_children(r, m)
-    if strategy in ("squash", "rebase") and kids:
-        raise CmdError(EXIT_USAGE, "!%d has merge requests stacked on it (%s); a %s merge would strand them; "
-                       "use ff or merge" % (m["number"], ", ".join("!%d" % k["number"] for k in kids), strategy))
+    refuse_archived(r)
+    if fl.has("--when-ready"):
+        if m["state"] != "open":
+            raise CmdError(EXIT_USAGE, "MR !%d is %s" % (m["number"], m["state"]))
+        # Queueing again replaces queuer and strategy and clears the reason (store QueueMerge);
+        # then it is tried at once, so gates that already pass merge now.
+        m["queued"] = {"by": ctx.user, "queued_at": fmt_ms(now)}
+        if strategy:
+            m["queued"]["strategy"] = strategy
+        ctx.applied = True
+        merged = attempt_queued_merge(ctx.forge, r, m, now)
+        if merged is not None:
+            return merged
+        reason = m["queued"].get("reason", "")
+        note = " (%s)" % strategy if strategy else ""
+        system_comment(m, "%s queued the merge%s for when the gates pass" % (ctx.user, note), now)
+        return {"number": m["number"], "queued": True, "strategy": strategy, "reason": reason}
+    # A merged or closed MR is a usage refusal, exit 2 (HTTP 400); source_gone can still merge.
+    if m["state"] not in ("open", "source_gone"):
+        raise CmdError(EXIT_USAGE, "MR !%d is %s" % (m["number"], m["state"]))
     unmet = compute_gates(r, m).get("unmet")
     if unmet:
-        if fl.has("--when-ready"):
-            reason = "; ".join(unmet)
-            q = {"by": ctx.user, "queued_at": ctx.now_ms(), "reason": reason}
-            if strategy:
-                q["strategy"] = strategy
-            m["queued"] = q
-            ctx.applied = True
-            return {"number": m["number"], "queued": True, "strategy": strategy or "", "reason": reason}
-        raise CmdError(EXIT_DENIED, "!%d cannot merge yet: %s" % (m["number"], "; ".join(unmet)))
-    return merge_now(ctx, r, m, strategy or "ff", ctx.user)
+        raise CmdError(EXIT_DENIED, "; ".join(unmet))
+    out = merge_now(ctx.forge, r, m, strategy, ctx.user, now)
+    ctx.applied = True
+    return out
 
 
 def h_build_list(ctx, fl, p):
+    """control/build.go runBuildList: newest first; a missing --limit fetches 50, and only an
+    explicit --limit cuts a page with a `next` (cursor.go trimPage), so --cursor alone returns up
+    to 50 rows and no `next`."""
     r = ctx.forge.repo(fl.pos[0])
     status = fl.value("--status")
     if status is not None and status not in BUILD_STATUSES:
@@ -1714,9 +2029,16 @@ def h_build_list(ctx, fl, p):
             if (not fl.has("--ref") or b["ref"] == fl.value("--ref"))
             and (status is None or b["status"] == status)
             and (not fl.has("--job") or b["job"] == fl.value("--job"))]
-    rows, nxt = page_numbers(rows, p, "build", BUILD_DEFAULT_LIMIT)
-    items = [build_row(b) for b in rows]
-    return emit_page(p, items, nxt)
+    if p.key is not None:
+        rows = [b for b in rows if b["number"] < int(p.key)]
+    nxt = None
+    if p.limit:
+        if len(rows) > p.limit:
+            rows = rows[:p.limit]
+            nxt = encode_cursor("build", rows[-1]["number"])
+    else:
+        rows = rows[:BUILD_DEFAULT_LIMIT]
+    return emit_page(p, [build_row(b) for b in rows], nxt)
 
 
 def h_build_show(ctx, fl, p):
@@ -1724,7 +2046,23 @@ def h_build_show(ctx, fl, p):
     return build_row(ctx.forge.build(r, positive_int(fl.pos[1], "build number")), show=True)
 
 
+def resolve_cancelled_status(forge, r, b, now, actor):
+    """control/build.go resolveCancelledCommitStatus: when the commit already has a success build
+    of the job (any ref), ci/<job> goes back to success and queued merges at the sha are tried;
+    otherwise ci/<job> becomes error, `cancelled`."""
+    prev = next((o for o in r["builds"] if o is not b and o["sha"] == b["sha"] and o["job"] == b["job"]
+                 and o["status"] == "success"), None)
+    if prev is not None:
+        set_status(r, b["sha"], "ci/" + b["job"], "success", now,
+                   description="passed in build %d on %s" % (prev["number"], prev["ref"]), creator=actor)
+        attempt_queued_merges_at(forge, r, b["sha"], now)
+    else:
+        set_status(r, b["sha"], "ci/" + b["job"], "error", now, description="cancelled", creator=actor)
+
+
 def h_build_cancel(ctx, fl, p):
+    """control/build.go runBuildCancel: a pending or running build only (exit 2 otherwise); the
+    commit status is resolved and `build.cancelled` {number, job, sha} is recorded."""
     r = ctx.writable_repo(fl.pos[0])
     b = ctx.forge.build(r, positive_int(fl.pos[1], "build number"))
     if b["status"] not in ("pending", "running"):
@@ -1733,22 +2071,100 @@ def h_build_cancel(ctx, fl, p):
     was = b["status"]
     b["status"] = "cancelled"
     b["finished_at"] = ctx.now_s()
-    ctx.applied = True
-    passed = any(o is not b and o["sha"] == b["sha"] and o["job"] == b["job"] and o["status"] == "success"
-                 for o in r["builds"])
-    context = "ci/" + b["job"]
-    for m in r["merge_requests"]:
-        if m["head_sha"] != b["sha"] or m["state"] not in ("open", "source_gone"):
-            continue
-        checks = m.setdefault("checks", [])
-        entry = next((c for c in checks if c.get("context") == context), None)
-        if entry is None:
-            entry = {"context": context}
-            checks.append(entry)
-        entry["state"] = "success" if passed else "error"
-        entry["updated_at"] = ctx.now_ms()
-        m.pop("checks_combined", None)
+    now = ctx.now()
+    resolve_cancelled_status(ctx.forge, r, b, now, ctx.user)
+    ctx.event(r, "build.cancelled", {"number": b["number"], "job": b["job"], "sha": b["sha"]})
     return {"number": b["number"], "job": b["job"], "status": "cancelled", "was": was}
+
+
+STATUS_STATES = ("pending", "success", "failure", "error")
+STATUS_SET_USAGE = ("status set <owner/name> <sha> --context <c> --state pending|success|failure|error "
+                    "[--description <d>] [--url <u>]")
+
+
+def known_shas(r):
+    """The commits the simulator knows a repository has: branch and tag tips, MR heads and their
+    listed commits, built commits and commits with statuses."""
+    shas = set(r["branches"].values()) | set((r.get("tags") or {}).values()) | set(r["statuses"])
+    for m in r["merge_requests"]:
+        shas.add(m["head_sha"])
+        shas.update(c.get("sha") for c in m.get("commits") or [] if c.get("sha"))
+    shas.update(b["sha"] for b in r["builds"])
+    return shas
+
+
+def resolve_commit(r, rev):
+    """gitutil.ResolveRef in status set/list: a branch, a tag or a (possibly abbreviated) sha.
+    guess: an abbreviation must be 4+ hex digits and match one known commit; a commit the
+    simulator never saw does not exist (exit 3)."""
+    if rev in r["branches"]:
+        return r["branches"][rev]
+    if rev in (r.get("tags") or {}):
+        return r["tags"][rev]
+    if re.fullmatch(r"[0-9a-f]{4,40}", rev or ""):
+        hits = sorted(x for x in known_shas(r) if x.startswith(rev))
+        if len(hits) == 1:
+            return hits[0]
+    raise CmdError(EXIT_NOT_FOUND, "no commit %s in %s" % (rev, r["path"]))
+
+
+def h_status_set(ctx, args):
+    """control/status.go runStatusSet. Its own argv loop: --context, --state, --description and
+    --url take the next word, anything else is a positional (a third one exits 2). A missing
+    repository, sha or context, or a state outside pending|success|failure|error, is the usage
+    (exit 2); a ci/ context (any case) is refused with exit 4, since ci/<job> is the builds'; a
+    --url must be http(s) (exit 2); then write access (exit 4, and archived: 4) and the commit
+    (exit 3). It upserts the status, records `status` {sha, context, state} with the caller as
+    actor, tries the queued merges at the sha, and answers {sha, context, state}."""
+    path = sha = ""
+    vals = {"--context": "", "--state": "", "--description": "", "--url": ""}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in vals:
+            if i + 1 >= len(args):
+                raise CmdError(EXIT_USAGE, "%s requires a value" % a)
+            vals[a] = args[i + 1]
+            i += 2
+            continue
+        if not path:
+            path = a
+        elif not sha:
+            sha = a
+        else:
+            raise CmdError(EXIT_USAGE, "unexpected argument %s" % json.dumps(a))
+        i += 1
+    context, state = vals["--context"], vals["--state"]
+    if not path or not sha or not context or state not in STATUS_STATES:
+        raise usage_error("", STATUS_SET_USAGE)
+    if context.lower().startswith("ci/"):
+        raise CmdError(EXIT_DENIED, "the ci/ prefix is reserved for the instance's builds; report under another "
+                                    "name, such as ext/%s" % context.lower()[len("ci/"):])
+    url = vals["--url"]
+    if url and not (url.startswith("https://") or url.startswith("http://")):
+        raise CmdError(EXIT_USAGE, "--url must be http(s)")
+    r = ctx.writable_repo(path)
+    full = resolve_commit(r, sha)
+    now = ctx.now()
+    set_status(r, full, context, state, now, description=vals["--description"], url=url, creator=ctx.user)
+    ctx.event(r, "status", {"sha": full, "context": context, "state": state})
+    attempt_queued_merges_at(ctx.forge, r, full, now)
+    return {"sha": full, "context": context, "state": state}
+
+
+def h_status_list(ctx, fl, p):
+    """control/status.go runStatusList: {sha, combined, statuses}; `combined` is "" and
+    `statuses` is null when the commit has none (a nil slice inside a struct stays null)."""
+    r = ctx.forge.repo(fl.pos[0])
+    full = resolve_commit(r, fl.pos[1])
+    rows = []
+    for st in r["statuses"].get(full, []):
+        row = {"context": st["context"], "state": st["state"]}
+        for src, dst in (("description", "description"), ("url", "url"), ("creator", "creator")):
+            if st.get(src):
+                row[dst] = st[src]
+        rows.append(row)
+    return {"sha": full, "combined": combined_state(r["statuses"].get(full)) or "", "statuses": rows or None}
 
 
 REPO = "<owner/name>"
@@ -1819,6 +2235,8 @@ SPECS = {
                             values=("--ref", "--status", "--job"), paging="build"),
     ("build", "show"): Spec(h_build_show, "build show %s <n>" % REPO, True, pos=(2, 2)),
     ("build", "cancel"): Spec(h_build_cancel, "build cancel %s <n>" % REPO, False, pos=(2, 2)),
+    ("status", "set"): Spec(h_status_set, STATUS_SET_USAGE, False, "custom"),
+    ("status", "list"): Spec(h_status_list, "status list %s <sha>" % REPO, True, pos=(2, 2)),
 }
 
 
@@ -2136,8 +2554,6 @@ class Simulator:
         with self.forge.lock:
             try:
                 data = run_command(ctx, path, argv[len(path):])
-                if ctx.applied:
-                    record_command_event(self.forge, path, argv[len(path):], data, user, self.clock.now())
                 return EXIT_OK, data, ctx.applied
             except CmdError as e:
                 return e.code, e.msg, ctx.applied
@@ -2333,69 +2749,188 @@ class Simulator:
             return Reply(200, json.loads(json.dumps(self.stats)))
 
 
-# The event a command that changed something records (internal/control/events.go lists the kinds;
-# mr.labeled is a later addition, gitbay-domain.md §7). Milestone commands record none
-# (milestone.go), nor does the retarget a merge makes of what was stacked on it: its mr.merged is
-# the signal. What `data` holds is not in the source read: {"number": n} is a guess.
-EVENT_OF = {
-    ("issue", "create"): "issue.created", ("issue", "comment"): "issue.commented", ("issue", "edit"): "issue.edited",
-    ("issue", "close"): "issue.closed", ("issue", "reopen"): "issue.open", ("issue", "label"): "issue.labeled",
-    ("issue", "assign"): "issue.assigned", ("issue", "milestone"): "issue.milestoned",
-    ("mr", "comment"): "mr.commented", ("mr", "edit"): "mr.edited", ("mr", "ready"): "mr.draft",
-    ("mr", "draft"): "mr.draft", ("mr", "close"): "mr.closed", ("mr", "merge"): "mr.merged",
-    ("mr", "label"): "mr.labeled", ("build", "cancel"): "build.cancelled",
-}
+CLOSE_RE = re.compile(r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ :]+"
+                      r"(?:([a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*))?#(\d+)\b")
+REF_RE = re.compile(r"(^|[\s(\[{:])#(\d+)\b")
 
 
-def record_command_event(forge, path, args, data, user, now):
-    kind = EVENT_OF.get(path)
-    if kind is None or not args:
+def closing_refs(text):
+    """control/commitrefs.go closingRefs: (path or "", number) pairs a text closes."""
+    out = []
+    for g in CLOSE_RE.finditer(text or ""):
+        ref = ((g.group(1) or "").lower(), int(g.group(2)))
+        if ref not in out:
+            out.append(ref)
+    return out
+
+
+def close_target(forge, r, path):
+    """commitrefs.go closeTarget: the same repository, or the named one (guess: the actor may
+    write there; the simulator has no permissions)."""
+    if not path:
+        return r
+    return next((x for x in forge.repos if x["path"].lower() == path), None)
+
+
+def add_issue_system_comment(it, body, now):
+    """store AddIssueSystemComment: a `system` comment; updated_at stays."""
+    it.setdefault("comments", []).append({"author": "system", "kind": "system", "created_at": fmt_ms(now),
+                                          "body": body})
+
+
+def process_commit_messages(forge, r, actor, commits, now):
+    """control/commitrefs.go ProcessCommitMessages, for commits landing on the default branch (a
+    push, or a merge into it): `closes #N` (fix, resolve, any tense; owner/name#N for another
+    repository) closes an open issue with a system comment and records `issue.closed`
+    {number, sha}, actor the pusher or merger; a bare #N, or a close of an issue already closed,
+    leaves a `referenced in commit` system comment and no event. Each (issue, commit) acts once.
+    `commits` is [(sha, message, author)]."""
+    for sha, message, author in commits:
+        closes = closing_refs(message)
+        local = {n for path, n in closes if not path}
+        refs = []
+        for g in REF_RE.finditer(message or ""):
+            n = int(g.group(2))
+            if n not in local and n not in refs:
+                refs.append(n)
+        subject = (message or "").split("\n", 1)[0]
+        for path, n in closes:
+            target = close_target(forge, r, path)
+            if target is not None:
+                act_on_issue(forge, r, target, actor, sha, n, True, subject, author, now)
+        for n in refs:
+            act_on_issue(forge, r, r, actor, sha, n, False, subject, author, now)
+
+
+def act_on_issue(forge, source, target, actor, sha, number, close, subject, author, now):
+    it = next((x for x in target["issues"] if x["number"] == number), None)
+    key = (target["path"], number, sha)
+    if it is None or key in forge.commit_refs:
         return
-    if path == ("mr", "merge") and not (isinstance(data, dict) and "sha" in data):
-        return  # queued (--when-ready) or cancelled: nothing merged yet
-    number = data.get("number") if isinstance(data, dict) else None
-    forge.record_event(args[0], user, kind, {"number": number} if number else None, now)
+    forge.commit_refs.add(key)
+    link = "[%s](/%s/commit/%s)" % (sha[:10], source["path"], sha)
+    if close and it["state"] == "open":
+        it["state"] = "closed"
+        it["updated_at"] = fmt_ms(now)  # store SetIssueState
+        add_issue_system_comment(it, "closed by commit %s by %s: %s" % (link, author, subject), now)
+        forge.record_event(target["path"], actor, "issue.closed", {"number": number, "sha": sha}, now)
+        return
+    add_issue_system_comment(it, "referenced in commit %s by %s: %s" % (link, author, subject), now)
+
+
+def process_mr_description(forge, r, m, actor, now):
+    """commitrefs.go ProcessMRDescription, after a merge into the default branch: a closing
+    reference in the MR's title or body closes an issue still open, with a system comment and
+    `issue.closed` {number, mr}, actor the merger."""
+    for path, n in closing_refs((m.get("title") or "") + "\n" + (m.get("body") or "")):
+        target = close_target(forge, r, path)
+        if target is None:
+            continue
+        it = next((x for x in target["issues"] if x["number"] == n), None)
+        key = (target["path"], n, "mr-%d" % m["number"])
+        if it is None or it["state"] != "open" or key in forge.commit_refs:
+            continue
+        forge.commit_refs.add(key)
+        it["state"] = "closed"
+        it["updated_at"] = fmt_ms(now)
+        add_issue_system_comment(it, "closed by merge request [!%d](/%s/mrs/%d): %s"
+                                 % (m["number"], r["path"], m["number"], m["title"]), now)
+        forge.record_event(target["path"], actor, "issue.closed", {"number": n, "mr": m["number"]}, now)
 
 
 def push(forge, req, now):
-    """What a `git push` of `sha` to `branch` does, which the control API cannot: the branch moves,
-    every open merge request from it gets the new head (store/mrs.go UpdateMRHead: updated_at moves,
-    reviews of the old head go stale), and CI queues a build of the commit for each job the
-    repository has built before (CI.org; which jobs a push queues is a guess: all of them)."""
+    """What a `git push` does, which the control API cannot: control/refsupdated.go RefsUpdated for
+    one ref update. It records a `push` row (never in the feed), queues the branch's builds with
+    pending ci/<job> statuses (queueJobs; no events), and for each open or source_gone MR from the
+    branch moves its head (store UpdateMRHead: updated_at moves, reviews of the old head go stale),
+    brings a source_gone one back to open, and retries a queued merge (QueuedMergePushed). It
+    records no merge-request event. `delete: true` deletes the branch: its open MRs become
+    source_gone (store SetMRState: updated_at moves) and a queued merge is dequeued.
+    Keys: repo, branch, sha (40 hex; not with delete), actor (default "alice"), forced,
+    same_change (the new head proposes the old diff, so fresh reviews follow it: #198),
+    subject (the commit's first line, for the builds)."""
     _require(isinstance(req, dict), "push must be an object")
     r = forge.repo(req.get("repo"))
     branch, sha = req.get("branch"), req.get("sha")
     _require(isinstance(branch, str) and branch, "push needs a branch")
-    _require(isinstance(sha, str) and re.fullmatch("[0-9a-f]{40}", sha or ""), "push needs a 40-hex sha")
-    r["branches"][branch] = sha
-    for m in r["merge_requests"]:
-        if m["state"] == "open" and m["source"] == branch and m["head_sha"] != sha:
-            m["head_sha"] = sha
-            m["updated_at"] = fmt_ms(now)
+    deleted = bool(req.get("delete"))
+    if deleted:
+        _require(branch in r["branches"], "push: %s has no branch %s to delete" % (r["path"], branch))
+        sha = ZERO_SHA
+    else:
+        _require(isinstance(sha, str) and re.fullmatch("[0-9a-f]{40}", sha or ""), "push needs a 40-hex sha")
+    actor = req.get("actor") or "alice"
+    old = r["branches"].get(branch, ZERO_SHA)
+    if old == sha:
+        return  # git runs no hook for a ref that did not move
+    if deleted:
+        del r["branches"][branch]
+    else:
+        r["branches"][branch] = sha
+    push_event(forge, r, actor, branch, old, sha, now, forced=bool(req.get("forced")), deleted=deleted)
+    if not deleted and branch == r["default_branch"]:
+        # guess: the simulator has no commits; `messages` lists the pushed commits' messages,
+        # oldest first, as [{"sha"?, "message", "author"?}] (sha defaults to the pushed one).
+        commits = [(c.get("sha") or sha, c.get("message") or "", c.get("author") or actor)
+                   for c in req.get("messages") or [] if isinstance(c, dict)]
+        process_commit_messages(forge, r, actor, commits, now)
+    if not deleted:
+        queue_jobs(r, branch, sha, actor, now, subject=req.get("subject"))
+    for m in sorted(r["merge_requests"], key=lambda x: x["number"]):
+        if m["state"] not in ("open", "source_gone") or m["source"] != branch:
+            continue
+        if deleted:
+            if m["state"] == "open":
+                m["state"] = "source_gone"
+                m["updated_at"] = fmt_ms(now)
+            if m.get("queued"):
+                attempt_queued_merge(forge, r, m, now)  # dequeues: the source is gone
+            continue
+        m["head_sha"] = sha
+        m["updated_at"] = fmt_ms(now)
+        m.pop("checks_combined", None)
+        if not req.get("same_change"):
             for rv in m.get("reviews") or []:
                 rv["stale"] = True
-    forge.record_event(r["path"], req.get("actor") or "alice", "push", {"ref": branch, "sha": sha}, now)
-    jobs = sorted({b["job"] for b in r["builds"]}) or ["test"]
-    number = max([b["number"] for b in r["builds"]] + [0])
-    for job in jobs:
-        number += 1
-        r["builds"].insert(0, {"number": number, "job": job, "status": "pending", "sha": sha, "ref": branch,
-                               "created_at": fmt_s(now), "subject": req.get("subject") or "push"})
+        # guess: the pushed commit goes on top of the MR's commit list.
+        m.setdefault("commits", []).append({"sha": sha, "subject": req.get("subject") or "push"})
+        if m["state"] == "source_gone":
+            m["state"] = "open"  # the branch came back (store SetMRState clears the stamps)
+            for k in ("merged_at", "merged_by", "closed_at", "closed_by"):
+                m.pop(k, None)
+        if m.get("queued"):
+            attempt_queued_merge(forge, r, m, now)  # guess: the pusher may write to the target
 
 
 def finish_build(forge, req, now):
-    """What a runner reporting a build's end does (store/builds.go; not a control command)."""
+    """A runner's report (control/build.go runRunnerDone), or its claim (`running`). A result sets
+    the build's status and finished_at, sets ci/<job> on the commit to success or failure (no
+    event for the status), records `build.success` or `build.failure` {number, job, sha} with the
+    runner's account as actor, and tries the queued merges at the sha. A late report on a build
+    cancelled meanwhile changes nothing. Keys: repo, number, status (running|success|failure),
+    actor (the runner account; guess: "runner"), failed_step, failed_reason."""
     _require(isinstance(req, dict), "finish_build must be an object")
     r = forge.repo(req.get("repo"))
     status = req.get("status")
     _require(status in ("running", "success", "failure"), "finish_build status is running, success or failure")
     b = forge.build(r, int(req.get("number", 0)))
+    if b["status"] == "cancelled" and status != "running":
+        return
     _require(b["status"] in ("pending", "running"), "build %s is %s already" % (b["number"], b["status"]))
     b["status"] = status
-    if status != "running":
-        b["finished_at"] = fmt_s(now)
-        forge.record_event(r["path"], None, "build." + status,
-                           {"number": b["number"], "job": b["job"], "ref": b["ref"], "sha": b["sha"]}, now)
+    if status == "running":
+        return
+    b["finished_at"] = fmt_s(now)
+    if status == "failure":
+        if req.get("failed_step"):
+            b["failed_step"] = int(req["failed_step"])
+        if req.get("failed_reason"):
+            b["failed_reason"] = str(req["failed_reason"])
+    actor = req.get("actor") or "runner"
+    set_status(r, b["sha"], "ci/" + b["job"], status, now, description="build " + status, creator=actor)
+    forge.record_event(r["path"], actor, "build." + status, {"number": b["number"], "job": b["job"], "sha": b["sha"]},
+                       now)
+    attempt_queued_merges_at(forge, r, b["sha"], now)
 
 
 def etag_matches(header, etag):

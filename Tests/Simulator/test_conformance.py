@@ -1,0 +1,670 @@
+"""Conformance tests: each pins one gitbay behaviour the simulator follows, named after the gitbay
+file and function it comes from (docs/gitbay-conformance.md lists them). A test here failing means
+the simulator departs from gitbay again.
+
+Like test_gitbay_sim.py, each test starts gitbay_sim.py as a subprocess and talks HTTP to it.
+"""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from test_gitbay_sim import ALICE, Sim, TOKEN  # noqa: E402
+
+BOT = "triage-bot"
+SHA_A, SHA_B, SHA_C, SHA_D, SHA_E = ("a" * 40, "b" * 40, "c" * 40, "d" * 40, "e" * 40)
+
+
+def forge(repos, **top):
+    doc = {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": BOT,
+           "users": [BOT, "alice", "cmc"], "repos": repos}
+    doc.update(top)
+    return doc
+
+
+def app_repo(**extra):
+    """krz/app: main, a parent MR !1 (feat-1) and a draft child !2 stacked on it (feat-2), a plain
+    branch feat-3, one passed build of `test` on main."""
+    r = {"path": "krz/app", "default_branch": "main",
+         "branches": {"main": SHA_A, "feat-1": SHA_B, "feat-2": SHA_C, "feat-3": SHA_D},
+         "labels": [{"name": "bug"}],
+         "milestones": [{"title": "v1"}],
+         "issues": [{"number": 1, "title": "a bug", "state": "open", "author": "alice",
+                     "created_at": "2026-11-01T00:00:00.000Z"}],
+         "merge_requests": [
+             {"number": 1, "title": "parent", "state": "open", "author": "alice", "source": "feat-1",
+              "target_ref": "main", "head_sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z"},
+             {"number": 2, "title": "child", "state": "open", "draft": True, "author": "alice",
+              "source": "feat-2", "target_ref": "feat-1", "head_sha": SHA_C,
+              "created_at": "2026-11-02T00:00:00.000Z"}],
+         "builds": [{"number": 1, "job": "test", "status": "success", "sha": SHA_A, "ref": "main",
+                     "created_at": "2026-11-01T00:00:00Z", "finished_at": "2026-11-01T00:02:00Z"}]}
+    r.update(extra)
+    return r
+
+
+UNLIMITED = ("--clock", "frozen", "--api-rate", "-1", "--write-rate", "-1")
+
+
+class StateSim(unittest.TestCase):
+    """A fresh simulator on a state built by the test (frozen clock)."""
+
+    def start(self, doc):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        path = os.path.join(self.tmp.name, "forge.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        self.sim = Sim(path, *UNLIMITED)
+        self.addCleanup(self.sim.stop)
+        return self.sim
+
+    def ok(self, *argv, token=TOKEN, stdin=None):
+        _, _, env = self.sim.post(*argv, token=token, stdin=stdin)
+        self.assertEqual(env.get("exit_code"), 0, (argv, env))
+        return env["data"]
+
+    def refused(self, *argv, token=TOKEN):
+        status, _, env = self.sim.post(*argv, token=token)
+        return status, env.get("exit_code"), env.get("error")
+
+    def feed(self, token=TOKEN):
+        _, _, env = self.sim.get("feed", token=token)
+        self.assertEqual(env["exit_code"], 0, env)
+        return env["data"]
+
+    def kinds(self, token=TOKEN):
+        return [e["kind"] for e in self.feed(token)]
+
+    def mr(self, repo, n):
+        return self.sim.data("mr", "show", repo, str(n))
+
+    def query_updated_at(self, q, number):
+        rows = self.sim.data("issue" if "is:issue" in q else "mr", "list", "--q", q, "--limit", "200")["items"]
+        return next(r["updated_at"] for r in rows if r["number"] == number)
+
+
+class FeedTests(StateSim):
+    """internal/store/dashboard.go RecentEvents and reachableCond; control/dashboard.go runFeed."""
+
+    def test_push_rows_are_never_in_the_feed(self):
+        self.start(forge([app_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E, "actor": "alice"})
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E, "actor": "alice"})
+        self.assertEqual(self.feed(), [])
+        # The merge's own push of the target branch is left out too.
+        self.ok("mr", "merge", "krz/app", "1")
+        self.assertEqual(self.kinds(), ["mr.merged"])
+
+    def test_only_repositories_the_account_reaches(self):
+        repos = [app_repo(),  # no access list: granted to `me` only
+                 dict(app_repo(), path="alice/own", access=[]),  # owned by alice, no grants
+                 dict(app_repo(), path="acme/lib", access=[]),  # org repository
+                 dict(app_repo(), path="krz/granted", access=["alice", BOT]),
+                 dict(app_repo(), path="krz/other", access=["cmc"])]
+        self.start(forge(repos, orgs={"acme": {"members": ["alice"]}}))
+        for repo in ("krz/app", "alice/own", "acme/lib", "krz/granted", "krz/other"):
+            self.ok("issue", "comment", repo, "1", "--message", "hi", token=ALICE)
+        self.assertEqual([e["repo"] for e in self.feed()], ["krz/granted", "krz/app"])
+        self.assertEqual([e["repo"] for e in self.feed(token=ALICE)], ["krz/granted", "acme/lib", "alice/own"])
+
+    def test_repo_list_is_the_reachable_repositories_by_owner_then_name(self):
+        repos = [dict(app_repo(), path="krz/b"), dict(app_repo(), path="krz-x/a"), dict(app_repo(), path="krz/a"),
+                 dict(app_repo(), path="zed/hidden", access=["alice"])]
+        self.start(forge(repos))
+        self.assertEqual([r["path"] for r in self.sim.data("repo", "list")], ["krz/a", "krz/b", "krz-x/a"])
+        page = self.sim.data("repo", "list", "--limit", "1")
+        rest = self.sim.data("repo", "list", "--cursor", page["next"])
+        self.assertEqual([r["path"] for r in rest["items"]], ["krz/b", "krz-x/a"])
+        self.assertNotIn("next", rest)
+
+    def test_a_bare_feed_stops_at_fifty_and_a_cursor_alone_pages_at_fifty(self):
+        self.start(forge([app_repo()]))
+        for n in range(55):
+            self.ok("issue", "comment", "krz/app", "1", "--message", "c%d" % n)
+        bare = self.feed()
+        self.assertIsInstance(bare, list)
+        self.assertEqual(len(bare), 50)
+        first = self.sim.data("feed", "--limit", "1")
+        rest = self.sim.data("feed", "--cursor", first["next"])
+        self.assertEqual(len(rest["items"]), 50)
+        self.assertIn("next", rest)
+
+    def test_an_unreachable_feed_is_an_empty_array(self):
+        self.start(forge([app_repo()]))
+        self.ok("issue", "comment", "krz/app", "1", "--message", "hi")
+        status, _, body = self.sim.raw("GET", "/api/v1/read?argv=feed", token=ALICE)
+        self.assertEqual(status, 200)
+        self.assertIn(b'"data":[]', body)
+
+
+class EventDataTests(StateSim):
+    """What each command records (control/issue.go, mr.go, milestone.go, thread.go, build.go,
+    status.go, mergequeue.go): kind, data and actor."""
+
+    def events(self):
+        return [(e["kind"], e.get("actor"), e["data"]) for e in reversed(self.feed())]
+
+    def test_every_event_carries_a_data_object(self):
+        self.start(forge([app_repo()]))
+        self.ok("issue", "comment", "krz/app", "1", "--message", "hi")
+        status, _, body = self.sim.raw("GET", "/api/v1/read?argv=feed")
+        event = json.loads(body)["data"][0]
+        self.assertEqual(sorted(event), ["actor", "created_at", "data", "id", "kind", "repo"])
+        self.assertEqual(event["data"], {"number": 1})
+
+    def test_issues_are_numbered_apart_from_merge_requests(self):
+        self.start(forge([app_repo()]))  # issue 1, merge requests 1 and 2
+        self.assertEqual(self.ok("issue", "create", "krz/app", "--title", "new"), {"number": 2})
+
+    def test_issue_events(self):
+        self.start(forge([app_repo()]))
+        self.ok("issue", "create", "krz/app", "--title", "new")
+        self.ok("issue", "edit", "krz/app", "1", "--title", "renamed")
+        self.ok("issue", "comment", "krz/app", "1", "--message", "hi", token=ALICE)
+        self.ok("issue", "label", "krz/app", "1", "--add", "bug", "--add", "ops")
+        self.ok("issue", "label", "krz/app", "1", "--remove", "bug", "--remove", "ops")
+        self.ok("issue", "assign", "krz/app", "1", "--add", "cmc", "--add", "alice")
+        self.ok("issue", "milestone", "krz/app", "1", "v1")
+        self.ok("issue", "milestone", "krz/app", "1", "none")
+        self.ok("issue", "close", "krz/app", "1")
+        self.ok("issue", "reopen", "krz/app", "1")
+        self.assertEqual(self.events(), [
+            ("issue.created", BOT, {"number": 2}),
+            ("issue.edited", BOT, {"number": 1}),
+            ("issue.commented", "alice", {"number": 1}),
+            ("issue.labeled", BOT, {"number": 1, "labels": ["bug", "ops"]}),
+            ("issue.labeled", BOT, {"number": 1, "labels": []}),
+            ("issue.assigned", BOT, {"number": 1, "assignees": ["alice", "cmc"]}),
+            ("issue.milestoned", BOT, {"number": 1, "milestone": "v1"}),
+            ("issue.milestoned", BOT, {"number": 1, "milestone": ""}),
+            ("issue.closed", BOT, {"number": 1}),
+            ("issue.open", BOT, {"number": 1})])
+
+    def test_merge_request_events(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "edit", "krz/app", "2", "--title", "child, renamed")
+        self.ok("mr", "comment", "krz/app", "2", "--message", "hi")
+        self.ok("mr", "label", "krz/app", "2", "--add", "bug")
+        self.ok("mr", "ready", "krz/app", "2")
+        self.ok("mr", "draft", "krz/app", "2")
+        self.ok("mr", "close", "krz/app", "2", "--by", "1")
+        self.ok("mr", "merge", "krz/app", "1")
+        self.assertEqual(self.events(), [
+            ("mr.edited", BOT, {"number": 2}),
+            ("mr.commented", BOT, {"number": 2}),
+            ("mr.labeled", BOT, {"number": 2, "labels": ["bug"]}),
+            ("mr.draft", BOT, {"number": 2, "draft": False}),
+            ("mr.draft", BOT, {"number": 2, "draft": True}),
+            ("mr.closed", BOT, {"number": 2, "by": 1}),
+            ("mr.merged", BOT, {"number": 1, "sha": SHA_B})])
+
+    def test_build_and_status_events(self):
+        self.start(forge([app_repo(ci_jobs=["test"])]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
+        build = self.sim.data("build", "list", "krz/app")[0]["number"]
+        self.ok("build", "cancel", "krz/app", str(build))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})  # same sha: queues again
+        again = self.sim.data("build", "list", "krz/app")[0]["number"]
+        self.sim.control(finish_build={"repo": "krz/app", "number": again, "status": "failure"})
+        self.ok("status", "set", "krz/app", SHA_E, "--context", "ext/lint", "--state", "success")
+        self.assertEqual(self.events(), [
+            ("build.cancelled", BOT, {"number": build, "job": "test", "sha": SHA_E}),
+            ("build.failure", "runner", {"number": again, "job": "test", "sha": SHA_E}),
+            ("status", BOT, {"sha": SHA_E, "context": "ext/lint", "state": "success"})])
+
+    def test_a_stack_retarget_records_no_event_and_no_mr_event_for_the_child(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "1")
+        self.assertEqual([k for k, _, _ in self.events()], ["mr.merged"])
+        child = self.mr("krz/app", 2)
+        self.assertEqual(child["comments"][-1]["body"], "retargeted from feat-1 to main: !1 merged")
+
+
+class NoOpWriteTests(StateSim):
+    """control/issue.go runIssueLabel, runIssueAssign; control/mr.go runMRLabel: the event is
+    recorded whether or not anything changed."""
+
+    def test_labelling_with_a_label_already_there_records_an_event(self):
+        self.start(forge([app_repo()]))
+        self.ok("issue", "label", "krz/app", "1", "--add", "bug")
+        data = self.ok("issue", "label", "krz/app", "1", "--add", "bug")
+        self.assertEqual(data, {"number": 1, "labels": ["bug"]})
+        self.ok("mr", "label", "krz/app", "1", "--add", "bug")
+        self.ok("mr", "label", "krz/app", "1", "--add", "bug")
+        self.assertEqual(self.kinds(), ["mr.labeled", "mr.labeled", "issue.labeled", "issue.labeled"])
+        self.assertTrue(all(e["actor"] == BOT for e in self.feed()))
+
+    def test_assigning_someone_already_assigned_records_an_event(self):
+        self.start(forge([app_repo()]))
+        self.ok("issue", "assign", "krz/app", "1", "--add", "cmc")
+        self.ok("issue", "assign", "krz/app", "1", "--add", "cmc")
+        self.assertEqual([e["data"] for e in self.feed()], [{"number": 1, "assignees": ["cmc"]}] * 2)
+        self.assertTrue(all(line["applied"] for line in self.sim.journal_lines()))
+
+
+class PartialWriteTests(StateSim):
+    """Each --add/--remove is its own store call (store/labels.go setItemLabel): a failing one
+    leaves the earlier ones applied, exits 3 and records no event."""
+
+    def test_label_add_then_a_failing_remove_keeps_the_add(self):
+        self.start(forge([app_repo()]))
+        status, code, error = self.refused("issue", "label", "krz/app", "1", "--add", "x", "--remove", "y")
+        self.assertEqual((status, code, error), (404, 3, 'label "y": not found'))
+        self.assertEqual(self.sim.data("issue", "show", "krz/app", "1")["labels"], ["x"])
+        self.assertIn("x", [lab["name"] for lab in self.sim.data("label", "list", "krz/app")])
+        self.assertEqual(self.feed(), [])
+        self.assertEqual(self.sim.journal_lines()[-1]["applied"], True)
+
+    def test_mr_label_and_issue_assign_do_the_same(self):
+        self.start(forge([app_repo()]))
+        self.assertEqual(self.refused("mr", "label", "krz/app", "1", "--add", "x", "--remove", "y")[1], 3)
+        self.assertEqual(self.mr("krz/app", 1)["labels"], ["x"])
+        _, code, error = self.refused("issue", "assign", "krz/app", "1", "--add", "cmc", "--add", "nobody")
+        self.assertEqual((code, error), (3, 'no such user "nobody"'))
+        self.assertEqual(self.sim.data("issue", "show", "krz/app", "1")["assignees"], ["cmc"])
+        _, code, error = self.refused("issue", "assign", "krz/app", "1", "--remove", "alice")
+        self.assertEqual((code, error), (3, "alice is not assigned"))
+        self.assertEqual(self.feed(), [])
+
+
+    def test_a_label_name_over_50_characters_changes_nothing(self):
+        # guess: gitbay's setItemLabel takes any name; the simulator keeps label set's limit.
+        self.start(forge([app_repo()]))
+        self.assertEqual(self.refused("issue", "label", "krz/app", "1", "--add", "ok", "--add", "x" * 51)[1], 2)
+        self.assertNotIn("labels", self.sim.data("issue", "show", "krz/app", "1"))
+
+
+class MergeQueueTests(StateSim):
+    """control/mergequeue.go: queueMerge, attemptLocked, TryQueuedMerge(sAt), QueuedMergePushed,
+    cancelQueuedMerge; the merge runs as the account that queued it."""
+
+    def test_readying_a_queued_draft_merges_it_as_the_queuer(self):
+        self.start(forge([app_repo()]))
+        queued = self.ok("mr", "merge", "krz/app", "2", "--when-ready", token=ALICE)
+        self.assertEqual(queued, {"number": 2, "queued": True, "strategy": "",
+                                  "reason": "!2 is a draft; `gitbay mr ready krz/app 2` first"})
+        shown = self.mr("krz/app", 2)
+        self.assertEqual((shown["queued"]["by"], shown["comments"][-1]["body"]),
+                         ("alice", "alice queued the merge for when the gates pass"))
+        self.ok("mr", "ready", "krz/app", "2")  # the bot
+        shown = self.mr("krz/app", 2)
+        self.assertEqual((shown["state"], shown["merged_by"]), ("merged", "alice"))
+        self.assertNotIn("queued", shown)
+        self.assertEqual([(e["kind"], e["actor"]) for e in self.feed()],
+                         [("mr.merged", "alice"), ("mr.draft", BOT)])
+
+    def test_a_build_result_on_the_head_merges_a_queued_mr(self):
+        self.start(forge([app_repo(ci_jobs=["test"], settings={"require_checks": True})]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E, "actor": "alice"})
+        queued = self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
+        self.assertIn("requires green checks", queued["reason"])
+        build = self.sim.data("build", "list", "krz/app", "--ref", "feat-1")[0]["number"]
+        self.sim.control(finish_build={"repo": "krz/app", "number": build, "status": "success"})
+        shown = self.mr("krz/app", 1)
+        self.assertEqual((shown["state"], shown["merged_by"]), ("merged", "alice"))
+        self.assertEqual(self.feed()[0]["kind"], "mr.merged")
+        self.assertEqual(self.feed()[0]["actor"], "alice")
+
+    def test_status_set_on_the_head_merges_a_queued_mr(self):
+        self.start(forge([app_repo(settings={"require_checks": True},
+                                   statuses={SHA_B: [{"context": "ext/lint", "state": "pending"}]})]))
+        self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
+        self.assertEqual(self.mr("krz/app", 1)["state"], "open")
+        self.ok("status", "set", "krz/app", SHA_B, "--context", "ext/lint", "--state", "success")
+        self.assertEqual(self.mr("krz/app", 1)["state"], "merged")
+        self.assertEqual([(e["kind"], e["actor"]) for e in self.feed()], [("mr.merged", "alice"), ("status", BOT)])
+
+    def test_a_push_retries_the_queued_merge(self):
+        self.start(forge([app_repo(settings={"require_approvals": 1})]))
+        self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
+        # guess: the pusher may write; the new head still has to pass (no approval): stays queued.
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E, "actor": "cmc"})
+        shown = self.mr("krz/app", 1)
+        self.assertEqual((shown["state"], shown["queued"]["by"]), ("open", "alice"))
+        self.assertIn("approval", shown["queued"]["reason"])
+
+    def test_a_push_of_an_already_passed_commit_merges_the_queued_mr_as_the_queuer(self):
+        builds = [{"number": 1, "job": "test", "status": "success", "sha": SHA_E, "ref": "feat-3",
+                   "created_at": "2026-11-01T00:00:00Z"}]
+        statuses = {SHA_B: [{"context": "ci/test", "state": "failure"}],
+                    SHA_E: [{"context": "ci/test", "state": "success"}]}
+        self.start(forge([app_repo(builds=builds, statuses=statuses, settings={"require_checks": True})]))
+        self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E, "actor": "cmc"})
+        shown = self.mr("krz/app", 1)
+        self.assertEqual((shown["state"], shown["merged_by"]), ("merged", "alice"))
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in self.feed()],
+                         [("mr.merged", "alice", {"number": 1, "sha": SHA_E})])
+
+    def test_queueing_a_mergeable_mr_merges_it_at_once(self):
+        self.start(forge([app_repo()]))
+        data = self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
+        self.assertEqual(data, {"number": 1, "strategy": "ff", "sha": SHA_B})
+
+    def test_cancel_leaves_a_system_comment_and_a_closed_mr_cannot_be_queued(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready")
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "2", "--cancel"), {"number": 2, "queued": False})
+        self.assertEqual(self.mr("krz/app", 2)["comments"][-1]["body"], "triage-bot cancelled the queued merge")
+        self.ok("mr", "close", "krz/app", "2")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2", "--when-ready")[:2], (400, 2))
+
+    def test_a_deleted_source_branch_dequeues(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready", token=ALICE)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-2", "delete": True})
+        shown = self.mr("krz/app", 2)
+        self.assertEqual(shown["state"], "source_gone")
+        self.assertNotIn("queued", shown)
+        self.assertEqual(shown["comments"][-1]["body"],
+                         "dequeued the merge queued by alice: the source branch was deleted")
+
+
+class ChecksFollowTheHeadTests(StateSim):
+    """control/mr.go runMRShow and MergeGates read the statuses of the current head;
+    control/build.go QueueBranchBuilds/queueJobs, runRunnerDone, resolveCancelledCommitStatus;
+    control/refsupdated.go RefsUpdated; store/mrs.go UpdateMRHead."""
+
+    def test_a_push_makes_the_checks_pending_per_job(self):
+        self.start(forge([app_repo(ci_jobs=["lint", "test"],
+                                   statuses={SHA_B: [{"context": "ci/test", "state": "success"}]})]))
+        self.assertEqual(self.mr("krz/app", 1)["checks_combined"], "success")
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E, "subject": "fix"})
+        shown = self.mr("krz/app", 1)
+        self.assertEqual(shown["head_sha"], SHA_E)
+        self.assertEqual([(c["context"], c["state"]) for c in shown["checks"]],
+                         [("ci/lint", "pending"), ("ci/test", "pending")])
+        self.assertEqual(shown["checks_combined"], "pending")
+        builds = [b for b in self.sim.data("build", "list", "krz/app") if b["sha"] == SHA_E]
+        self.assertEqual(sorted((b["job"], b["status"], b["ref"], b["subject"]) for b in builds),
+                         [("lint", "pending", "feat-1", "fix"), ("test", "pending", "feat-1", "fix")])
+
+    def test_a_commit_with_a_live_or_passed_build_is_not_queued_again(self):
+        self.start(forge([app_repo(ci_jobs=["test"])]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})
+        self.assertEqual(len([b for b in self.sim.data("build", "list", "krz/app") if b["sha"] == SHA_E]), 1)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-2", "sha": SHA_A})  # main's, passed
+        self.assertEqual([b["number"] for b in self.sim.data("build", "list", "krz/app") if b["sha"] == SHA_A], [1])
+
+    def test_a_build_result_sets_the_check(self):
+        self.start(forge([app_repo(ci_jobs=["test"])]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})
+        build = self.sim.data("build", "list", "krz/app")[0]["number"]
+        self.sim.control(finish_build={"repo": "krz/app", "number": build, "status": "running"})
+        self.assertEqual(self.mr("krz/app", 1)["checks"][0]["state"], "pending")
+        self.sim.control(finish_build={"repo": "krz/app", "number": build, "status": "failure",
+                                       "failed_step": 2, "failed_reason": "exit 1"})
+        self.assertEqual(self.mr("krz/app", 1)["checks"][0]["state"], "failure")
+        shown = self.sim.data("build", "show", "krz/app", str(build))
+        self.assertEqual((shown["status"], shown["failed_step"], shown["failed_reason"]), ("failure", 2, "exit 1"))
+
+    def test_a_cancel_resolves_the_check(self):
+        self.start(forge([app_repo(ci_jobs=["test"])]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})
+        build = self.sim.data("build", "list", "krz/app")[0]["number"]
+        self.ok("build", "cancel", "krz/app", str(build))
+        self.assertEqual(self.mr("krz/app", 1)["checks"][0]["state"], "error")
+        # A late runner report on the cancelled build changes nothing.
+        self.sim.control(finish_build={"repo": "krz/app", "number": build, "status": "success"})
+        self.assertEqual(self.sim.data("build", "show", "krz/app", str(build))["status"], "cancelled")
+
+    def test_a_merge_queues_the_target_branchs_builds(self):
+        self.start(forge([app_repo(ci_jobs=["test"])]))
+        self.ok("mr", "merge", "krz/app", "1")
+        builds = self.sim.data("build", "list", "krz/app", "--ref", "main")
+        self.assertEqual([(b["sha"], b["status"]) for b in builds][0], (SHA_B, "pending"))
+
+    def test_without_jobs_a_push_queues_nothing(self):
+        self.start(forge([app_repo(builds=[])]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})
+        self.assertEqual(self.sim.data("build", "list", "krz/app"), [])
+        self.assertEqual(self.mr("krz/app", 1)["checks"], [])
+
+    def test_a_push_moves_updated_at_stales_reviews_and_reopens_a_source_gone_mr(self):
+        reviews = [{"reviewer": "cmc", "verdict": "approve", "stale": False, "counts": True,
+                    "created_at": "2026-11-01T00:00:00.000Z"}]
+        self.start(forge([app_repo(merge_requests=[
+            {"number": 1, "title": "parent", "state": "open", "author": "alice", "source": "feat-1",
+             "target_ref": "main", "head_sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z", "reviews": reviews},
+            {"number": 3, "title": "gone", "state": "source_gone", "author": "alice", "source": "feat-9",
+             "target_ref": "main", "head_sha": SHA_C, "created_at": "2026-11-01T00:00:00.000Z"}])]))
+        self.sim.control(advance_seconds=60)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})
+        self.assertEqual(self.query_updated_at("repo:krz/app is:mr", 1), "2026-11-29T12:01:00.000Z")
+        self.assertTrue(self.mr("krz/app", 1)["reviews"][0]["stale"])
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-9", "sha": SHA_D})
+        self.assertEqual(self.mr("krz/app", 3)["state"], "open")
+        self.assertEqual(self.feed(), [])
+
+
+class CommitMessageTests(StateSim):
+    """control/commitrefs.go ProcessCommitMessages and ProcessMRDescription: what lands on the
+    default branch acts on the issues it names; the only trace of a push the feed can show."""
+
+    def test_a_push_to_the_default_branch_closes_the_issues_its_commits_close(self):
+        self.start(forge([app_repo(issues=[
+            {"number": 1, "title": "a bug", "state": "open", "author": "alice",
+             "created_at": "2026-11-01T00:00:00.000Z"},
+            {"number": 2, "title": "another", "state": "open", "author": "alice",
+             "created_at": "2026-11-01T00:00:00.000Z"}])]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "actor": "cmc",
+                               "messages": [{"message": "Fixes #1, see #2", "author": "cmc"}]})
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in self.feed()],
+                         [("issue.closed", "cmc", {"number": 1, "sha": SHA_E})])
+        first = self.sim.data("issue", "show", "krz/app", "1")
+        self.assertEqual(first["state"], "closed")
+        self.assertEqual(first["comments"][-1]["body"],
+                         "closed by commit [eeeeeeeeee](/krz/app/commit/%s) by cmc: Fixes #1, see #2" % SHA_E)
+        second = self.sim.data("issue", "show", "krz/app", "2")
+        self.assertEqual((second["state"], second["comments"][-1]["kind"]), ("open", "system"))
+        self.assertTrue(second["comments"][-1]["body"].startswith("referenced in commit"))
+        # The same commit landing again acts no more.
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
+        self.assertEqual(len(self.feed()), 1)
+
+    def test_a_push_to_another_branch_acts_on_nothing(self):
+        self.start(forge([app_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E,
+                               "messages": [{"message": "closes #1"}]})
+        self.assertEqual(self.sim.data("issue", "show", "krz/app", "1")["state"], "open")
+        self.assertEqual(self.feed(), [])
+
+    def test_a_merge_into_the_default_branch_closes_what_its_description_closes(self):
+        mrs = [{"number": 1, "title": "parent", "state": "open", "author": "alice", "source": "feat-1",
+                "target_ref": "main", "head_sha": SHA_B, "body": "Closes #1.",
+                "created_at": "2026-11-01T00:00:00.000Z"}]
+        self.start(forge([app_repo(merge_requests=mrs)]))
+        self.ok("mr", "merge", "krz/app", "1")
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in reversed(self.feed())],
+                         [("mr.merged", BOT, {"number": 1, "sha": SHA_B}),
+                          ("issue.closed", BOT, {"number": 1, "mr": 1})])
+        self.assertEqual(self.sim.data("issue", "show", "krz/app", "1")["comments"][-1]["body"],
+                         "closed by merge request [!1](/krz/app/mrs/1): parent")
+
+
+class ExitCodeTests(StateSim):
+    """control/mr.go runMRMerge, mergeMR, runMRClose, setMRDraft; mergequeue.go cancelQueuedMerge."""
+
+    def test_merging_a_merged_or_closed_mr_is_exit_2(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "1")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "1"), (400, 2, "MR !1 is merged"))
+        self.ok("mr", "close", "krz/app", "2")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2"), (400, 2, "MR !2 is closed"))
+
+    def test_a_source_gone_mr_can_merge(self):
+        self.start(forge([app_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "delete": True})
+        self.assertEqual(self.mr("krz/app", 1)["state"], "source_gone")
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "1")["sha"], SHA_B)
+
+    def test_cancel_with_nothing_queued_is_exit_1(self):
+        self.start(forge([app_repo()]))
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "1", "--cancel"),
+                         (500, 1, "!1 is not queued to merge"))
+
+    def test_a_head_already_on_the_target_is_recorded_as_merged(self):
+        self.start(forge([app_repo(branches={"main": SHA_B, "feat-1": SHA_B, "feat-2": SHA_C, "feat-3": SHA_D},
+                                   ci_jobs=["test"])]))
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "1"), {"number": 1, "strategy": "recorded", "sha": SHA_B})
+        self.assertEqual([(e["kind"], e["data"]) for e in self.feed()], [("mr.merged", {"number": 1})])
+        self.assertEqual(self.mr("krz/app", 2)["target_ref"], "feat-1")  # nothing is retargeted
+        self.assertEqual(len(self.sim.data("build", "list", "krz/app")), 1)  # nor built
+
+    def test_unmet_gates_are_exit_4_before_a_stack_refusal(self):
+        self.start(forge([app_repo(settings={"require_approvals": 1})]))
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "1", "--strategy", "squash")[:2], (403, 4))
+
+    def test_close_checks_the_state_before_by(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "close", "krz/app", "2")
+        self.assertEqual(self.refused("mr", "close", "krz/app", "2", "--by", "2"),
+                         (400, 2, "MR !2 is already closed"))
+        self.assertEqual(self.refused("mr", "close", "krz/app", "1", "--by", "9")[:2], (404, 3))
+        self.assertEqual(self.refused("mr", "ready", "krz/app", "2"), (400, 2, "MR !2 is closed"))
+
+
+    def test_an_archived_repository_finds_the_item_first(self):
+        self.start(forge([dict(app_repo(), archived=True)]))
+        for argv in (("issue", "label", "krz/app", "9", "--add", "x"), ("issue", "close", "krz/app", "9"),
+                     ("mr", "ready", "krz/app", "9"), ("issue", "comment", "krz/app", "9", "--message", "x")):
+            self.assertEqual(self.refused(*argv)[1], 3, argv)
+        self.assertEqual(self.refused("issue", "close", "krz/app", "1")[1], 4)
+        self.assertEqual(self.refused("mr", "ready", "krz/app", "2")[1], 4)
+
+
+class EmptyListAndPagingTests(StateSim):
+    """control/control.go emit (nil slice -> []), control/cursor.go trimPage/emitPage."""
+
+    def test_empty_lists_are_arrays(self):
+        self.start(forge([dict(app_repo(), milestones=[], issues=[], merge_requests=[], builds=[], labels=[])]))
+        for argv in (("milestone", "list", "krz/app"), ("issue", "list", "krz/app"), ("mr", "list", "krz/app"),
+                     ("build", "list", "krz/app"), ("label", "list", "krz/app"), ("feed",)):
+            status, _, body = self.sim.raw("GET", "/api/v1/read?" + "&".join("argv=" + a for a in argv))
+            self.assertIn(b'"data":[]', body, argv)
+        self.assertEqual(self.sim.data("build", "list", "krz/app", "--limit", "5"), {"items": []})
+
+    def test_build_list_with_a_cursor_alone_has_no_next(self):
+        builds = [{"number": n, "job": "test", "status": "success", "sha": SHA_A, "ref": "main",
+                   "created_at": "2026-11-01T00:00:00Z"} for n in range(1, 71)]
+        self.start(forge([app_repo(builds=builds)]))
+        first = self.sim.data("build", "list", "krz/app", "--limit", "5")
+        self.assertIn("next", first)
+        rest = self.sim.data("build", "list", "krz/app", "--cursor", first["next"])
+        self.assertEqual([b["number"] for b in rest["items"]], list(range(65, 15, -1)))
+        self.assertNotIn("next", rest)
+        self.assertEqual(len(self.sim.data("build", "list", "krz/app")), 50)
+
+
+class StatusCommandTests(StateSim):
+    """control/status.go runStatusSet, runStatusList."""
+
+    def test_status_set_shows_on_the_mr_and_records_an_event(self):
+        self.start(forge([app_repo()]))
+        data = self.ok("status", "set", "krz/app", "bbbbbbb", "--context", "ext/lint", "--state", "failure",
+                       "--description", "2 problems", "--url", "https://ci.example/1")
+        self.assertEqual(data, {"sha": SHA_B, "context": "ext/lint", "state": "failure"})
+        shown = self.mr("krz/app", 1)
+        self.assertEqual([(c["context"], c["state"], c["url"]) for c in shown["checks"]],
+                         [("ext/lint", "failure", "https://ci.example/1")])
+        self.assertEqual(self.feed()[0]["data"], {"sha": SHA_B, "context": "ext/lint", "state": "failure"})
+        listed = self.sim.data("status", "list", "krz/app", "feat-1")
+        self.assertEqual(listed, {"sha": SHA_B, "combined": "failure", "statuses": [
+            {"context": "ext/lint", "state": "failure", "description": "2 problems", "url": "https://ci.example/1",
+             "creator": BOT}]})
+        self.assertEqual(self.sim.data("status", "list", "krz/app", "main"),
+                         {"sha": SHA_A, "combined": "", "statuses": None})
+
+    def test_status_set_refusals(self):
+        self.start(forge([app_repo(), dict(app_repo(), path="krz/old", archived=True)]))
+        base = ("status", "set", "krz/app", SHA_B)
+        for argv, want in [
+            (base + ("--context", "ci/test", "--state", "success"), (403, 4)),
+            (base + ("--context", "CI/Test", "--state", "success"), (403, 4)),
+            (base + ("--context", "ext/x", "--state", "done"), (400, 2)),
+            (base + ("--context", "ext/x"), (400, 2)),
+            (base + ("--state", "success"), (400, 2)),
+            (base + ("--context", "ext/x", "--state", "success", "--url", "ftp://x"), (400, 2)),
+            (base + ("extra", "--context", "ext/x", "--state", "success"), (400, 2)),
+            (("status", "set", "krz/app", "f" * 40, "--context", "ext/x", "--state", "success"), (404, 3)),
+            (("status", "set", "krz/nope", SHA_B, "--context", "ext/x", "--state", "success"), (404, 3)),
+            (("status", "set", "krz/old", SHA_B, "--context", "ext/x", "--state", "success"), (403, 4)),
+        ]:
+            self.assertEqual(self.refused(*argv)[:2], want, argv)
+        status, _, env = self.sim.get(*base, "--context", "ext/x", "--state", "success")
+        self.assertEqual((status, env["error"]), (400, "status set changes state; POST it to /api/v1/cmd"))
+        self.assertEqual(self.feed(), [])
+
+
+class UpdatedAtTests(StateSim):
+    """store/issues.go and store/mrs.go: which writes move updated_at."""
+
+    def test_which_writes_move_an_issues_updated_at(self):
+        self.start(forge([app_repo()]))
+        q = "repo:krz/app is:issue"
+        base = self.query_updated_at(q, 1)
+        for argv in [("issue", "label", "krz/app", "1", "--add", "bug"),
+                     ("issue", "assign", "krz/app", "1", "--add", "cmc"),
+                     ("issue", "milestone", "krz/app", "1", "v1")]:
+            self.sim.control(advance_seconds=60)
+            self.ok(*argv)
+            self.assertEqual(self.query_updated_at(q, 1), base, argv)
+        for argv in (("issue", "comment", "krz/app", "1", "--message", "x"),
+                     ("issue", "edit", "krz/app", "1", "--title", "t"), ("issue", "close", "krz/app", "1")):
+            self.sim.control(advance_seconds=60)
+            before = self.query_updated_at(q, 1)
+            self.ok(*argv)
+            self.assertNotEqual(self.query_updated_at(q, 1), before, argv)
+
+    def test_which_writes_move_a_merge_requests_updated_at(self):
+        self.start(forge([app_repo()]))
+        q = "repo:krz/app is:mr"
+        base = self.query_updated_at(q, 2)
+        for argv in (("mr", "label", "krz/app", "2", "--add", "bug"),
+                     ("mr", "comment", "krz/app", "2", "--message", "x")):
+            self.sim.control(advance_seconds=60)
+            self.ok(*argv)
+            self.assertEqual(self.query_updated_at(q, 2), base, argv)
+        for argv in (("mr", "ready", "krz/app", "2"), ("mr", "edit", "krz/app", "2", "--title", "t"),
+                     ("mr", "merge", "krz/app", "1")):  # the merge retargets !2
+            self.sim.control(advance_seconds=60)
+            before = self.query_updated_at(q, 2)
+            self.ok(*argv)
+            self.assertNotEqual(self.query_updated_at(q, 2), before, argv)
+
+
+class StateFileTests(unittest.TestCase):
+    """The forge-state keys the conformance needs: `statuses`, `access`, `ci_jobs`, `orgs`."""
+
+    def test_checks_load_onto_the_head_and_dump_back(self):
+        import gitbay_sim
+        doc = forge([app_repo(merge_requests=[
+            {"number": 1, "title": "parent", "state": "open", "author": "alice", "source": "feat-1",
+             "target_ref": "main", "head_sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z",
+             "checks": [{"context": "ci/test", "state": "success", "duration": "1m"}]}])])
+        f = gitbay_sim.Forge(json.loads(json.dumps(doc)))
+        self.assertEqual(f.repos[0]["statuses"],
+                         {SHA_B: [{"context": "ci/test", "state": "success", "duration": "1m"}]})
+        dumped = f.dump(f.now)
+        self.assertEqual(dumped["repos"][0]["merge_requests"][0]["checks"],
+                         [{"context": "ci/test", "state": "success", "duration": "1m"}])
+        self.assertEqual(gitbay_sim.Forge(json.loads(json.dumps(dumped))).dump(f.now), dumped)
+
+    def test_bad_keys_are_refused(self):
+        import gitbay_sim
+        for repo in (app_repo(statuses={SHA_B: [{"state": "success"}]}), app_repo(statuses={SHA_B: [
+                {"context": "x", "state": "green"}]}), app_repo(access="alice"), app_repo(ci_jobs=[""])):
+            with self.assertRaises(gitbay_sim.StateError):
+                gitbay_sim.Forge(forge([repo]))
+        with self.assertRaises(gitbay_sim.StateError):
+            gitbay_sim.Forge(forge([app_repo()], orgs={"krz": ["alice"]}))
+
+
+if __name__ == "__main__":
+    unittest.main()
