@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// The real command runs in this process against the simulator on the generated 5-repository
 /// forge, with a short interval and full passes every few seconds, while the simulator counts
-/// requests; each pass's JSON line gives its kind and requests. The cost at the defaults (a poll
+/// requests; each pass's JSON line gives its kind and requests. An idle pass's floor is 2: the
+/// feed, and one page of the open merge requests' `updated_at`, the one read that shows a push to
+/// their branches (gitbay's feed never does). The cost at the defaults (a poll
 /// every 30 s, a full pass every 15 min) is then the idle passes' requests × 120 an hour plus the
 /// full passes' (after the first, which fills the cache) × 4. Requests are counted, never timed.
 enum WatchBenchmark {
@@ -73,8 +75,8 @@ enum WatchBenchmark {
             return [
                 BenchRow(
                     name: "watch", size: size, measure: "requests per idle pass (\(idle.count) passes)",
-                    value: String(format: "%.2f", idleMean), target: "= 1",
-                    verdict: !idle.isEmpty && idle.allSatisfy { $0 == 1 } ? "PASS" : "FAIL"),
+                    value: String(format: "%.2f", idleMean), target: "≤ 2 (the feed and the open merge requests)",
+                    verdict: !idle.isEmpty && idle.allSatisfy { $0 <= 2 } ? "PASS" : "FAIL"),
                 BenchRow(
                     name: "watch", size: size, measure: "requests per full pass, cache warm (\(full.count) passes)",
                     value: String(format: "%.1f", fullMean), target: "(reported)", verdict: "—"),

@@ -60,6 +60,7 @@ enum ForgeDerivation {
     }
 
     /// The recorded combined state, or else the worst check state (the first of equally bad ones).
+    ///
     /// gitbay's own folds `error` into `failure` and `skipped` into `success` (docs/gitbay/domain.md#checks).
     static func checksCombined(_ mergeRequest: MergeRequest) -> CheckState? {
         if let recorded = mergeRequest.checksCombined, !recorded.rawValue.isEmpty { return recorded }

@@ -10,6 +10,8 @@ public struct MergeRequestsPlugin: BotPlugin {
 
     public var kinds: [any ItemKindDefinition] { [MergeRequestReader()] }
 
+    public var probes: [any QuietChangeProbe] { [OpenMergeRequestProbe()] }
+
     public init() {}
 
     public func fields(for kind: ItemKind) -> [FieldDefinition] {

@@ -1,12 +1,14 @@
 import Foundation
+import GitbayClient
+import GitbayKit
 import GitbayTestSupport
 import Testing
 
 /// A repository where nothing is due until someone acts.
 ///
 /// A stale issue whose last word is the bot's, a draft stacked on an open merge request, and one
-/// pending build on a plain branch. No date in it decides anything, so the tests hold whatever
-/// day they run on.
+/// pending build on the branch of a third merge request. No date in it decides anything, so the
+/// tests hold whatever day they run on.
 private let forge = """
     {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
      "users": ["triage-bot", "alice"],
@@ -24,6 +26,9 @@ private let forge = """
           "created_at": "2025-01-01T00:00:00.000Z"},
          {"number": 2, "title": "child", "state": "open", "draft": true, "author": "alice", "source": "feat-2",
           "target_ref": "feat-1", "head_sha": "\(String(repeating: "b", count: 40))",
+          "created_at": "2025-01-01T00:00:00.000Z"},
+         {"number": 3, "title": "feature", "state": "open", "author": "alice", "source": "feat-3",
+          "target_ref": "main", "head_sha": "\(String(repeating: "c", count: 40))",
           "created_at": "2025-01-01T00:00:00.000Z"}],
        "builds": [{"number": 1, "job": "test", "status": "pending", "sha": "\(String(repeating: "c", count: 40))",
                    "ref": "feat-3", "created_at": "2025-01-01T00:00:00Z"}]}]}
@@ -103,6 +108,11 @@ private func waitFor(
     return nil
 }
 
+/// The kinds of the events in the simulator's feed, newest first, as the bot's account sees it.
+private func feedKinds(_ simulator: SimulatorProcess) async throws -> [String] {
+    try await simulator.client().send(try FeedCommand(limit: 50)).items.map(\.kind)
+}
+
 /// Polls `condition` until it holds, at most `seconds`.
 private func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
@@ -114,8 +124,8 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
 }
 
 /// `watch` against the simulator: it acts on other people's activity within one interval plus
-/// five seconds, does each thing once, stops cleanly, and a restart after `kill -9` loses and
-/// doubles nothing.
+/// five seconds, pushes included though gitbay's feed never shows them, does each thing once,
+/// stops cleanly, and a restart after `kill -9` loses and doubles nothing.
 @Suite struct WatchTests {
     @Test func itActsOnMergesCommentsAndPushesWithinAnIntervalAndOnce() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
@@ -137,9 +147,12 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
                 ["issue label krz/app 1 --remove stale"], on: simulator, within: interval + 5)
             #expect(unmarked != nil, "\((try? botWrites(simulator)) ?? [])")
 
+            // A push to the branch of merge request 3 queues a newer build; the feed shows nothing of it.
+            let before = try await feedKinds(simulator)
             try await simulator.control(
                 "{\"push\": {\"repo\": \"krz/app\", \"branch\": \"feat-3\", \"sha\": \"\(String(repeating: "d", count: 40))\"}}"
             )
+            #expect(try await feedKinds(simulator) == before, "a push is not in gitbay's feed")
             let cancelled = try await waitFor(["build cancel krz/app 1"], on: simulator, within: interval + 5)
             #expect(cancelled != nil, "\((try? botWrites(simulator)) ?? [])")
 
@@ -153,15 +166,64 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             let passes = end.output.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
             }
-            // One full pass at the start; everything after came from the feed, and a quiet feed
-            // costs one request a pass.
+            // One full pass at the start; everything after came from the feed and the probe of
+            // open merge requests, and a quiet pass costs two requests: the feed and the probe.
             #expect(passes.first?["pass"] as? String == "full")
             #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
             #expect(passes.filter { $0["pass"] as? String == "events" }.count >= 3, "\(end.output)")
             let idle = passes.filter { $0["pass"] as? String == "idle" }
-            #expect(!idle.isEmpty && idle.allSatisfy { $0["requests"] as? Int == 1 }, "\(end.output)")
+            #expect(!idle.isEmpty && idle.allSatisfy { $0["requests"] as? Int == 2 }, "\(end.output)")
+            #expect(passes.contains { ($0["unannounced"] as? Int ?? 0) > 0 }, "\(end.output)")
             // The bot's own writes come back as events that trigger nothing.
             #expect(passes.contains { ($0["own_events"] as? Int ?? 0) > 0 }, "\(end.output)")
+        }
+    }
+
+    /// The bot's `ready` starts a merge someone else queued (gitbay runs it as the queuer:
+    /// `internal/control/mergequeue.go`, `attemptLocked`), and the next events pass readies what
+    /// was stacked on it, from the queuer's `mr.merged` in the feed.
+    @Test func aMergeTheBotsReadyStartedReadiesTheNextInTheStack() async throws {
+        let sha = { (digit: Character) in String(repeating: digit, count: 40) }
+        let stack = """
+            {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+             "users": ["triage-bot", "alice"],
+             "repos": [{"path": "krz/app", "default_branch": "main",
+               "branches": {"main": "\(sha("1"))", "feat-1": "\(sha("a"))", "feat-2": "\(sha("b"))",
+                            "feat-3": "\(sha("c"))"},
+               "merge_requests": [
+                 {"number": 1, "title": "base", "state": "open", "author": "alice", "source": "feat-1",
+                  "target_ref": "main", "head_sha": "\(sha("a"))", "created_at": "2025-01-01T00:00:00.000Z"},
+                 {"number": 2, "title": "middle", "state": "open", "draft": true, "author": "alice",
+                  "source": "feat-2", "target_ref": "feat-1", "head_sha": "\(sha("b"))",
+                  "created_at": "2025-01-01T00:00:00.000Z"},
+                 {"number": 3, "title": "top", "state": "open", "draft": true, "author": "alice",
+                  "source": "feat-3", "target_ref": "feat-2", "head_sha": "\(sha("c"))",
+                  "created_at": "2025-01-01T00:00:00.000Z"}]}]}
+            """
+        try await SimulatorProcess.run(state: stack, options: simulatorOptions) { simulator in
+            let bot = try watch(simulator, state: BotState(), ["--format", "json"])
+            try await Task.sleep(for: .seconds(interval + 1))
+            let queued = try await simulator.write(
+                ["mr", "merge", "krz/app", "2", "--when-ready"], token: ForgeActivity.personToken)
+            #expect(queued == 200)
+            #expect(
+                try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken) == 200)
+            let readied = try await waitFor(
+                ["mr ready krz/app 2", "mr ready krz/app 3", "mr comment krz/app 3"], on: simulator,
+                within: 2 * (interval + 5))
+            #expect(readied != nil, "\((try? botWrites(simulator)) ?? [])")
+            let feed = try await simulator.client().send(try FeedCommand(limit: 50)).items
+            let merge = feed.first { $0.kind == "mr.merged" && $0.number == 2 }
+            #expect(merge?.actor == "alice", "the queued merge runs as the account that queued it: \(feed)")
+            bot.send(SIGTERM)
+            let end = try await bot.finish(within: 20)
+            #expect(end.status == 143, "\(end.error)")
+            let passes = end.output.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
+            let writes = try botWrites(simulator)
+            #expect(writes.filter { $0.hasPrefix("mr ready") }.count == 2, "\(writes)")
         }
     }
 

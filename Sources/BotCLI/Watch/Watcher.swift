@@ -44,6 +44,8 @@ struct Watcher {
         var kind: String
         var events = 0
         var ownEvents = 0
+        /// Changes the feed did not show, found by the plugins' probes (a push, say).
+        var unannounced = 0
         var items = 0
         var requests = 0
         var actions = 0
@@ -70,6 +72,8 @@ struct Watcher {
         var position = try readPosition(store)
         var lastFull: Date?
         var failures = 0
+        // What each probe (by the kind of event it raises) saw last; a full pass starts it afresh.
+        var probed: [String: [String: String]] = [:]
         while !signals.isRaised {
             if signals.takeReload() {
                 do {
@@ -85,10 +89,12 @@ struct Watcher {
                 let due = lastFull.map { Date().timeIntervalSince($0) >= fullEvery } ?? true
                 let poll = due ? nil : try await FeedPoll.read(after: position, reader: client)
                 if let poll, !poll.gap {
+                    let unannounced = try await probe(&probed)
                     let targets = WatchTargets.of(
-                        poll.events, me: me, kinds: rules.map(\.kind), registry: registry)
+                        poll.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
                     pass = Pass(kind: targets.isEmpty ? "idle" : "events", events: poll.events.count)
                     pass.ownEvents = targets.ownEvents
+                    pass.unannounced = unannounced.count
                     if !targets.isEmpty {
                         try await act(on: targets, me: me, store: store, signals: signals, pass: &pass)
                     }
@@ -100,6 +106,8 @@ struct Watcher {
                     // judging again makes harmless.
                     var start = lastFull == nil && poll == nil ? position : nil
                     if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
+                    probed = [:]
+                    _ = try await probe(&probed)
                     pass = Pass(kind: "full", events: poll?.events.count ?? 0)
                     try await act(on: nil, me: me, store: store, signals: signals, pass: &pass)
                     position = start ?? position
@@ -124,6 +132,19 @@ struct Watcher {
             await sleep(interval, signals: signals)
         }
         return .stopped(by: signals.signal)
+    }
+
+    /// Looks once with each probe the rules make worth it, and answers the events for what moved
+    /// since its last look (none on its first), noting what each saw in `seen`.
+    private func probe(_ seen: inout [String: [String: String]]) async throws -> [FeedEvent] {
+        let scope = RuleScope(union: rules.map(\.scope))
+        var events: [FeedEvent] = []
+        for probe in WatchTargets.probes(for: rules.map(\.kind), registry: registry) {
+            let look = try await probe.look(in: scope, reader: client)
+            if let previous = seen[probe.eventKind] { events += look.changes(since: previous) }
+            seen[probe.eventKind] = look.versions
+        }
+        return events
     }
 
     /// Whose token this is, asked until the server answers.
@@ -211,6 +232,7 @@ struct Watcher {
         if json {
             let fields: [String: Any] = [
                 "at": at, "pass": pass.kind, "events": pass.events, "own_events": pass.ownEvents,
+                "unannounced": pass.unannounced,
                 "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
                 "failed": pass.failed,
             ]
@@ -218,7 +240,8 @@ struct Watcher {
             console.write(String(decoding: data, as: UTF8.self) + "\n", to: .output)
         } else {
             console.write(
-                "\(at) \(pass.kind) pass: \(pass.events) events (\(pass.ownEvents) own), \(pass.items) items, "
+                "\(at) \(pass.kind) pass: \(pass.events) events (\(pass.ownEvents) own), "
+                    + "\(pass.unannounced) unannounced changes, \(pass.items) items, "
                     + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
                     + (pass.failed > 0 ? ", \(pass.failed) failed" : "") + "\n", to: .output)
         }

@@ -12,8 +12,11 @@ public protocol BotPlugin: Sendable {
     /// How the plugin reads the kinds whose items it lists (none by default: a plugin may only
     /// add fields and actions to a kind another plugin reads).
     var kinds: [any ItemKindDefinition] { get }
+    /// The reads `watch` polls for changes the activity feed does not show (none by default).
+    var probes: [any QuietChangeProbe] { get }
 }
 
 extension BotPlugin {
     public var kinds: [any ItemKindDefinition] { [] }
+    public var probes: [any QuietChangeProbe] { [] }
 }

@@ -8,9 +8,12 @@ public struct PluginRegistry: Sendable {
     /// Names offered twice for one kind ("issues: field 'labels' from A and B"); the first wins.
     public private(set) var conflicts: [String] = []
     public let pluginNames: [String]
+    /// Every plugin's ``QuietChangeProbe``s, in the order the plugins were given.
+    public let probes: [any QuietChangeProbe]
 
     public init(plugins: [any BotPlugin]) {
         pluginNames = plugins.map(\.name)
+        probes = plugins.flatMap(\.probes)
         var owners: [String: String] = [:]
         for plugin in plugins {
             for definition in plugin.kinds {

@@ -151,11 +151,7 @@ public struct ReadSession: Sendable {
 
     /// The union of the rules' scopes, as query terms.
     public func scope(of rules: [Rule]) -> RuleScope {
-        var terms: [RuleScope.Term] = []
-        for rule in rules {
-            for term in rule.scope.terms where !terms.contains(term) { terms.append(term) }
-        }
-        return RuleScope(terms: terms)
+        RuleScope(union: rules.map(\.scope))
     }
 
     /// What the conditions of `rules` (all of `kind`) need read beyond the listing.

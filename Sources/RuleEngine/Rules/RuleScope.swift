@@ -18,6 +18,15 @@ public struct RuleScope: Sendable, Hashable, CustomStringConvertible {
         self.terms = terms
     }
 
+    /// The union of `scopes`: each term once, in the order first seen.
+    public init(union scopes: [RuleScope]) {
+        var terms: [Term] = []
+        for scope in scopes {
+            for term in scope.terms where !terms.contains(term) { terms.append(term) }
+        }
+        self.init(terms: terms)
+    }
+
     /// Reads a scope; throws with the offset of the term that is wrong.
     public init(parsing text: String) throws(ConditionSyntaxError) {
         var terms: [Term] = []

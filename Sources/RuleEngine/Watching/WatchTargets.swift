@@ -67,6 +67,21 @@ public struct WatchTargets: Sendable, Hashable {
         return targets
     }
 
+    /// The probes worth polling for rules of `kinds`: those whose events affect items of one of them.
+    public static func probes(
+        for kinds: [ItemKind], registry: PluginRegistry
+    ) -> [any QuietChangeProbe] {
+        registry.probes.filter { probe in
+            guard let repository = try? RepositoryPath(owner: "any", name: "repository") else { return true }
+            let sample = FeedEvent(
+                id: 0, repo: repository, actor: nil, kind: probe.eventKind, number: 1,
+                createdAt: Date(timeIntervalSince1970: 0))
+            return kinds.contains { kind in
+                (registry.definition(of: kind)?.watchEffect(of: sample) ?? .wholeRepository) != .none
+            }
+        }
+    }
+
     /// `rules` narrowed to the repositories something happened in, each to those in its scope.
     ///
     /// A rule whose scope holds none of them is left out; a pass then lists only those repositories.

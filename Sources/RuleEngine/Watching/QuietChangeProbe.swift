@@ -1,0 +1,56 @@
+import Foundation
+import GitbayKit
+
+/// A cheap read that `watch` polls beside the feed, for changes the feed never shows.
+///
+/// gitbay's feed leaves pushes out (`internal/store/dashboard.go`, `RecentEvents`), and a push
+/// records no event a client can read, though it moves what other reads show: the head and
+/// `updated_at` of the open merge requests on the branch (`internal/store/mrs.go`, `UpdateMRHead`;
+/// docs/gitbay-conformance.md, "What a push leaves in the feed"). A probe notes a version per key
+/// and, for each one that moved, raises an event of the bot's own making, which each kind's plugin
+/// maps to its items as it does the feed's (``ItemKindDefinition/watchEffect(of:)``).
+public protocol QuietChangeProbe: Sendable {
+    /// The kind of the events the probe raises; the watcher polls the probe only when such an
+    /// event affects the items of some rule's kind.
+    var eventKind: String { get }
+    /// What the probe sees now within `scope`.
+    func look(in scope: RuleScope, reader: any ForgeReader) async throws -> ProbeLook
+}
+
+/// One look of a ``QuietChangeProbe``: a version per key, with the event to raise when it moves.
+public struct ProbeLook: Sendable, Hashable {
+    /// What one key showed.
+    public struct Entry: Sendable, Hashable {
+        public var key: String
+        public var version: String
+        /// The event to raise when ``version`` differs from the one seen before.
+        public var event: FeedEvent
+
+        public init(key: String, version: String, event: FeedEvent) {
+            self.key = key
+            self.version = version
+            self.event = event
+        }
+    }
+
+    public var entries: [Entry]
+    /// The requests the look took.
+    public var requests: Int
+
+    public init(entries: [Entry], requests: Int) {
+        self.entries = entries
+        self.requests = requests
+    }
+
+    /// Each key's version, to compare the next look with.
+    public var versions: [String: String] {
+        Dictionary(entries.map { ($0.key, $0.version) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The events of the keys whose version differs from `previous`, or that it did not have.
+    ///
+    /// A key that is gone raises nothing: what ends an item (a merge, a close) is in the feed.
+    public func changes(since previous: [String: String]) -> [FeedEvent] {
+        entries.filter { previous[$0.key] != $0.version }.map(\.event)
+    }
+}
