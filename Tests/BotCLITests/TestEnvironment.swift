@@ -10,3 +10,8 @@ func testEnvironment(_ environment: [String: String]) -> [String: String] {
     guard environment["HOME"] == nil, environment["XDG_STATE_HOME"] == nil else { return environment }
     return environment.merging(["HOME": Scratch.url("home").path]) { mine, _ in mine }
 }
+
+/// A commit id of forty `digit`s, for forge-state files written in tests.
+func sha(_ digit: Character) -> String {
+    String(repeating: digit, count: 40)
+}

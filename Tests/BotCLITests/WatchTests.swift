@@ -183,7 +183,6 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
     /// `internal/control/mergequeue.go`, `attemptLocked`), and the next events pass readies what
     /// was stacked on it, from the queuer's `mr.merged` in the feed.
     @Test func aMergeTheBotsReadyStartedReadiesTheNextInTheStack() async throws {
-        let sha = { (digit: Character) in String(repeating: digit, count: 40) }
         let stack = """
             {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
              "users": ["triage-bot", "alice"],
