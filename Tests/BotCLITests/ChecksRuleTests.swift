@@ -31,8 +31,10 @@ private let forge = """
                 let explained = await runBot(against: simulator, ["explain", "krz/app!1", rules])
                 let checks = explained.output.components(separatedBy: "(checks: ").dropFirst().first?
                     .prefix { $0 != ")" }
-                return (try simulator.journalEntries().compactMap { ($0["argv"] as? [String])?.joined(separator: " ") },
-                    checks.map(String.init) ?? explained.output)
+                return (
+                    try simulator.journalEntries().compactMap { ($0["argv"] as? [String])?.joined(separator: " ") },
+                    checks.map(String.init) ?? explained.output
+                )
             }
             func push(_ digit: Character) async throws {
                 try await simulator.control(

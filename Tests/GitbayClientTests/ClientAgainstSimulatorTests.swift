@@ -147,4 +147,28 @@ private func integer(_ stats: [String: Any], _ key: String) -> Int {
             #expect(!texts.isEmpty)
         }
     }
+
+    /// gitbay's exit codes decide what the client does (`internal/control/mr.go` `mergeMR`,
+    /// `internal/control/mergequeue.go` `cancelQueuedMerge`): merging a merged merge request is a
+    /// usage refusal, exit 2, final and sent once; cancelling a merge nobody queued is exit 1, a
+    /// refusal of the state, also sent once.
+    @Test func refusalsAreTakenByExitCodeAndNeverRetried() async throws {
+        try await SimulatorProcess.run(stateFile: smallForge, options: ["--clock", "frozen"]) { simulator in
+            let client = try client(for: simulator)
+            struct Reply: Decodable, Sendable {}
+            for (argv, kind, code) in [
+                (["mr", "merge", "krz/gitbay", "150"], GitbayError.Kind.usage, 2),
+                (["mr", "merge", "krz/gitbay", "158", "--cancel"], .failure, 1),
+            ] {
+                let before = integer(try await simulator.stats(), "writes")
+                await #expect {
+                    _ = try await client.send(ControlCommand(argv: argv, effect: .write), expecting: Reply.self)
+                } throws: { error in
+                    guard let error = error as? GitbayError else { return false }
+                    return error.kind == kind && error.exitCode == code && !error.mayHaveApplied
+                }
+                #expect(integer(try await simulator.stats(), "writes") == before + 1, "\(argv) is sent once")
+            }
+        }
+    }
 }

@@ -89,7 +89,7 @@ struct Watcher {
                 let due = lastFull.map { Date().timeIntervalSince($0) >= fullEvery } ?? true
                 let poll = due ? nil : try await FeedPoll.read(after: position, reader: client)
                 if let poll, !poll.gap {
-                    let unannounced = try await probe(&probed)
+                    let unannounced = try await probe(&probed, ownEvents: poll.events.filter { $0.actor == me })
                     let targets = WatchTargets.of(
                         poll.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
                     pass = Pass(kind: targets.isEmpty ? "idle" : "events", events: poll.events.count)
@@ -107,7 +107,7 @@ struct Watcher {
                     var start = lastFull == nil && poll == nil ? position : nil
                     if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
                     probed = [:]
-                    _ = try await probe(&probed)
+                    _ = try await probe(&probed, ownEvents: [])
                     pass = Pass(kind: "full", events: poll?.events.count ?? 0)
                     try await act(on: nil, me: me, store: store, signals: signals, pass: &pass)
                     position = start ?? position
@@ -135,13 +135,14 @@ struct Watcher {
     }
 
     /// Looks once with each probe the rules make worth it, and answers the events for what moved
-    /// since its last look (none on its first), noting what each saw in `seen`.
-    private func probe(_ seen: inout [String: [String: String]]) async throws -> [FeedEvent] {
+    /// since its last look (none on its first) and not by the bot's `ownEvents`, noting what each
+    /// saw in `seen`.
+    private func probe(_ seen: inout [String: [String: String]], ownEvents: [FeedEvent]) async throws -> [FeedEvent] {
         let scope = RuleScope(union: rules.map(\.scope))
         var events: [FeedEvent] = []
         for probe in WatchTargets.probes(for: rules.map(\.kind), registry: registry) {
             let look = try await probe.look(in: scope, reader: client)
-            if let previous = seen[probe.eventKind] { events += look.changes(since: previous) }
+            if let previous = seen[probe.eventKind] { events += look.changes(since: previous, ownEvents: ownEvents) }
             seen[probe.eventKind] = look.versions
         }
         return events

@@ -47,10 +47,19 @@ public struct ProbeLook: Sendable, Hashable {
         Dictionary(entries.map { ($0.key, $0.version) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The events of the keys whose version differs from `previous`, or that it did not have.
+    /// The events of the keys whose version differs from `previous`, or that it did not have,
+    /// less those that the account's own write explains.
     ///
-    /// A key that is gone raises nothing: what ends an item (a merge, a close) is in the feed.
-    public func changes(since previous: [String: String]) -> [FeedEvent] {
-        entries.filter { previous[$0.key] != $0.version }.map(\.event)
+    /// A key that is gone raises nothing: what ends an item (a merge, a close) is in the feed. A
+    /// move is the bot's own when one of `ownEvents` names the same item at or after the item's
+    /// new time: its write moved it, and judging the item again would only find it done. Anyone
+    /// who changed the item later moved its time past that event, so their change still counts.
+    public func changes(since previous: [String: String], ownEvents: [FeedEvent] = []) -> [FeedEvent] {
+        entries.filter { previous[$0.key] != $0.version }.map(\.event).filter { change in
+            !ownEvents.contains { own in
+                own.repo == change.repo && own.number == change.number && own.family == change.family
+                    && own.createdAt >= change.createdAt
+            }
+        }
     }
 }
