@@ -79,11 +79,19 @@ final class URLSessionExchangeDelegate: NSObject, URLSessionDataDelegate, Sendab
         passed.continuation.resume(returning: .failure(.responseTooLarge(passed.maxResponseSize)))
     }
 
+    /// Resumes the exchange waiting for `task`, if one is.
+    ///
+    /// Only a waiting exchange leaves the table here. A task cancelled before it started is
+    /// reported complete by URLSession too; taking its `cancelledBeforeStart` mark away then made
+    /// ``start(_:maxResponseSize:continuation:)`` resume a task that would never answer, and the
+    /// request waited forever (found by `TransportTests`' cancel stress, now a test).
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard case .waiting(let exchange) = slots.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
-            return
+        let exchange = slots.withLock { slots -> Exchange? in
+            guard case .waiting(let exchange) = slots[task.taskIdentifier] else { return nil }
+            slots[task.taskIdentifier] = nil
+            return exchange
         }
-        exchange.continuation.resume(returning: Self.result(of: task, body: exchange.body, error: error))
+        exchange?.continuation.resume(returning: Self.result(of: task, body: exchange?.body ?? Data(), error: error))
     }
 
     func urlSession(

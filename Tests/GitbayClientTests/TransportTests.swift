@@ -1,6 +1,7 @@
 import Foundation
 import GitbayClient
 import GitbayTestSupport
+import Synchronization
 import Testing
 
 /// The behaviour both real transports must share, checked against a local Python server.
@@ -245,6 +246,44 @@ import Testing
         }
     }
 
+    /// Cancels come at every moment of a request's start, many at once: each send still ends,
+    /// and promptly. URLSession reports a task cancelled before it was resumed as complete; the
+    /// session's delegate once took that for the request's end and dropped the mark that the
+    /// request was cancelled, so the request then waited forever (about one full suite in twenty
+    /// hung on `cancellingTheTaskCancelsTheTransfer`; this found it in one or two runs of three).
+    @Test(arguments: TransportKind.allCases)
+    func cancelsRacingTheStartEndEverySend(kind: TransportKind) async throws {
+        let server = try TestHTTPServer.shared()
+        let stuck = try await withThrowingTaskGroup(of: [String].self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var stuck: [String] = []
+                    for round in 0..<60 {
+                        let transport = kind.make()
+                        let request = Self.get(server.url("/stall?race=\(worker)-\(round)"), timeout: .seconds(30))
+                        let ended = EndFlag()
+                        let task = Task {
+                            _ = await Self.failure(of: request, using: transport)
+                            ended.set()
+                        }
+                        try await Task.sleep(for: .microseconds(Int.random(in: 0...3000)))
+                        task.cancel()
+                        // Bounded: a send that does not end within 10 s is reported, not waited for.
+                        var waited = 0
+                        while !ended.isSet, waited < 1000 {
+                            try await Task.sleep(for: .milliseconds(10))
+                            waited += 1
+                        }
+                        if !ended.isSet { stuck.append("\(worker)-\(round)") }
+                    }
+                    return stuck
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(stuck.isEmpty, "sends that never ended after a cancel: \(stuck)")
+    }
+
     /// A chunked body without a length (that would go on for 8 MiB, so a transport missing the
     /// cap returns it rather than take the runner's memory), and a small gzip body that unpacks
     /// past the cap: the cap counts the body as decoded.
@@ -302,4 +341,13 @@ import Testing
             #expect(first.clientPort == second.clientPort)
         }
     }
+}
+
+/// Set once a send has ended, read by the test that waits for it within a bound.
+private final class EndFlag: Sendable {
+    private let value = Mutex(false)
+
+    var isSet: Bool { value.withLock { $0 } }
+
+    func set() { value.withLock { $0 = true } }
 }
