@@ -246,11 +246,12 @@ import Testing
         }
     }
 
-    /// Cancels come at every moment of a request's start, many at once: each send still ends,
-    /// and promptly. URLSession reports a task cancelled before it was resumed as complete; the
-    /// session's delegate once took that for the request's end and dropped the mark that the
-    /// request was cancelled, so the request then waited forever (about one full suite in twenty
-    /// hung on `cancellingTheTaskCancelsTheTransfer`; this found it in one or two runs of three).
+    /// Cancels come at every moment of a request's start, many at once: each send still ends.
+    ///
+    /// URLSession reports a task cancelled before it was resumed as complete; the session's
+    /// delegate once took that for the request's end and dropped the mark that the request was
+    /// cancelled, so the request then waited forever (about one full suite in twenty hung on
+    /// `cancellingTheTaskCancelsTheTransfer`; with the old delegate this failed 4 runs of 4).
     @Test(arguments: TransportKind.allCases)
     func cancelsRacingTheStartEndEverySend(kind: TransportKind) async throws {
         let server = try TestHTTPServer.shared()
