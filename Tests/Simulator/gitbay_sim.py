@@ -1367,6 +1367,8 @@ def h_org_milestone_list(ctx, fl, p):
     only, each with org: true, counted across the org."""
     state = milestone_state_filter(fl, SPECS[("org", "milestone", "list")].usage)
     repos = ctx.forge.org(fl.pos[0])
+    if not repos:
+        return []  # an org that owns no repository has no milestones (emit's nil slice is [])
     return milestone_rows(ctx.forge, repos[0], list(org_milestones(repos[0]).values()), state)
 
 
@@ -2349,7 +2351,7 @@ FAULT_KEYS = ("rate", "times", "command", "method", "retry_after", "delay", "hon
 
 
 class Fault:
-    """One injected failure: KIND[,key=value...] (see docs/forge-state.md, "Simulator faults")."""
+    """One injected failure: KIND[,key=value...] (see docs/forge-state.md, "Faults")."""
 
     def __init__(self, spec):
         parts = [x for x in spec.split(",")]

@@ -550,6 +550,12 @@ class EmptyListAndPagingTests(StateSim):
             self.assertIn(b'"data":[]', body, argv)
         self.assertEqual(self.sim.data("build", "list", "krz/app", "--limit", "5"), {"items": []})
 
+    def test_an_org_without_repositories_lists_no_milestones(self):
+        self.start(forge([app_repo()], orgs={"empty-org": {"members": [BOT]}}))
+        status, _, body = self.sim.raw("GET", "/api/v1/read?argv=org&argv=milestone&argv=list&argv=empty-org")
+        self.assertEqual(status, 200, body)
+        self.assertIn(b'"data":[]', body)
+
     def test_build_list_with_a_cursor_alone_has_no_next(self):
         builds = [{"number": n, "job": "test", "status": "success", "sha": SHA_A, "ref": "main",
                    "created_at": "2026-11-01T00:00:00Z"} for n in range(1, 71)]
