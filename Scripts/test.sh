@@ -23,7 +23,7 @@ done
 echo "== swift test"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
-# A test run that outlasts GITBAY_TEST_LIMIT seconds (default 600, five times a normal run on a
+# A test run that outlasts GITBAY_TEST_LIMIT seconds (default 600, ten times a normal run on a
 # 2-core machine) is a hang: the threads of the test processes that `swift test` started (its own
 # children, found through /proc, never by name) are printed, they are killed, and the run fails.
 # It is never run again: a hang is a bug to find.
