@@ -340,6 +340,9 @@ extension SQLiteStateStore {
         }
     }
 
+    /// How many times, 10 ms apart, the lock is tried before the store is busy.
+    static let lockAttempts = 10
+
     /// Creates the folder when missing, takes the lock beside `path` (busy when another process
     /// holds it), and creates the database file readable by its owner only when missing.
     private static func lockAndCreate(_ path: String) throws(StateStoreError) -> FileHandle {
@@ -355,9 +358,16 @@ extension SQLiteStateStore {
         let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("create its lock file \(path).lock") }
         let lock = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            if errno == EWOULDBLOCK { throw .busy(path: path) }
-            throw failure("lock \(path).lock")
+        // A lock held for a moment only is waited for: a process that starts a child keeps the
+        // lock's file open in the child from its fork until its exec closes it (close-on-exec
+        // acts at the exec), so a lock just let go can still look held for that instant. A run
+        // holds it for its whole length, so another run still finds it busy.
+        var attempts = 0
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw failure("lock \(path).lock") }
+            attempts += 1
+            guard attempts < lockAttempts else { throw .busy(path: path) }
+            usleep(10_000)
         }
         let file = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw failure("create it") }
