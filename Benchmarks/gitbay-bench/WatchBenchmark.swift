@@ -63,7 +63,8 @@ enum WatchBenchmark {
             }
             try await Task.sleep(for: .seconds(seconds))
             kill(getpid(), SIGTERM)
-            let open = try await simulator.client().all(try MergeRequestQueryCommand(query: "repo:* is:mr is:open")).count
+            let open = try await simulator.client().all(try MergeRequestQueryCommand(query: "repo:* is:mr is:open"))
+                .count
             let floor = 1 + (open + 199) / 200
             let code = await watcher.value
             let passes = lines.output.withLock { $0 }.split(separator: "\n").compactMap {
