@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command (README.md names it; .ci/run runs it): installs the system
 # packages that are missing (Scripts/install-deps.sh), then format lint, the Python tests (the
-# simulator's and the set-up scripts'), the Swift build with warnings as errors and every Swift test.
+# simulator's and the set-up scripts', beside the Swift build with warnings as errors) and every
+# Swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,15 +14,36 @@ lint_paths=(Package.swift Sources Tests)
 [ -d Benchmarks ] && lint_paths+=(Benchmarks)
 swift format lint --strict --recursive "${lint_paths[@]}"
 
-for folder in Tests/Simulator Tests/Scripts; do
-    if compgen -G "$folder/test_*.py" >/dev/null; then
-        echo "== python tests: $folder"
-        python3 -m unittest discover -s "$folder" -p 'test_*.py'
-    fi
+# The Python tests (the simulator's and the set-up scripts') run while Swift builds: they need
+# none of it, and most of their time is simulators starting and stopping, not the build's CPU.
+# Each module is a process of its own; their output is shown once they are all done.
+python_log=$(mktemp)
+python_pids=()
+for module in Tests/Simulator/test_*.py Tests/Scripts/test_*.py; do
+    [ -e "$module" ] || continue
+    (cd "$(dirname "$module")" && python3 -m unittest "$(basename "$module" .py)") >"$python_log.$(basename "$module")" 2>&1 &
+    python_pids+=($!)
 done
+stop_python() {
+    for pid in "${python_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -f "$python_log"*
+}
+trap stop_python EXIT
+
+echo "== swift build (the python tests run meanwhile)"
+swift build --build-tests -Xswiftc -warnings-as-errors
+
+python_failed=0
+for pid in "${python_pids[@]}"; do wait "$pid" || python_failed=1; done
+for log in "$python_log".*; do
+    [ -e "$log" ] || continue
+    echo "== python tests: ${log#"$python_log".}"
+    cat "$log"
+done
+python_pids=()
+[ "$python_failed" -eq 0 ] || { echo "== python tests failed" >&2; exit 1; }
 
 echo "== swift test"
-swift build --build-tests -Xswiftc -warnings-as-errors
 
 # A test run that outlasts GITBAY_TEST_LIMIT seconds (default 600, ten times a normal run on a
 # 2-core machine) is a hang: the threads of the test processes that `swift test` started (its own
