@@ -35,15 +35,7 @@ public final class SimulatorProcess: @unchecked Sendable {
     public static func run<T>(
         state: String, options: [String] = [], _ body: (SimulatorProcess) async throws -> T
     ) async throws -> T {
-        let simulator = try await start(state: state, options: options)
-        do {
-            let result = try await body(simulator)
-            await simulator.stop()
-            return result
-        } catch {
-            await simulator.stop()
-            throw error
-        }
+        try await stopping(try await start(state: state, options: options), with: { await $0.stop() }, body)
     }
 
     /// Starts a simulator serving the forge-state file at `statePath`, runs `body`, then stops it.

@@ -35,15 +35,7 @@ public final class TransportTestServer: Sendable {
 
     /// Runs `body` with a server started for it, and stops the server whatever `body` does.
     public static func run<T>(_ body: (TransportTestServer) async throws -> T) async throws -> T {
-        let server = try await start()
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await stopping(try await start(), with: { await $0.stop() }, body)
     }
 
     /// A URL on this server for `path` (which may carry a query), on the given host name.
