@@ -182,6 +182,31 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
         }
     }
 
+    /// gitbay records `issue label` even when nothing changed (`internal/control/issue.go`,
+    /// `runIssueLabel`), so the bot's own no-op writes come back in the feed: they trigger no pass.
+    @Test func theBotsOwnNoOpEventsTriggerNoPass() async throws {
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let bot = try watch(simulator, state: BotState(), ["--format", "json"])
+            try await Task.sleep(for: .seconds(interval + 1))
+            // As the bot's account: issue 1 has `stale` already.
+            #expect(try await simulator.write(["issue", "label", "krz/app", "1", "--add", "stale"]) == 200)
+            let feed = try await simulator.client().send(try FeedCommand(limit: 1)).items
+            #expect(feed.first?.kind == "issue.labeled" && feed.first?.actor == "triage-bot", "\(feed)")
+            try await Task.sleep(for: .seconds(interval * 2 + 1))
+            bot.send(SIGTERM)
+            let end = try await bot.finish(within: 20)
+            #expect(end.status == 143, "\(end.error)")
+            let passes = end.output.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(passes.first?["pass"] as? String == "full")
+            let later = passes.dropFirst()
+            #expect(later.contains { ($0["own_events"] as? Int ?? 0) == 1 }, "\(end.output)")
+            #expect(!later.isEmpty && later.allSatisfy { $0["pass"] as? String == "idle" }, "\(end.output)")
+            #expect(try botWrites(simulator) == ["issue label krz/app 1 --add stale"], "the test's write alone")
+        }
+    }
+
     /// The bot's `ready` starts a merge someone else queued (gitbay runs it as the queuer:
     /// `internal/control/mergequeue.go`, `attemptLocked`), and the next events pass readies what
     /// was stacked on it, from the queuer's `mr.merged` in the feed.
