@@ -17,16 +17,19 @@ swift format lint --strict --recursive "${lint_paths[@]}"
 # The Python tests (the simulator's and the set-up scripts') run while Swift builds: they need
 # none of it, and most of their time is simulators starting and stopping, not the build's CPU.
 # Each module is a process of its own; their output is shown once they are all done.
-python_log=$(mktemp)
+# Only bash's own words here: the set-up scripts' tests run this on a PATH of stand-ins.
+python_log="${TMPDIR:-/tmp}/gitbay-bot-python-tests.$$"
 python_pids=()
 for module in Tests/Simulator/test_*.py Tests/Scripts/test_*.py; do
     [ -e "$module" ] || continue
-    (cd "$(dirname "$module")" && python3 -m unittest "$(basename "$module" .py)") >"$python_log.$(basename "$module")" 2>&1 &
+    python3 -m unittest discover -s "${module%/*}" -p "${module##*/}" >"$python_log.${module##*/}" 2>&1 &
     python_pids+=($!)
 done
 stop_python() {
     for pid in "${python_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -f "$python_log"*
+    for log in "$python_log".*; do
+        if [ -e "$log" ]; then : >"$log" && { command -v rm >/dev/null && rm -f "$log" || true; }; fi
+    done
 }
 trap stop_python EXIT
 
@@ -38,7 +41,7 @@ for pid in "${python_pids[@]}"; do wait "$pid" || python_failed=1; done
 for log in "$python_log".*; do
     [ -e "$log" ] || continue
     echo "== python tests: ${log#"$python_log".}"
-    cat "$log"
+    printf '%s\n' "$(<"$log")"
 done
 python_pids=()
 [ "$python_failed" -eq 0 ] || { echo "== python tests failed" >&2; exit 1; }
@@ -79,7 +82,7 @@ while kill -0 "$runner" 2>/dev/null; do
         wait "$runner" 2>/dev/null || true
         exit 124
     fi
-    sleep 1
+    sleep 1 || true
     waited=$((waited + 1))
 done
 wait "$runner"

@@ -19,11 +19,12 @@ HEADERS = {
     "libsqlite3-dev": "usr/include/sqlite3.h",
 }
 ALL_PACKAGES = ["libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "pkg-config", "python3"]
-# A stand-in: logs its name and arguments, then does what the test set for it.
+# A stand-in: logs its name and arguments, in one write so that stand-ins running at once (the
+# Python tests beside the build) never mix their lines, then does what the test set for it.
 STUB = """#!/bin/sh
-printf '%%s' '%(name)s' >>"$STUB_LOG"
-for word in "$@"; do printf ' %%s' "$word" >>"$STUB_LOG"; done
-printf '\\n' >>"$STUB_LOG"
+line='%(name)s'
+for word in "$@"; do line="$line $word"; done
+printf '%%s\\n' "$line" >>"$STUB_LOG"
 %(body)s
 """
 BODIES = {
@@ -188,9 +189,11 @@ class SetUpCommandTests(unittest.TestCase):
         calls = machine.calls("apt-get", "swift", "python3")
         self.assertEqual(calls[:2], ["apt-get update", "apt-get install -y libyaml-dev libcurl4-openssl-dev libsqlite3-dev"])
         self.assertTrue(calls[2].startswith("swift format lint"), calls)
-        self.assertIn("python3 -m unittest discover -s Tests/Scripts -p test_*.py", calls)
-        self.assertEqual(calls[-2:], ["swift build --build-tests -Xswiftc -warnings-as-errors",
-                                      "swift test --skip-build --parallel"])
+        # The Python tests run beside the Swift build, a process per module.
+        self.assertIn("python3 -m unittest discover -s Tests/Scripts -p test_install_deps.py", calls)
+        self.assertIn("python3 -m unittest discover -s Tests/Simulator -p test_gitbay_sim.py", calls)
+        self.assertEqual(machine.calls("swift")[-2:], ["swift build --build-tests -Xswiftc -warnings-as-errors",
+                                                      "swift test --skip-build --parallel"])
 
     def test_a_failed_install_stops_the_demo_before_the_build(self):
         machine = self.machine()
