@@ -51,7 +51,8 @@ extension MergeRequestsPlugin {
         }.cached(),
         field(
             "checks", .enumeration(CheckState.knownValues.map(\.rawValue) + ["none"]), needs: [.detail],
-            doc: "The combined (worst) state of the head's checks; none when it has none."
+            doc: "The combined (worst) state of the head's checks (pending after a push, then the build's "
+                + "result: examples/checks); none when it has none."
         ) { mr, _ in
             .text(mr.checksCombined?.rawValue ?? "none")
         },
