@@ -108,6 +108,21 @@ private func waitFor(
     return nil
 }
 
+/// The JSON line of each pass a watcher printed.
+private func passLines(_ output: String) -> [[String: Any]] {
+    output.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+}
+
+/// Stops a watcher with SIGTERM, expects its exit 143, and answers how it ended and its passes.
+private func stopped(_ bot: BotProcess) async throws -> (end: BotProcess.Ending, passes: [[String: Any]]) {
+    bot.send(SIGTERM)
+    let end = try await bot.finish(within: 20)
+    #expect(end.status == 143, "\(end.error)")
+    return (end, passLines(end.output))
+}
+
 /// The kinds of the events in the simulator's feed, newest first, as the bot's account sees it.
 private func feedKinds(_ simulator: SimulatorProcess) async throws -> [String] {
     try await simulator.client().send(try FeedCommand(limit: 50)).items.map(\.kind)
@@ -160,12 +175,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             try await Task.sleep(for: .seconds(interval * 2))
             let writes = try botWrites(simulator)
             #expect(writes.count == 4, "\(writes)")
-            bot.send(SIGTERM)
-            let end = try await bot.finish(within: 20)
-            #expect(end.status == 143, "\(end.error)")
-            let passes = end.output.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
+            let (end, passes) = try await stopped(bot)
             // One full pass at the start; everything after came from the feed and the probe of
             // open merge requests, and a quiet pass costs two requests: the feed and the probe.
             #expect(passes.first?["pass"] as? String == "full")
@@ -193,12 +203,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             let feed = try await simulator.client().send(try FeedCommand(limit: 1)).items
             #expect(feed.first?.kind == "issue.labeled" && feed.first?.actor == "triage-bot", "\(feed)")
             try await Task.sleep(for: .seconds(interval * 2 + 1))
-            bot.send(SIGTERM)
-            let end = try await bot.finish(within: 20)
-            #expect(end.status == 143, "\(end.error)")
-            let passes = end.output.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
+            let (end, passes) = try await stopped(bot)
             #expect(passes.first?["pass"] as? String == "full")
             let later = passes.dropFirst()
             #expect(later.contains { ($0["own_events"] as? Int ?? 0) == 1 }, "\(end.output)")
@@ -242,12 +247,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             let feed = try await simulator.client().send(try FeedCommand(limit: 50)).items
             let merge = feed.first { $0.kind == "mr.merged" && $0.number == 2 }
             #expect(merge?.actor == "alice", "the queued merge runs as the account that queued it: \(feed)")
-            bot.send(SIGTERM)
-            let end = try await bot.finish(within: 20)
-            #expect(end.status == 143, "\(end.error)")
-            let passes = end.output.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
+            let (end, passes) = try await stopped(bot)
             #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
             let writes = try botWrites(simulator)
             #expect(writes.filter { $0.hasPrefix("mr ready") }.count == 2, "\(writes)")
@@ -290,9 +290,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
             #expect(Set(writes).count == writes.count, "\(writes)")
             // After its first, full pass the second watcher polls on from where it stood: no gap
             // forces another full pass.
-            let passes = end.output.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
+            let passes = passLines(end.output)
             #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
             // It went on from the position the first one stored: the events of the downtime
             // (the merge's, the comment) came round once more, after the full pass.
