@@ -7,6 +7,8 @@ Like test_gitbay_sim.py, each test starts gitbay_sim.py as a subprocess and talk
 
 import json
 import os
+import select
+import socket
 import sys
 import tempfile
 import unittest
@@ -674,3 +676,30 @@ class StateFileTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ListenerTests(StateSim):
+    """gitbay's listener (Go net/http) takes the kernel's somaxconn as its backlog."""
+
+    def test_many_clients_connecting_at_once_are_all_taken_at_once(self):
+        """With socketserver's backlog of 5 the kernel dropped the rest, whose SYN came again a
+        second later; a connection either completes at once or waits for that retry, so the half
+        second here is a verdict on the backlog, not on speed."""
+        sim = self.start(forge([app_repo()]))
+        sockets = []
+        try:
+            for _ in range(64):
+                s = socket.socket()
+                s.setblocking(False)
+                s.connect_ex((sim.host, sim.port))
+                sockets.append(s)
+            pending, deadline = list(sockets), 0.5
+            while pending and deadline > 0:
+                _, writable, _ = select.select([], pending, [], 0.05)
+                pending = [s for s in pending if s not in writable]
+                deadline -= 0.05
+            self.assertEqual(pending, [], "%d of 64 connections waited for a SYN retry" % len(pending))
+        finally:
+            for s in sockets:
+                s.close()
+
