@@ -27,9 +27,7 @@ for module in Tests/Simulator/test_*.py Tests/Scripts/test_*.py; do
 done
 stop_python() {
     for pid in "${python_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for log in "$python_log".*; do
-        if [ -e "$log" ]; then : >"$log" && { command -v rm >/dev/null && rm -f "$log" || true; }; fi
-    done
+    rm -f "$python_log".* 2>/dev/null || true
 }
 trap stop_python EXIT
 

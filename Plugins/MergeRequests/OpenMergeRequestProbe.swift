@@ -2,14 +2,15 @@ import Foundation
 import GitbayKit
 import RuleEngine
 
-/// Finds pushes to the branches of open merge requests, which gitbay's feed never shows: one
-/// `mr list --q "<scope> is:mr is:open"` (a page of 200 rows), whose `updated_at` moves on a push
+/// Finds pushes to the branches of open merge requests, which gitbay's feed never shows:
+/// `mr list --q "<scope> is:mr is:open"` (200 rows a page), whose `updated_at` moves on a push
 /// (`internal/store/mrs.go`, `UpdateMRHead`) and on every other change the listing shows.
 ///
 /// A moved `updated_at` raises `mr.updated`, a kind of the bot's own that gitbay never records:
 /// the merge request's plugin reads that merge request again, and the builds plugin the builds of
 /// its repository (a push supersedes older builds). A change the feed also announced is judged
-/// once, the targets being a set; one the bot made itself costs one pass that finds nothing to do.
+/// once, the targets being a set; one the bot's own event explains raises nothing
+/// (``ProbeLook/changes(since:ownEvents:)``).
 struct OpenMergeRequestProbe: QuietChangeProbe {
     var eventKind: String { "mr.updated" }
 
@@ -23,6 +24,6 @@ struct OpenMergeRequestProbe: QuietChangeProbe {
                     id: 0, repo: row.repo, actor: nil, kind: eventKind, number: row.number, createdAt: row.updatedAt
                 ))
         }
-        return ProbeLook(entries: entries, requests: max(1, (rows.count + 199) / 200))
+        return ProbeLook(entries: entries)
     }
 }

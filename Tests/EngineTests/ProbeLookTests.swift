@@ -17,7 +17,7 @@ import Testing
         ProbeLook(
             entries: try versions.sorted { $0.key < $1.key }.map { number, time in
                 ProbeLook.Entry(key: "krz/app!\(number)", version: "\(time)", event: try event(number, at: time))
-            }, requests: 1)
+            })
     }
 
     @Test func movedAndNewKeysRaiseTheirEventsAndGoneOnesNothing() throws {

@@ -172,10 +172,9 @@ public final class ChildProcess: Sendable {
 
     /// Waits until the child's output so far satisfies `condition`, at most `timeout`.
     public func output(
-        timeout: Duration, describedAs what: String = "expected output",
-        where condition: @escaping @Sendable (String) -> Bool
+        timeout: Duration, where condition: @escaping @Sendable (String) -> Bool
     ) async throws -> String {
-        try await until(what, timeout: timeout, killing: false) {
+        try await until("the expected output", timeout: timeout, killing: false) {
             condition(String(decoding: $0.output, as: UTF8.self)) || $0.finished
         }.outputText
     }

@@ -62,6 +62,8 @@ class Machine:
             "PATH": self.bin, "STUB_LOG": self.log, "STUB_UID": "0" if root else "1000",
             "STUB_SUDO_PASSWORD": "1" if sudo_password else "", "GITBAY_DEPS_ROOT": self.sysroot,
             "GITBAY_DEPS_OS": system,
+            # Scratch files of the scripts stay in the machine's folder, which goes with it.
+            "TMPDIR": self.tmp.name,
         }
 
     def stub(self, name, body):

@@ -34,12 +34,9 @@ public struct ProbeLook: Sendable, Hashable {
     }
 
     public var entries: [Entry]
-    /// The requests the look took.
-    public var requests: Int
 
-    public init(entries: [Entry], requests: Int) {
+    public init(entries: [Entry]) {
         self.entries = entries
-        self.requests = requests
     }
 
     /// Each key's version, to compare the next look with.
