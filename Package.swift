@@ -28,7 +28,9 @@ let package = Package(
         ),
 
         // Rules: the condition language, the plugin protocol, planning and evaluation.
-        .target(name: "RuleEngine", dependencies: ["GitbayKit", "GitbayClient", "YAML", "Suggestions"]),
+        .target(name: "RuleEngine", dependencies: ["GitbayKit", "YAML", "Suggestions"]),
+        // The HTTP client as the engine's reader and writer: the one place the two meet.
+        .target(name: "GitbayPorts", dependencies: ["GitbayClient", "GitbayKit", "RuleEngine"]),
 
         // The built-in bot plugins: ordinary libraries (not SwiftPM package plugins) under Plugins/.
         // What several plugins share (the label and marked-comment actions of issues and merge requests).
@@ -67,7 +69,8 @@ let package = Package(
         .target(
             name: "BotCLI",
             dependencies: [
-                "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "BuiltinPlugins",
+                "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "GitbayPorts",
+                "BuiltinPlugins",
                 "MergeRequestsPlugin", "StateDatabase",
             ]
         ),
@@ -86,7 +89,8 @@ let package = Package(
         .executableTarget(
             name: "gitbay-bench",
             dependencies: [
-                "GitbayClient", "GitbayKit", "GitbayTestSupport", "RuleEngine", "BuiltinPlugins", "IssuesPlugin",
+                "GitbayClient", "GitbayPorts", "GitbayKit", "GitbayTestSupport", "RuleEngine", "BuiltinPlugins",
+                "IssuesPlugin",
                 "MilestonesPlugin",
                 "MergeRequestsPlugin", "BuildsPlugin", "StateDatabase",
                 "YAML", "BotCLI", "ArgumentParsing",
@@ -118,14 +122,16 @@ let package = Package(
         .testTarget(
             name: "EngineTests",
             dependencies: [
-                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "MergeRequestsPlugin",
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayPorts", "GitbayTestSupport", "IssuesPlugin",
+                "MergeRequestsPlugin",
                 "BuildsPlugin", "BuiltinPlugins",
             ]
         ),
         .testTarget(
             name: "BotCLITests",
             dependencies: [
-                "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayTestSupport",
+                "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayPorts",
+                "GitbayTestSupport",
                 "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin",
             ],
             resources: [.copy("Corpus")]),
@@ -136,7 +142,8 @@ let package = Package(
         .testTarget(
             name: "ForgeStateTests",
             dependencies: [
-                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayTestSupport", "IssuesPlugin", "BuildsPlugin",
+                "RuleEngine", "GitbayKit", "GitbayClient", "GitbayPorts", "GitbayTestSupport", "IssuesPlugin",
+                "BuildsPlugin",
                 "MergeRequestsPlugin",
                 "BuiltinPlugins",
             ]

@@ -2,6 +2,7 @@ import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
+import GitbayPorts
 import GitbayTestSupport
 import IssuesPlugin
 import MergeRequestsPlugin

@@ -2,6 +2,7 @@ import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
+import GitbayPorts
 import IssuesPlugin
 import MergeRequestsPlugin
 import RuleEngine
@@ -31,9 +32,9 @@ private final class FakeForge: ForgeReader, ForgeWriter {
         throw GitbayError(kind: .usage, message: "not faked: \(command.argv)")
     }
 
-    func write(_ command: ControlCommand) async throws(GitbayError) {
+    func write(_ command: ControlCommand) async throws(ForgeFailure) {
         writes.withLock { $0.append(command.argv) }
-        if let failWrites { throw failWrites }
+        if let failWrites { throw failWrites.forgeFailure }
     }
 }
 
@@ -89,6 +90,23 @@ private let idleIssue = GitbayKit.Issue(
         #expect(forge.writes.withLock { $0 }.count == 2)
         #expect(report.count(.failed) == 2)
         #expect(!report.isComplete)
+    }
+
+    /// The client's 401 reaches the engine as a token turned away, through `GitbayPorts`: the first
+    /// write stops every later one, and a 429 is one to try again later.
+    @Test(arguments: [
+        (GitbayError.Kind.unauthorized, 1, true, false), (.rateLimited, 2, false, true), (.failure, 2, false, false),
+    ])
+    func theClientsErrorDecidesWhatTheApplierDoesNext(
+        kind: GitbayError.Kind, writes: Int, stops: Bool, retryLater: Bool
+    ) async throws {
+        let forge = FakeForge(idleIssue, failWrites: GitbayError(kind: kind, message: "no"))
+        let report = await Applier(registry: registry).apply(
+            try plan(for: idleIssue), reader: forge, writer: forge, journal: nil, now: { now })
+        #expect(forge.writes.withLock { $0 }.count == writes)
+        #expect((report.tokenRejection != nil) == stops)
+        #expect(report.count(.notRun) == (stops ? 1 : 0))
+        #expect(report.outcomes.filter(\.retryLater).count == (retryLater ? 2 : 0))
     }
 
     @Test func aStopRequestLeavesTheRestNotRun() async throws {

@@ -2,6 +2,7 @@ import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
+import GitbayPorts
 import IssuesPlugin
 import MergeRequestsPlugin
 import RuleEngine

@@ -2,6 +2,7 @@ import BuildsPlugin
 import Foundation
 import GitbayClient
 import GitbayKit
+import GitbayPorts
 import IssuesPlugin
 import MergeRequestsPlugin
 import RuleEngine
@@ -40,7 +41,7 @@ private final class StackForge: ForgeReader, ForgeWriter {
         return rows
     }
 
-    func write(_ command: ControlCommand) async throws(GitbayError) {
+    func write(_ command: ControlCommand) async throws(ForgeFailure) {
         written.withLock { $0.append(command.argv) }
     }
 

@@ -3,6 +3,7 @@ import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
+import GitbayPorts
 import RuleEngine
 import StateDatabase
 

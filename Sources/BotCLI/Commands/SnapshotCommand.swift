@@ -2,6 +2,7 @@ import ArgumentParsing
 import BuiltinPlugins
 import Foundation
 import GitbayClient
+import GitbayPorts
 import RuleEngine
 
 /// `gitbay-bot snapshot --scope QUERY -o FILE`: records a live forge as a forge-state file, so rules

@@ -1,5 +1,4 @@
 import Foundation
-import GitbayClient
 import GitbayKit
 
 /// Applies a plan: for each entry, re-reads the item, re-checks the rule's conditions, skips what
@@ -140,12 +139,12 @@ public struct Applier: Sendable {
                         .compactMap(\.self).joined(separator: "; "))
             }
             let recorded = record(.result, "failed", error.description)
-            if error.kind == .unauthorized { report.tokenRejection = error.description }
+            if error.kind == .tokenRejected { report.tokenRejection = error.description }
             var failure = outcome(
                 entry, action, .failed,
                 [error.description, recorded ? nil : Self.unrecorded(report)].compactMap(\.self)
                     .joined(separator: "; "))
-            failure.retryLater = error.kind == .rateLimited || error.kind == .busy
+            failure.retryLater = error.retryLater
             return failure
         }
     }
@@ -247,8 +246,9 @@ public struct Applier: Sendable {
 
     /// The description of `error` when it is the server turning the token away, else nil.
     static func tokenRejection(_ error: any Error) -> String? {
-        guard let error = error as? GitbayError, error.kind == .unauthorized else { return nil }
-        return error.description
+        guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure, failure.kind == .tokenRejected
+        else { return nil }
+        return failure.description
     }
 
     private func outcome(

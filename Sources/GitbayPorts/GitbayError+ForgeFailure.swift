@@ -1,0 +1,17 @@
+import GitbayClient
+import RuleEngine
+
+/// The client's error as the applier weighs it: the three kinds it acts on, and everything else.
+extension GitbayError: ForgeFailureConvertible {
+    public var forgeFailure: ForgeFailure {
+        let engineKind: ForgeFailure.Kind =
+            switch kind {
+            case .unauthorized: .tokenRejected
+            case .rateLimited: .rateLimited
+            case .busy: .busy
+            default: .other
+            }
+        return ForgeFailure(
+            kind: engineKind, message: message, description: description, mayHaveApplied: mayHaveApplied)
+    }
+}

@@ -1,0 +1,48 @@
+/// What a read or write came to when the forge did not do it, in the engine's own terms.
+///
+/// The applier decides from it alone whether to stop (the token turned away), to try again later
+/// (a limit, a busy server) or to re-read the item (a write that may have taken effect), so the
+/// engine never needs to know which client or transport carried the command.
+public struct ForgeFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What the applier does differently about a failure.
+    public enum Kind: Sendable, Hashable {
+        /// The server turned the token away: nothing later can succeed.
+        case tokenRejected
+        /// A rate limit: the same write may succeed after waiting.
+        case rateLimited
+        /// The server was busy: the same write may succeed after waiting.
+        case busy
+        /// Anything else: a refusal, a missing item, a broken server or network.
+        case other
+    }
+
+    public var kind: Kind
+    /// The failure in a few words, for the outcome of an action that was found done anyway.
+    public var message: String
+    /// The whole failure (the command, the server's answer), for the journal and the report.
+    public var description: String
+    /// Whether the forge may have applied the write although no success came back.
+    public var mayHaveApplied: Bool
+
+    public init(kind: Kind, message: String, description: String? = nil, mayHaveApplied: Bool = false) {
+        self.kind = kind
+        self.message = message
+        self.description = description ?? message
+        self.mayHaveApplied = mayHaveApplied
+    }
+
+    /// Whether waiting and running again may succeed.
+    public var retryLater: Bool { kind == .rateLimited || kind == .busy }
+}
+
+/// An error of a forge client that the engine can read as a ``ForgeFailure``.
+///
+/// Reads throw the client's own errors, so that the command line keeps their exit codes; the
+/// applier asks this of a failed re-read to tell a token turned away from anything else.
+public protocol ForgeFailureConvertible: Error {
+    var forgeFailure: ForgeFailure { get }
+}
+
+extension ForgeFailure: ForgeFailureConvertible {
+    public var forgeFailure: ForgeFailure { self }
+}
