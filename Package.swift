@@ -71,10 +71,14 @@ let package = Package(
             dependencies: [
                 "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "BuiltinPlugins",
-                "MergeRequestsPlugin", "StateDatabase",
+                "MergeRequestsPlugin", "StateDatabase", "CSignals",
             ]
         ),
-        .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI"]),
+        .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI", "BuiltinPlugins"]),
+
+        // The signal handlers of the entry point, in C: `struct sigaction` differs between glibc and
+        // Darwin, and a handler may only make async-signal-safe calls.
+        .target(name: "CSignals"),
 
         // SQLite from the system, for the bot's state database.
         .systemLibrary(

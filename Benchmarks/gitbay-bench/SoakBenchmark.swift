@@ -70,9 +70,11 @@ enum SoakBenchmark {
                 "--state-dir", state.path, "--url", simulator.baseURL.absoluteString, "--rate-limit", "1000000",
                 "--max-actions", "200",
             ]
+            let control = CommandControl()
             let watcher = Task {
                 await BotCLI.run(
-                    arguments, environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: quiet)
+                    arguments, environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: quiet,
+                    control: control)
             }
             try await simulator.control(
                 "{\"faults\": [\"503,rate=0.03\", \"429,rate=0.02,retry_after=1\", \"reset,rate=0.02\", "
@@ -87,7 +89,9 @@ enum SoakBenchmark {
             // People stop and the faults with them; a full pass then catches up on everything.
             try await simulator.control("{\"faults\": []}")
             try await Task.sleep(for: .seconds(20))
-            kill(getpid(), SIGTERM)
+            // As systemd would stop it: the entry point records SIGTERM and cancels the command.
+            control.recordStop(by: SIGTERM)
+            watcher.cancel()
             let code = await watcher.value
             let doubled = try doubledWrites(simulator)
             let left = try await leftToDo(simulator, file: file)

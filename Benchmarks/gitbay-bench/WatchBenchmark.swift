@@ -53,16 +53,20 @@ enum WatchBenchmark {
         defer { try? FileManager.default.removeItem(at: state) }
         return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
             let lines = Lines()
+            let control = CommandControl()
             let watcher = Task {
                 await BotCLI.run(
                     [
                         "watch", ShippedRules.folder.path, "--scope", "repo:*", "--dry-run", "--interval", "1s",
                         "--full-every", "10s", "--format", "json", "--state-dir", state.path, "--url",
                         simulator.baseURL.absoluteString, "--rate-limit", "1000000",
-                    ], environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: lines)
+                    ], environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: lines,
+                    control: control)
             }
             try await Task.sleep(for: .seconds(seconds))
-            kill(getpid(), SIGTERM)
+            // As systemd would stop it: the entry point records SIGTERM and cancels the command.
+            control.recordStop(by: SIGTERM)
+            watcher.cancel()
             let open = try await simulator.client().all(try MergeRequestQueryCommand(query: "repo:* is:mr is:open"))
                 .count
             let floor = 1 + (open + 199) / 200

@@ -6,8 +6,15 @@ import RuleEngine
 ///
 /// The executable calls it once; tests call it in-process with a console that records.
 public enum BotCLI {
-    /// Runs the bot with `arguments` (argv without the program name).
-    public static func run(_ arguments: [String], environment: [String: String], console: any Console) async -> Int32 {
+    /// Runs the bot with `arguments` (argv without the program name), with the plugins of
+    /// `registry`.
+    ///
+    /// Cancelling the task stops the command cleanly (after the write in flight), with 128 + the
+    /// signal `control` recorded, 130 when none was; `control` also carries reloads to `watch`.
+    public static func run(
+        _ arguments: [String], environment: [String: String], console: any Console,
+        registry: PluginRegistry = BuiltinPlugins.registry, control: CommandControl = CommandControl()
+    ) async -> Int32 {
         let width = environment["COLUMNS"].flatMap { Int($0) }.map { max($0, 40) } ?? 80
         let outcome = CommandParser.parse(
             arguments, root: BotCommandTable.root, width: width, shell: environment["SHELL"])
@@ -17,10 +24,15 @@ public enum BotCLI {
             console.write(message.text, to: message.stream)
             return message.exitCode
         case .run(let invocation):
-            /// Runs a command, printing a failure as `error: ...` with its exit code.
+            /// Runs a command, printing a failure as `error: ...` with its exit code; a failure that
+            /// cancellation caused (a read cut short) is the stop it is.
             func finish(_ body: () async throws(CommandFailure) -> BotExitCode) async -> Int32 {
                 do {
                     return try await body().rawValue
+                } catch  where Task.isCancelled {
+                    let code = BotExitCode.stopped(by: control.stopSignal)
+                    console.write("stopped before anything was written: \(error.message)\n", to: .error)
+                    return code.rawValue
                 } catch {
                     console.write("error: \(error.message)\n", to: .error)
                     return error.code.rawValue
@@ -29,40 +41,59 @@ public enum BotCLI {
             switch invocation.commandPath.dropFirst().first {
             case "plan":
                 return await finish { () throws(CommandFailure) in
-                    try await PlanCommand(invocation: invocation, environment: environment, console: console).run()
+                    try await PlanCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry,
+                        control: control
+                    ).run()
                 }
             case "run":
                 return await finish { () throws(CommandFailure) in
-                    try await RunCommand(invocation: invocation, environment: environment, console: console).run()
+                    try await RunCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry,
+                        control: control
+                    ).run()
                 }
             case "apply":
                 return await finish { () throws(CommandFailure) in
-                    try await ApplyCommand(invocation: invocation, environment: environment, console: console).run()
+                    try await ApplyCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry,
+                        control: control
+                    ).run()
                 }
             case "explain":
                 return await finish { () throws(CommandFailure) in
-                    try await ExplainCommand(invocation: invocation, environment: environment, console: console).run()
+                    try await ExplainCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry,
+                        control: control
+                    ).run()
                 }
             case "snapshot":
                 return await finish { () throws(CommandFailure) in
-                    try await SnapshotCommand(invocation: invocation, environment: environment, console: console).run()
+                    try await SnapshotCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry
+                    ).run()
                 }
             case "test":
                 return await finish { () throws(CommandFailure) in
-                    try TestCommand(invocation: invocation, console: console).run()
+                    try TestCommand(invocation: invocation, console: console, registry: registry).run()
                 }
             case "watch":
                 return await finish { () throws(CommandFailure) in
-                    try await WatchCommand(invocation: invocation, environment: environment, console: console).run()
+                    try await WatchCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry,
+                        control: control
+                    ).run()
                 }
             case "history":
                 return await finish { () throws(CommandFailure) in
-                    try await HistoryCommand(invocation: invocation, environment: environment, console: console).run()
+                    try await HistoryCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry
+                    ).run()
                 }
             case "check":
-                return CheckCommand(invocation: invocation, console: console).run().rawValue
+                return CheckCommand(invocation: invocation, console: console, registry: registry).run().rawValue
             case "schema":
-                console.write(RuleSchema.json(registry: BuiltinPlugins.registry), to: .output)
+                console.write(RuleSchema.json(registry: registry), to: .output)
                 return BotExitCode.ok.rawValue
             default:
                 let message = MessageInfo(.usageError(invocation.usageError("Missing required subcommand.")))

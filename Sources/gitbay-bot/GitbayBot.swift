@@ -1,13 +1,41 @@
 import BotCLI
+import BuiltinPlugins
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The executable's entry point: one call into the command line, then exit with its code.
+///
+/// It alone turns signals into what the command understands: SIGINT and SIGTERM cancel the
+/// command's task, which stops after the write in flight with 130 or 143; SIGHUP reloads the rules
+/// of `watch` and stops any other command with 129, as a closed terminal should. A second signal of
+/// the same kind ends the process at once, by the signal's default action.
 @main
 enum GitbayBot {
     static func main() async {
-        let code = await BotCLI.run(
-            Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-            console: StandardConsole())
-        exit(code)
+        let signals = SignalRelay.start(stopping: [SIGINT, SIGTERM], repeating: [SIGHUP])
+        let control = CommandControl()
+        let command = Task {
+            await BotCLI.run(
+                Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                console: StandardConsole(), registry: BuiltinPlugins.registry, control: control)
+        }
+        if let signals {
+            Task {
+                for await signal in signals {
+                    if signal == SIGHUP {
+                        if control.requestReload() { continue }
+                        SignalRelay.endOnNext(SIGHUP)
+                    }
+                    control.recordStop(by: signal)
+                    command.cancel()
+                }
+            }
+        }
+        exit(await command.value)
     }
 }

@@ -41,6 +41,11 @@ final class BotProcess: Sendable {
         child.send(signal)
     }
 
+    /// Waits until the bot has written `text` to stderr, at most `seconds`; what it wrote so far.
+    func waitForError(containing text: String, within seconds: Int = 30) async throws -> String {
+        try await child.errorOutput(timeout: .seconds(seconds)) { $0.contains(text) }
+    }
+
     /// Waits for the bot to end, at most `seconds`; past them it is killed and the wait fails.
     func finish(within seconds: Int = 30) async throws -> Ending {
         let ended = try await child.wait(timeout: .seconds(seconds))

@@ -56,7 +56,7 @@ import Testing
 
     @Test func textShowsEveryRuleWithItsVerdictConditionsAndActions() {
         #expect(
-            ExplainRenderer.text(Self.explanation, colour: false) == """
+            ExplainRenderer.text(Self.explanation, noun: "issue", colour: false) == """
                 explain krz/gitbay#12  Crash when the config file is empty
                 state of https://gitbay.example as gitbay-bot, evaluated at 2026-09-23T23:26:00.570Z
 
@@ -86,14 +86,16 @@ import Testing
     }
 
     @Test func textColoursOnlyWhenAsked() {
-        let coloured = ExplainRenderer.text(Self.explanation, colour: true)
+        let coloured = ExplainRenderer.text(Self.explanation, noun: "issue", colour: true)
         #expect(coloured.contains("\u{1B}[1mclose-stale\u{1B}[0m (rules/stale.yml:20:5): not matched\n"))
-        #expect(coloured.replacing(/\x1B\[[0-9]+m/, with: "") == ExplainRenderer.text(Self.explanation, colour: false))
+        #expect(
+            coloured.replacing(/\x1B\[[0-9]+m/, with: "")
+                == ExplainRenderer.text(Self.explanation, noun: "issue", colour: false))
     }
 
     @Test func markdownHasAVerdictTableAndABlockPerRuleInScope() {
         #expect(
-            ExplainRenderer.markdown(Self.explanation) == #"""
+            ExplainRenderer.markdown(Self.explanation, noun: "issue") == #"""
                 ### gitbay-bot explain: krz/gitbay#12
 
                 Crash when the config file is empty
@@ -155,13 +157,13 @@ import Testing
         explanation.rules = []
         explanation.guards = []
         #expect(
-            ExplainRenderer.text(explanation, colour: false) == """
+            ExplainRenderer.text(explanation, noun: "issue", colour: false) == """
                 explain krz/gitbay#12  Crash when the config file is empty
                 state of https://gitbay.example as gitbay-bot, evaluated at 2026-09-23T23:26:00.570Z
 
                 no rules for issues
 
                 """)
-        #expect(ExplainRenderer.markdown(explanation).hasSuffix("\n**no rules for issues**\n"))
+        #expect(ExplainRenderer.markdown(explanation, noun: "issue").hasSuffix("\n**no rules for issues**\n"))
     }
 }

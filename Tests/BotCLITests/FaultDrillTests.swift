@@ -1,3 +1,4 @@
+import BotCLI
 import Foundation
 import GitbayTestSupport
 import Testing
@@ -163,6 +164,37 @@ func idleForge(issues count: Int) throws -> URL {
             #expect(try await settled(simulator))
             // Every write the server saw, the bot journaled as applied: the one in flight finished,
             // and nothing was sent after it.
+            let sent = try simulator.journalEntries().map(argv).sorted()
+            let botApplied = try await state.commands(server: simulator.baseURL, outcome: "applied").sorted()
+            #expect(sent.count == 1, "\(sent)")
+            #expect(sent == botApplied)
+            try await finishesExactlyOnce(simulator, state: state)
+        }
+    }
+
+    /// The same stop in-process, as tests, benchmarks and embedding programs make it: cancelling
+    /// the command's task finishes the write in flight, records it, and sends nothing after it.
+    @Test(arguments: [(SIGTERM, 143), (nil, 130)] as [(Int32?, Int32)])
+    func cancellingAnInProcessRunFinishesTheWriteInFlightAndRecordsIt(signal: Int32?, code: Int32) async throws {
+        let options = fastSimulator + ["--fault", "hold,method=POST"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let state = BotState()
+            let control = CommandControl()
+            let console = RecordingConsole()
+            let run = Task {
+                await BotCLI.run(
+                    ["run", rules, "--state-dir", state.folder] + connection(simulator),
+                    environment: testEnvironment(["GITBAY_TOKEN": simulator.token]), console: console,
+                    control: control)
+            }
+            let inFlight = try await holding(1, simulator)
+            if let signal { control.recordStop(by: signal) }
+            run.cancel()
+            try await simulator.control(#"{"faults":[],"release":1}"#)
+            let ended = await run.value
+            #expect(inFlight)
+            #expect(ended == code, "\(console.output)\(console.error)")
+            #expect(try await settled(simulator))
             let sent = try simulator.journalEntries().map(argv).sorted()
             let botApplied = try await state.commands(server: simulator.baseURL, outcome: "applied").sorted()
             #expect(sent.count == 1, "\(sent)")

@@ -38,6 +38,24 @@ private final class FakeForge: ForgeReader, ForgeWriter {
     }
 }
 
+/// A writer whose first write stays in flight until the test lets it go, and which fails a write
+/// whose task was cancelled meanwhile, as the HTTP client does.
+private final class HeldWriter: ForgeWriter {
+    let writes = Mutex<[[String]]>([])
+    let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+    let (gate, release) = AsyncStream.makeStream(of: Void.self)
+
+    func write(_ command: ControlCommand) async throws(ForgeFailure) {
+        arrived.yield()
+        var opening = gate.makeAsyncIterator()
+        _ = await opening.next()
+        guard !Task.isCancelled else {
+            throw ForgeFailure(kind: .other, message: "cancelled", mayHaveApplied: true)
+        }
+        writes.withLock { $0.append(command.argv) }
+    }
+}
+
 private func plan(for issue: GitbayKit.Issue) throws -> Plan {
     Evaluator(registry: registry).plan(rules: try rules(markStale), state: try forge(issue), source: "t")
 }
@@ -109,10 +127,39 @@ private let idleIssue = GitbayKit.Issue(
         #expect(report.outcomes.filter(\.retryLater).count == (retryLater ? 2 : 0))
     }
 
-    @Test func aStopRequestLeavesTheRestNotRun() async throws {
+    /// Cancelling the run while a write is in flight lets that write finish, records its result,
+    /// and sends nothing after it: a stop never leaves a write whose outcome is unknown.
+    @Test func cancellingFinishesTheWriteInFlightRecordsItAndSendsNoMore() async throws {
         let forge = FakeForge(idleIssue)
-        let report = await Applier(registry: registry).apply(
-            try plan(for: idleIssue), reader: forge, writer: forge, journal: nil, now: { now }, shouldStop: { true })
+        let writer = HeldWriter()
+        let journal = InMemoryStateStore()
+        let planned = try plan(for: idleIssue)
+        let applying = Task {
+            await Applier(registry: registry).apply(
+                planned, reader: forge, writer: writer, journal: journal, now: { now })
+        }
+        var arrivals = writer.arrivals.makeAsyncIterator()
+        _ = await arrivals.next()
+        applying.cancel()
+        writer.release.finish()
+        let report = await applying.value
+        #expect(writer.writes.withLock { $0 }.count == 1)
+        #expect(report.interrupted)
+        #expect(report.count(.applied) == 1)
+        #expect(report.count(.notRun) == 1)
+        let results = journal.journal.filter { $0.phase == .result }
+        #expect(results.map(\.outcome) == ["applied"])
+        #expect(results.map(\.argv) == writer.writes.withLock { $0 })
+    }
+
+    @Test func aCancelledRunSendsNothing() async throws {
+        let forge = FakeForge(idleIssue)
+        let planned = try plan(for: idleIssue)
+        let report = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await Applier(registry: registry).apply(
+                planned, reader: forge, writer: forge, journal: nil, now: { now })
+        }.value
         #expect(forge.writes.withLock { $0 }.isEmpty)
         #expect(report.interrupted)
         #expect(report.count(.notRun) == 2)

@@ -179,6 +179,15 @@ public final class ChildProcess: Sendable {
         }.outputText
     }
 
+    /// Waits until what the child wrote to stderr so far satisfies `condition`, at most `timeout`.
+    public func errorOutput(
+        timeout: Duration, where condition: @escaping @Sendable (String) -> Bool
+    ) async throws -> String {
+        try await until("the expected error output", timeout: timeout, killing: false) {
+            condition(String(decoding: $0.error, as: UTF8.self)) || $0.finished
+        }.errorText
+    }
+
     /// Ends the child: SIGTERM, then SIGKILL to its process group after `grace`; waits at most
     /// `grace` plus five seconds in all.
     @discardableResult

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import RuleEngine
 import YAML
@@ -8,6 +7,7 @@ import YAML
 struct CheckCommand {
     let invocation: Invocation
     let console: any Console
+    let registry: PluginRegistry
 
     func run() -> BotExitCode {
         let paths = invocation.positionals("path").isEmpty ? ["rules"] : invocation.positionals("path")
@@ -28,7 +28,7 @@ struct CheckCommand {
             console.write("error: \(error)\n", to: .error)
             return .invalidRules
         }
-        let ruleSet = RuleSet.load(files: files, registry: BuiltinPlugins.registry, scopeOverride: scope)
+        let ruleSet = RuleSet.load(files: files, registry: registry, scopeOverride: scope)
         if invocation.value("format") == "json" {
             console.write(CheckReport(ruleSet: ruleSet, files: files.map(\.path)).json(), to: .output)
         } else {

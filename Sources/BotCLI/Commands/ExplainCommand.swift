@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import RuleEngine
 
@@ -24,26 +23,32 @@ struct ExplainCommand {
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
+    let registry: PluginRegistry
+    let control: CommandControl
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let text = invocation.positional("item") ?? ""
-        guard let reference = BuiltinPlugins.registry.reference(parsing: text) else {
+        guard let reference = registry.reference(parsing: text) else {
             throw CommandFailure(
                 "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213", code: .usage)
         }
-        let run = PlanningRun(invocation: invocation, environment: environment, console: console)
+        let run = PlanningRun(
+            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
         let (rules, state, source) = try await run.state(for: reference)
-        let evaluator = Evaluator(registry: BuiltinPlugins.registry, options: try run.evaluationOptions())
+        let evaluator = Evaluator(registry: registry, options: try run.evaluationOptions())
         guard let explanation = evaluator.explanation(of: reference, rules: rules, state: state, source: source) else {
             throw CommandFailure("\(reference) is not in \(source) (or not among what the rules read)", code: .failure)
         }
         switch invocation.value("format") {
         case "json": console.write(ExplainRenderer.json(explanation), to: .output)
-        case "markdown": console.write(ExplainRenderer.markdown(explanation), to: .output)
+        case "markdown":
+            console.write(ExplainRenderer.markdown(explanation, noun: registry.noun(of: reference.kind)), to: .output)
         default:
             let width = environment["COLUMNS"].flatMap { Int($0) } ?? 80
             console.write(
-                ExplainRenderer.text(explanation, colour: console.isTerminal(.output), width: width), to: .output)
+                ExplainRenderer.text(
+                    explanation, noun: registry.noun(of: reference.kind), colour: console.isTerminal(.output),
+                    width: width), to: .output)
         }
         return .ok
     }

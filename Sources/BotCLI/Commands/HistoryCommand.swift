@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import RuleEngine
 import StateDatabase
@@ -40,6 +39,7 @@ struct HistoryCommand {
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
+    let registry: PluginRegistry
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let query = try query(now: Date())
@@ -91,7 +91,7 @@ struct HistoryCommand {
     private func query(now: Date) throws(CommandFailure) -> HistoryQuery {
         var query = HistoryQuery(rule: invocation.value("rule"))
         if let text = invocation.positional("item") {
-            guard let reference = BuiltinPlugins.registry.reference(parsing: text) else {
+            guard let reference = registry.reference(parsing: text) else {
                 throw CommandFailure(
                     "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213",
                     code: .usage)

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import GitbayClient
 import MergeRequestsPlugin
@@ -35,23 +34,27 @@ struct PlanCommand {
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
+    let registry: PluginRegistry
+    let control: CommandControl
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let mergeRequest = try invocation.value("mr-section").map { text throws(CommandFailure) in
-            guard let reference = BuiltinPlugins.registry.reference(parsing: text), reference.kind == .mergeRequests
+            guard let reference = registry.reference(parsing: text), reference.kind == .mergeRequests
             else {
                 throw CommandFailure("--mr-section takes a merge request, owner/name!12, not '\(text)'", code: .usage)
             }
             return reference
         }
-        let run = PlanningRun(invocation: invocation, environment: environment, console: console)
+        let run = PlanningRun(
+            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
         let settings = try run.settings()
         let outcome = try await run.evaluate(access: .readOnly, settings: settings, stateUse: .planning)
         console.write(run.render(outcome.plan), to: .output)
         let code: BotExitCode =
             invocation.flag("detailed-exitcode") && outcome.plan.pendingCommandCount > 0 ? .pending : .ok
         if let path = invocation.value("report") {
-            let report = RunReport(plan: outcome.plan, applied: nil, metrics: outcome.client?.metrics, exitCode: code)
+            let report = RunReport(
+                plan: outcome.plan, applied: nil, metrics: outcome.session?.client.metrics, exitCode: code)
             try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let mergeRequest {

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
@@ -8,29 +7,21 @@ import RuleEngine
 import StateDatabase
 import YAML
 
-/// What `run`, `plan` and `explain` share: load and check the rules, get the forge state from a
-/// snapshot or a server, and evaluate.
+/// What `run`, `plan`, `explain` and `watch` share: load and check the rules, get the forge state
+/// from a snapshot or a server (through a ``BotSession``), and evaluate.
 struct PlanningRun {
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
+    let registry: PluginRegistry
+    let control: CommandControl
 
-    /// The evaluated plan, with the client used to read it (`nil` offline) and the state database
-    /// of the account (`nil` offline, and when a plan finds none).
+    /// The evaluated plan, with the session that read it (`nil` offline).
     struct Outcome {
         var plan: Plan
         var rules: [Rule]
         var state: ForgeState
-        var client: GitbayClient?
-        var store: SQLiteStateStore?
-    }
-
-    /// What the run does with the account's state database.
-    enum StateUse {
-        /// It applies: the database is opened (made, upgraded) and locked before anything is read.
-        case applying
-        /// It only plans: an existing database's read cache is used, never locked.
-        case planning
+        var session: BotSession?
     }
 
     /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
@@ -38,37 +29,36 @@ struct PlanningRun {
         try ConfigurationLoader.settings(invocation: invocation, environment: environment, console: console)
     }
 
+    /// A session on the server of `settings`, for this invocation's command.
+    func session(
+        _ settings: Settings, access: GitbayClientConfiguration.Access, stateUse: BotSession.StateUse
+    ) async throws(CommandFailure) -> BotSession {
+        try await BotSession.open(
+            settings, client: try ForgeConnection.client(settings, access: access, console: console),
+            stateUse: stateUse, registry: registry, control: control, console: console)
+    }
+
     func evaluate(
-        access: GitbayClientConfiguration.Access, settings: Settings, stateUse: StateUse
+        access: GitbayClientConfiguration.Access, settings: Settings, stateUse: BotSession.StateUse
     ) async throws(CommandFailure) -> Outcome {
         let rules = try loadRules(settings)
-        let options = settings.evaluationOptions
-        let evaluator = Evaluator(registry: BuiltinPlugins.registry, options: options)
         if let path = invocation.value("snapshot") {
             let state = try snapshotState(path)
+            let evaluator = Evaluator(registry: registry, options: settings.evaluationOptions)
             return Outcome(
                 plan: evaluator.plan(rules: rules, state: state, source: "snapshot:\(path)"), rules: rules,
-                state: state,
-                client: nil)
+                state: state)
         }
-        let client = try ForgeConnection.client(settings, access: access, console: console)
+        let session = try await session(settings, access: access, stateUse: stateUse)
         let now = try frozenNow() ?? Date()
-        let me = try await StateStoreOpening.account(of: client)
-        let server = client.configuration.baseURL
-        let store: SQLiteStateStore? =
-            switch stateUse {
-            case .applying: try StateStoreOpening.open(settings, server: server, account: me, console: console)
-            case .planning: StateStoreOpening.openCache(settings, server: server, account: me, console: console)
-            }
         do {
-            let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
-                rules: rules, reader: client, now: now, guards: invocation.flag("read-all") ? nil : options,
-                cache: store, trustCache: !invocation.flag("no-cache"), me: me)
+            let (state, report) = try await session.read(
+                rules, now: now, guards: invocation.flag("read-all") ? nil : settings.evaluationOptions,
+                trustCache: !invocation.flag("no-cache"))
             if invocation.flag("verbose") {
-                verbose(report, client: client)
+                verbose(report, client: session.client)
             }
-            let plan = evaluator.plan(rules: rules, state: state, source: server.absoluteString)
-            return Outcome(plan: plan, rules: rules, state: state, client: client, store: store)
+            return Outcome(plan: session.plan(rules, state: state), rules: rules, state: state, session: session)
         } catch let error as GitbayError {
             throw CommandFailure(error)
         } catch {
@@ -85,7 +75,7 @@ struct PlanningRun {
         }
         let client = try ForgeConnection.client(settings, access: .readOnly, console: console)
         do {
-            let state = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
+            let state = try await ReadPlanner(registry: registry).read(
                 rules: rules, item: item, reader: client, now: try frozenNow() ?? Date())
             return (rules, state, client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
@@ -116,7 +106,7 @@ struct PlanningRun {
         } catch {
             throw CommandFailure("\(error)", code: .invalidRules)
         }
-        let ruleSet = RuleSet.load(files: files, registry: BuiltinPlugins.registry, scopeOverride: scope)
+        let ruleSet = RuleSet.load(files: files, registry: registry, scopeOverride: scope)
         if ruleSet.hasErrors {
             for diagnostic in ruleSet.diagnostics {
                 console.write(diagnostic.rendered(sources: ruleSet.sources) + "\n", to: .error)
@@ -145,7 +135,7 @@ struct PlanningRun {
             throw CommandFailure("cannot read the snapshot \(path)", code: .usage)
         }
         do {
-            var state = try ForgeStateFile.load(from: data, registry: BuiltinPlugins.registry).forgeState()
+            var state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
             if let now = try frozenNow() { state.now = now }
             return state
         } catch let failure as CommandFailure {

@@ -34,6 +34,8 @@ struct RunCommand {
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
+    let registry: PluginRegistry
+    let control: CommandControl
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let dryRun = invocation.flag("dry-run") || invocation.value("snapshot") != nil
@@ -44,24 +46,24 @@ struct RunCommand {
                 throw CommandFailure("--summary-issue takes owner/name: \(error)", code: .usage)
             }
         }
-        let run = PlanningRun(invocation: invocation, environment: environment, console: console)
+        let run = PlanningRun(
+            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
         let settings = try run.settings()
         let outcome = try await run.evaluate(
             access: dryRun ? .readOnly : .readWrite, settings: settings, stateUse: dryRun ? .planning : .applying)
         console.write(run.render(outcome.plan), to: .output)
         var code: BotExitCode = outcome.plan.guards.isEmpty ? .ok : .incomplete
         var applied: ApplyReport?
-        if !dryRun, let client = outcome.client {
-            (code, applied) = try await ApplyCommand.apply(
-                outcome.plan, client: client, settings: settings, command: "run", store: outcome.store,
-                console: console)
+        if !dryRun, let session = outcome.session {
+            (code, applied) = try await ApplyCommand.apply(outcome.plan, command: "run", in: session)
         }
-        let report = RunReport(plan: outcome.plan, applied: applied, metrics: outcome.client?.metrics, exitCode: code)
+        let report = RunReport(
+            plan: outcome.plan, applied: applied, metrics: outcome.session?.client.metrics, exitCode: code)
         if let path = invocation.value("report") {
             try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let summaryRepository {
-            guard !dryRun, let client = outcome.client else {
+            guard !dryRun, let client = outcome.session?.client else {
                 console.write("note: a dry run leaves the summary issue alone\n", to: .error)
                 return code
             }

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayPorts
@@ -31,6 +30,7 @@ struct SnapshotCommand {
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
+    let registry: PluginRegistry
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let text = invocation.value("scope") ?? ""
@@ -44,7 +44,7 @@ struct SnapshotCommand {
         let client = try ForgeConnection.client(
             invocation, environment: environment, access: .readOnly, console: console)
         let reader = ForgeSnapshotReader(
-            scope: scope, allStates: invocation.flag("all-states"), registry: BuiltinPlugins.registry)
+            scope: scope, allStates: invocation.flag("all-states"), registry: registry)
         let snapshot: ForgeSnapshot
         do {
             snapshot = try await reader.read(reader: client, now: Date())
@@ -77,9 +77,9 @@ struct SnapshotCommand {
             ([
                 count(repositories.count, "repository", "repositories")
             ]
-            + BuiltinPlugins.registry.kinds.map { kind in
+            + registry.kinds.map { kind in
                 count(
-                    repositories.reduce(0) { $0 + $1.items(of: kind).count }, BuiltinPlugins.registry.noun(of: kind))
+                    repositories.reduce(0) { $0 + $1.items(of: kind).count }, registry.noun(of: kind))
             }).joined(separator: ", ")
     }
 

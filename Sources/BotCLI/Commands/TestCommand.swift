@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import RuleEngine
 
@@ -24,10 +23,11 @@ struct TestCommand {
 
     let invocation: Invocation
     let console: any Console
+    let registry: PluginRegistry
 
     func run() throws(CommandFailure) -> BotExitCode {
         let tests = try testFiles()
-        let runner = RuleTestRunner(registry: BuiltinPlugins.registry)
+        let runner = RuleTestRunner(registry: registry)
         var passed = 0
         var failed = 0
         var invalid = 0

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
@@ -51,22 +50,22 @@ struct WatchCommand {
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
+    let registry: PluginRegistry
+    let control: CommandControl
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let interval = try duration("interval", default: 30)
         let fullEvery = try duration("full-every", default: 900)
-        let planning = PlanningRun(invocation: invocation, environment: environment, console: console)
+        let planning = PlanningRun(
+            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
         let settings = try planning.settings()
         let dryRun = invocation.flag("dry-run")
         var watcher = Watcher(
             rules: try planning.loadRules(settings), settings: settings,
             client: try ForgeConnection.client(settings, access: dryRun ? .readOnly : .readWrite, console: console),
             dryRun: dryRun, interval: interval, fullEvery: fullEvery, json: invocation.value("format") == "json",
-            verbose: invocation.flag("verbose"), console: console)
-        let signals = StopSignals(reloadOn: [SIGHUP])
-        signals.start()
-        defer { signals.stop() }
-        return try await watcher.watch(signals: signals) { () throws(CommandFailure) in
+            verbose: invocation.flag("verbose"), registry: registry, control: control, console: console)
+        return try await watcher.watch { () throws(CommandFailure) in
             try planning.loadRules(settings)
         }
     }

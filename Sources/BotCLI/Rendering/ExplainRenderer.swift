@@ -1,11 +1,10 @@
-import BuiltinPlugins
 import GitbayKit
 import RuleEngine
 
 /// Renders an ``Explanation`` as text, JSON or Markdown, alongside ``PlanRenderer``.
 public enum ExplainRenderer {
     /// The explanation for a terminal: each rule's verdict, its nearest miss, conditions and actions.
-    public static func text(_ explanation: Explanation, colour: Bool, width: Int = 80) -> String {
+    public static func text(_ explanation: Explanation, noun: String, colour: Bool, width: Int = 80) -> String {
         let style = TextStyle(colour: colour)
         let blocks = TextBlocks(style: style, width: width)
         var lines = [
@@ -34,7 +33,7 @@ public enum ExplainRenderer {
             lines += guards
         }
         lines.append("")
-        lines.append(summary(explanation))
+        lines.append(summary(explanation, noun: noun))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -44,7 +43,7 @@ public enum ExplainRenderer {
     }
 
     /// The explanation as GitHub-flavoured Markdown: a verdict table, then one block per rule.
-    public static func markdown(_ explanation: Explanation) -> String {
+    public static func markdown(_ explanation: Explanation, noun: String) -> String {
         let item = explanation.item
         var lines = [
             "### gitbay-bot explain: \(MarkdownText.escape(item.reference))",
@@ -81,7 +80,7 @@ public enum ExplainRenderer {
             lines += ["", "> **Guards tripped**", ">"]
             lines += explanation.guards.map { "> - " + MarkdownText.escape($0) }
         }
-        lines += ["", "**\(summary(explanation))**"]
+        lines += ["", "**\(summary(explanation, noun: noun))**"]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -96,9 +95,9 @@ public enum ExplainRenderer {
     }
 
     /// `matched by 1 of 3 rules`, or `no rules for merge requests` when there are none.
-    static func summary(_ explanation: Explanation) -> String {
+    static func summary(_ explanation: Explanation, noun: String) -> String {
         guard !explanation.rules.isEmpty else {
-            return "no rules for \(BuiltinPlugins.registry.noun(of: explanation.item.kind))s"
+            return "no rules for \(noun)s"
         }
         let matched = explanation.rules.filter { $0.inScope && $0.verdict == .matched }.count
         return "matched by \(matched) of \(DisplayText.counted(explanation.rules.count, "rule"))"

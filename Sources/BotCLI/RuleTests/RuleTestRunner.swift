@@ -1,4 +1,3 @@
-import BuiltinPlugins
 import Foundation
 import GitbayKit
 import RuleEngine
@@ -80,7 +79,7 @@ struct RuleTestRunner: Sendable {
             return nil
         }
         do {
-            var state = try ForgeStateFile.load(from: data, registry: BuiltinPlugins.registry).forgeState()
+            var state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
             if let now { state.now = now }
             return state
         } catch {
@@ -104,7 +103,7 @@ struct RuleTestRunner: Sendable {
                 diagnostics.append(.error("no rule is named '\(name)'\(hint)", at: expectation.rule.location))
                 continue
             }
-            guard let item = BuiltinPlugins.registry.reference(parsing: expectation.item.value) else {
+            guard let item = registry.reference(parsing: expectation.item.value) else {
                 diagnostics.append(
                     .error(
                         "'\(expectation.item.value)' names no item; write owner/name#12, owner/name!12 or "
@@ -114,7 +113,7 @@ struct RuleTestRunner: Sendable {
             guard item.kind == rule.kind else {
                 diagnostics.append(
                     .error(
-                        "\(name) acts on \(rule.kind.rawValue), but \(item) is a \(BuiltinPlugins.registry.noun(of: item.kind))",
+                        "\(name) acts on \(rule.kind.rawValue), but \(item) is a \(registry.noun(of: item.kind))",
                         at: expectation.item.location))
                 continue
             }

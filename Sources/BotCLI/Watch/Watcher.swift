@@ -1,5 +1,4 @@
 import ArgumentParsing
-import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
@@ -8,6 +7,9 @@ import RuleEngine
 import StateDatabase
 
 /// The loop of `gitbay-bot watch`: passes, the feed position, pauses, reloads and stops.
+///
+/// Each pass reads, plans and applies through one ``BotSession``, as `run` does. Cancelling the
+/// task stops it: during a pass after the write in flight, during a pause at once.
 struct Watcher {
     var rules: [Rule]
     let settings: Settings
@@ -18,27 +20,12 @@ struct Watcher {
     let json: Bool
     /// Whether to print each pass's reads (`--verbose`).
     let verbose: Bool
+    let registry: PluginRegistry
+    let control: CommandControl
     let console: any Console
 
     /// The longest pause after repeated transient failures.
     static let longestPause: TimeInterval = 300
-
-    private var registry: PluginRegistry { BuiltinPlugins.registry }
-
-    init(
-        rules: [Rule], settings: Settings, client: GitbayClient, dryRun: Bool, interval: TimeInterval,
-        fullEvery: TimeInterval, json: Bool, verbose: Bool, console: any Console
-    ) {
-        self.rules = rules
-        self.settings = settings
-        self.client = client
-        self.dryRun = dryRun
-        self.interval = interval
-        self.fullEvery = fullEvery
-        self.json = json
-        self.verbose = verbose
-        self.console = console
-    }
 
     /// What one pass was and did, for its line.
     struct Pass {
@@ -54,29 +41,23 @@ struct Watcher {
         var failed = 0
     }
 
-    /// Watches until a stop signal (exit 130 or 143) or a failure that waiting cannot mend.
-    mutating func watch(
-        signals: StopSignals, reload: () throws(CommandFailure) -> [Rule]
-    ) async throws(CommandFailure) -> BotExitCode {
-        guard let me = try await account(signals: signals) else { return .stopped(by: signals.signal) }
-        let server = client.configuration.baseURL
-        // A dry run uses a run's database without its lock, or, with none, keeps its cache and
-        // feed position in memory for the life of the process: it never makes a database.
-        let store: any StateStore
-        if !dryRun {
-            store = try StateStoreOpening.open(settings, server: server, account: me, console: console)
-        } else if let existing = StateStoreOpening.openCache(settings, server: server, account: me, console: console) {
-            store = existing
-        } else {
-            store = InMemoryStateStore()
-        }
-        var position = try readPosition(store)
+    /// Watches until cancelled (exit 130 or 143, by the signal the control recorded) or a failure
+    /// that waiting cannot mend; the control's reloads load `reload()`'s rules.
+    mutating func watch(reload: () throws(CommandFailure) -> [Rule]) async throws(CommandFailure) -> BotExitCode {
+        control.acceptReloads()
+        guard let me = try await account() else { return .stopped(by: control.stopSignal) }
+        // A dry run keeps its cache and feed position in the account's database without its lock,
+        // as `plan` does: only forge writes are forbidden.
+        let session = try await BotSession.open(
+            settings, client: client, account: me, stateUse: dryRun ? .planning : .applying, registry: registry,
+            control: control, console: console)
+        var position = try readPosition(session.store)
         var lastFull: Date?
         var failures = 0
         // What each probe (by the kind of event it raises) saw last; a full pass starts it afresh.
         var probed: [String: [String: String]] = [:]
-        while !signals.isRaised {
-            if signals.takeReload() {
+        while !Task.isCancelled {
+            if control.takeReload() {
                 do {
                     rules = try reload()
                     note("rules reloaded: \(rules.count) rules")
@@ -97,7 +78,7 @@ struct Watcher {
                     pass.ownEvents = targets.ownEvents
                     pass.unannounced = unannounced.count
                     if !targets.isEmpty {
-                        try await act(on: targets, me: me, store: store, signals: signals, pass: &pass)
+                        try await act(on: targets, in: session, pass: &pass)
                     }
                     position = poll.newest ?? position
                 } else {
@@ -110,29 +91,31 @@ struct Watcher {
                     probed = [:]
                     _ = try await probe(&probed, ownEvents: [])
                     pass = Pass(kind: "full", events: poll?.events.count ?? 0)
-                    try await act(on: nil, me: me, store: store, signals: signals, pass: &pass)
+                    try await act(on: nil, in: session, pass: &pass)
                     position = start ?? position
                     lastFull = Date()
                 }
-                if let position { try record(position, in: store) }
+                if let position { try record(position, in: session.store) }
                 pass.requests = client.metrics.reads + client.metrics.writes - before
                 report(pass)
                 failures = 0
             } catch let failure as CommandFailure {
                 throw failure
+            } catch  where Task.isCancelled {
+                break
             } catch let error as GitbayError {
                 guard Self.isTransient(error) else { throw CommandFailure(error) }
                 failures += 1
                 let pause = pause(after: failures)
                 note("pass failed, trying again in \(Int(pause)) s: \(error)")
-                await sleep(pause, signals: signals)
+                guard await sleep(pause) else { break }
                 continue
             } catch {
                 throw CommandFailure("\(error)", code: .failure)
             }
-            await sleep(interval, signals: signals)
+            guard await sleep(interval) else { break }
         }
-        return .stopped(by: signals.signal)
+        return session.stoppedCode
     }
 
     /// Looks once with each probe the rules make worth it, and answers the events for what moved
@@ -152,18 +135,19 @@ struct Watcher {
     /// Whose token this is, asked until the server answers.
     ///
     /// A watcher started while the server or the network is down waits for it as it would in a
-    /// pass; `nil` when a stop signal came first.
-    private func account(signals: StopSignals) async throws(CommandFailure) -> String? {
+    /// pass; `nil` when it was cancelled first.
+    private func account() async throws(CommandFailure) -> String? {
         var failures = 0
-        while !signals.isRaised {
+        while !Task.isCancelled {
             do {
                 return try await client.send(WhoAmICommand()).username
             } catch {
+                guard !Task.isCancelled else { return nil }
                 guard Self.isTransient(error) else { throw CommandFailure(error) }
                 failures += 1
                 let pause = pause(after: failures)
                 note("the server did not answer, trying again in \(Int(pause)) s: \(error)")
-                await sleep(pause, signals: signals)
+                guard await sleep(pause) else { return nil }
             }
         }
         return nil
@@ -176,31 +160,22 @@ struct Watcher {
     }
 
     /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`.
-    private func act(
-        on targets: WatchTargets?, me: String, store: any StateStore, signals: StopSignals, pass: inout Pass
-    ) async throws {
+    private func act(on targets: WatchTargets?, in session: BotSession, pass: inout Pass) async throws {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
-        let options = settings.evaluationOptions
-        let (state, report) = try await ReadPlanner(registry: registry).read(
-            rules: passRules, reader: client, now: Date(), guards: options, cache: store, me: me, only: targets)
+        let (state, report) = try await session.read(
+            passRules, now: Date(), guards: settings.evaluationOptions, only: targets)
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
-        let plan = Evaluator(registry: registry, options: options).plan(
-            rules: passRules, state: state, source: client.configuration.baseURL.absoluteString, only: targets)
+        let plan = session.plan(passRules, state: state, only: targets)
         pass.actions = plan.pendingCommandCount
         guard !dryRun, plan.pendingCommandCount > 0 else { return }
-        let (run, unfinished) = try StateStoreOpening.begin("watch", in: store)
-        let applied = await Applier(registry: registry).apply(
-            plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
-            shouldStop: { signals.isRaised })
+        let (run, applied) = try await session.apply(plan, command: "watch")
         pass.applied = applied.outcomes.filter { $0.status == .applied }.count
         pass.failed = applied.outcomes.filter { $0.status == .failed }.count
-        _ = try ApplyCommand.settle(
-            applied, plan: plan, signal: signals.signal, run: run, store: store, settings: settings,
-            console: console)
+        _ = try session.settle(applied, plan: plan, run: run)
     }
 
     private func readPosition(_ store: any StateStore) throws(CommandFailure) -> Int? {
@@ -253,11 +228,13 @@ struct Watcher {
         console.write("note: \(text)\n", to: .error)
     }
 
-    /// Waits `seconds`, or less when a stop or reload signal comes.
-    private func sleep(_ seconds: TimeInterval, signals: StopSignals) async {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end, !signals.isRaised {
-            try? await Task.sleep(for: .milliseconds(100))
+    /// Waits `seconds`; `false` when the task was cancelled meanwhile, which ends the wait at once.
+    private func sleep(_ seconds: TimeInterval) async -> Bool {
+        do {
+            try await Task.sleep(for: .seconds(seconds))
+            return true
+        } catch {
+            return false
         }
     }
 }

@@ -16,11 +16,15 @@ public struct Applier: Sendable {
 
     /// Applies `plan`; `unfinished` (from the journal) are finished first.
     ///
+    /// Cancelling the task stops it cleanly: the write in flight finishes and its result is
+    /// recorded (a write cut off halfway would leave its outcome unknown), nothing is sent after
+    /// it, and the report says it was interrupted.
+    ///
     /// - Parameter run: this run's id in the journal.
     public func apply(
         _ plan: Plan, unfinished: [UnfinishedAction] = [], reader: any ForgeReader, writer: any ForgeWriter,
         journal: (any ApplyJournal)?, run: String = UUID().uuidString, now: @Sendable () -> Date = { Date() },
-        shouldStop: @Sendable () -> Bool = { false }, progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
+        progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async -> ApplyReport {
         var report = ApplyReport()
         func append(_ outcome: ApplyOutcome) {
@@ -32,7 +36,7 @@ public struct Applier: Sendable {
         where !plan.entries.contains(where: {
             $0.rule == action.rule && $0.item.reference == action.item
         }) {
-            if shouldStop() {
+            if Task.isCancelled {
                 report.interrupted = true
                 break
             }
@@ -48,7 +52,7 @@ public struct Applier: Sendable {
                 append(outcome(entry, action, .held, action.note))
             }
             guard entry.hasPendingActions else { continue }
-            if report.haltReason == nil && shouldStop() { report.interrupted = true }
+            if report.haltReason == nil && Task.isCancelled { report.interrupted = true }
             if let reason = report.haltReason {
                 for action in entry.actions where action.status == .pending {
                     append(outcome(entry, action, .notRun, reason))
@@ -63,6 +67,12 @@ public struct Applier: Sendable {
                 }
                 context = fresh
             } catch {
+                if Task.isCancelled {
+                    report.interrupted = true
+                    entry.actions.filter { $0.status == .pending }
+                        .map { outcome(entry, $0, .notRun, report.haltReason) }.forEach(append)
+                    continue
+                }
                 report.tokenRejection = Self.tokenRejection(error)
                 failAll(entry, "could not re-read the item: \(error)").forEach(append)
                 continue
@@ -77,7 +87,7 @@ public struct Applier: Sendable {
             }
             recordPlan(of: entry, journal: journal, run: run, at: now(), report: &report)
             for action in entry.actions where action.status == .pending {
-                if report.haltReason == nil && shouldStop() { report.interrupted = true }
+                if report.haltReason == nil && Task.isCancelled { report.interrupted = true }
                 if let reason = report.haltReason {
                     append(outcome(entry, action, .notRun, reason))
                     continue
@@ -120,7 +130,7 @@ public struct Applier: Sendable {
             return outcome(entry, action, .notRun, report.haltReason)
         }
         do {
-            try await writer.write(command)
+            try await Self.uncancelled(command, by: writer)
             guard record(.result, "applied", nil) else {
                 return outcome(entry, action, .applied, Self.unrecorded(report))
             }
@@ -218,6 +228,20 @@ public struct Applier: Sendable {
                 in: journal, report: &report)
             guard recorded else { return }
         }
+    }
+
+    /// Sends `command` to the end even when the task is cancelled meanwhile: a stop comes after the
+    /// write in flight, whose outcome is then known and recorded.
+    private static func uncancelled(_ command: ControlCommand, by writer: any ForgeWriter) async throws(ForgeFailure) {
+        let result = await Task { () async -> Result<Void, ForgeFailure> in
+            do throws(ForgeFailure) {
+                try await writer.write(command)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        try result.get()
     }
 
     /// Records `entry` in `journal`; when it cannot, notes why in `report` (which stops every

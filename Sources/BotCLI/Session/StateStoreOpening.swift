@@ -5,7 +5,7 @@ import GitbayKit
 import RuleEngine
 import StateDatabase
 
-/// Opens the state database for a run that applies, and closes its run record, mapping every
+/// Opens the state database for a session, and begins and closes its run records, mapping every
 /// failure to one line and a documented exit code.
 enum StateStoreOpening {
     /// The database of `account` on `server`, locked for this run, with any older journal imported.
@@ -36,28 +36,28 @@ enum StateStoreOpening {
         return store
     }
 
-    /// The database of `account` on `server` for a run that only plans, to read and keep details
-    /// in its read cache; `nil` (with a note when it exists but cannot be used) when there is none
-    /// yet or it cannot be used: the cache saves requests, and a plan goes on without it.
+    /// The database of `account` on `server` for a session that only plans, to read and keep
+    /// details in its read cache: made (as a run that applies would make it, holding the lock
+    /// for that moment only) when there is none yet; `nil`, with a note, when it cannot be used:
+    /// the cache saves requests, and a plan goes on without it.
     static func openCache(_ settings: Settings, server: URL, account: String, console: any Console) -> SQLiteStateStore?
     {
         let path = StateLocation.database(settings.stateDir, server: server, account: account)
+        let identity = StoreIdentity(server: server.absoluteString, account: account)
         do {
-            return try SQLiteStateStore(
-                path: path, identity: StoreIdentity(server: server.absoluteString, account: account), mode: .caching)
+            return try SQLiteStateStore(path: path, identity: identity, mode: .caching)
         } catch {
-            if case .missing = error { return nil }
+            guard case .missing = error else {
+                console.write("note: the read cache is not used: \(error)\n", to: .error)
+                return nil
+            }
+        }
+        do {
+            _ = try SQLiteStateStore(path: path, identity: identity, mode: .applying)
+            return try SQLiteStateStore(path: path, identity: identity, mode: .caching)
+        } catch {
             console.write("note: the read cache is not used: \(error)\n", to: .error)
             return nil
-        }
-    }
-
-    /// The account `client`'s token belongs to (`whoami`), which names its database.
-    static func account(of client: GitbayClient) async throws(CommandFailure) -> String {
-        do {
-            return try await client.send(WhoAmICommand()).username
-        } catch {
-            throw CommandFailure(error)
         }
     }
 

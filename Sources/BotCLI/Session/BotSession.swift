@@ -1,0 +1,134 @@
+import Foundation
+import GitbayClient
+import GitbayKit
+import GitbayPorts
+import RuleEngine
+
+/// One account's work on one server: the plugins' registry, the client, the state store and the
+/// control that stops it, with the steps every command that talks to a server takes.
+///
+/// `plan`, `run`, `apply` and each `watch` pass read, plan, apply and settle through these same
+/// steps, so a run ends, records and exits the same way whichever command started it. Commands
+/// parse, open a session, call its steps and render.
+struct BotSession {
+    let registry: PluginRegistry
+    let client: GitbayClient
+    /// The account the token belongs to: `@me`, and the owner of the state store.
+    let me: String
+    /// The account's state: the journal and the read cache.
+    let store: any StateStore
+    let settings: Settings
+    let control: CommandControl
+    let console: any Console
+
+    /// What the session does with the account's state database.
+    enum StateUse {
+        /// It applies: the database is opened (made, upgraded) and locked before anything is read.
+        case applying
+        /// It only plans: the database's read cache is used (and made when there is none), never
+        /// locked; the dry run forbids forge writes, not the bot's own local state.
+        case planning
+    }
+
+    /// A session of `client`, as the account `account` (asked of the server when `nil`), with that
+    /// account's state opened as `stateUse` asks.
+    static func open(
+        _ settings: Settings, client: GitbayClient, account: String? = nil, stateUse: StateUse,
+        registry: PluginRegistry, control: CommandControl, console: any Console
+    ) async throws(CommandFailure) -> BotSession {
+        let me: String
+        if let account {
+            me = account
+        } else {
+            me = try await Self.account(of: client)
+        }
+        let server = client.configuration.baseURL
+        let store: any StateStore =
+            switch stateUse {
+            case .applying: try StateStoreOpening.open(settings, server: server, account: me, console: console)
+            case .planning:
+                StateStoreOpening.openCache(settings, server: server, account: me, console: console)
+                    ?? InMemoryStateStore()
+            }
+        return BotSession(
+            registry: registry, client: client, me: me, store: store, settings: settings, control: control,
+            console: console)
+    }
+
+    /// The account `client`'s token belongs to (`whoami`), which names its database.
+    static func account(of client: GitbayClient) async throws(CommandFailure) -> String {
+        do {
+            return try await client.send(WhoAmICommand()).username
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Reads what `rules` need, through the read cache (trusted unless `trustCache` is false),
+    /// everything or only `targets`; `guards` nil reads every item (`--read-all`).
+    func read(
+        _ rules: [Rule], now: Date, guards: EvaluationOptions?, trustCache: Bool = true,
+        only targets: WatchTargets? = nil
+    ) async throws -> (state: ForgeState, report: ReadPlanner.Report) {
+        try await ReadPlanner(registry: registry).read(
+            rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
+            only: targets)
+    }
+
+    /// The plan of `rules` on `state`, under the settings' guards.
+    func plan(_ rules: [Rule], state: ForgeState, only targets: WatchTargets? = nil) -> Plan {
+        Evaluator(registry: registry, options: settings.evaluationOptions).plan(
+            rules: rules, state: state, source: client.configuration.baseURL.absoluteString, only: targets)
+    }
+
+    /// Applies `plan` as `command` (for `history`), recording the run it is in the state store.
+    ///
+    /// Cancelling the task stops it after the write in flight; ``settle(_:plan:run:)`` then exits
+    /// with 128 + the signal the ``control`` recorded.
+    func apply(
+        _ plan: Plan, command: String, progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
+    ) async throws(CommandFailure) -> (run: RunRecord, report: ApplyReport) {
+        let (run, unfinished) = try StateStoreOpening.begin(command, in: store)
+        let report = await Applier(registry: registry).apply(
+            plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
+            progress: progress)
+        return (run, report)
+    }
+
+    /// Records how an applying `run` ended and answers its exit code, or throws the failure that
+    /// stopped it (a token turned away, a journal that cannot be written).
+    func settle(_ report: ApplyReport, plan: Plan, run: RunRecord) throws(CommandFailure) -> BotExitCode {
+        let outcome = outcome(of: report, plan: plan)
+        let code: BotExitCode
+        switch outcome {
+        case .success(let success): code = success
+        case .failure(let failure): code = failure.code
+        }
+        StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
+        return try outcome.get()
+    }
+
+    /// The exit code of a command stopped by cancellation: 128 + the signal that asked for it.
+    var stoppedCode: BotExitCode { .stopped(by: control.stopSignal) }
+
+    /// The exit code of an applied plan, or the failure that stopped it.
+    private func outcome(of report: ApplyReport, plan: Plan) -> Result<BotExitCode, CommandFailure> {
+        if let rejection = report.tokenRejection {
+            return .failure(
+                CommandFailure(
+                    "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
+                        + "--token-file): it may have been revoked or have expired", code: .failure))
+        }
+        if let failure = report.journalFailure {
+            return .failure(
+                CommandFailure(
+                    "stopped: \(failure); nothing was sent after it, and the next run re-reads every item it touched",
+                    code: .ioError))
+        }
+        if report.interrupted { return .success(stoppedCode) }
+        if report.outcomes.contains(where: { $0.status == .failed && $0.retryLater }) {
+            return .success(.temporaryFailure)
+        }
+        return .success(report.isComplete && plan.guards.isEmpty ? .ok : .incomplete)
+    }
+}
