@@ -3,7 +3,7 @@ import GitbayKit
 import RuleEngine
 
 /// Builds in a forge-state file: the `builds` list of a repository, as `build list` rows.
-extension BuildReader {
+extension BuildReader: StateFileList, StateFileDerivation {
     var stateFileKey: String { "builds" }
 
     func decodeStateFile(

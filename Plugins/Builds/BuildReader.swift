@@ -6,7 +6,7 @@ import RuleEngine
 /// Reads builds: per repository, its default branch, branch and tag tips, open merge requests and
 /// the builds the rules can judge (every pending or running one and those newer, which is what
 /// `superseded` compares with; without a status filter, the newest page).
-struct BuildReader: ItemKindDefinition {
+struct BuildReader: ItemKindDefinition, WatchedKind {
     var kind: ItemKind { .builds }
     var noun: String { "build" }
     var referenceSeparator: String { "/builds/" }
@@ -19,16 +19,16 @@ struct BuildReader: ItemKindDefinition {
         event.family == "issue" ? .none : .wholeRepository
     }
 
-    func list(_ rules: [Rule], into session: inout ReadSession) async throws {
-        let scope = session.scope(of: rules)
-        let statuses = session.selected(rules, kind: kind)
+    func list(_ rules: [Rule], into context: inout ReadContext) async throws {
+        let scope = context.scope(of: rules)
+        let statuses = context.selected(rules, kind: kind)
         let activeOnly = statuses.map { !$0.isEmpty && $0.isSubset(of: ["pending", "running"]) } ?? false
-        let paths = try await session.repositories(in: scope)
+        let paths = try await context.repositories(in: scope)
         var requests = 0
         for path in paths {
-            requests += try await readRepository(path, activeOnly: activeOnly, statuses: statuses ?? [], into: &session)
+            requests += try await readRepository(path, activeOnly: activeOnly, statuses: statuses ?? [], into: &context)
         }
-        session.note(
+        context.note(
             "builds: repo show, repo refs, open merge requests and "
                 + (activeOnly ? "pending/running builds with the newer ones above them" : "the newest 200 builds")
                 + " per repository", requests: requests)
@@ -36,25 +36,25 @@ struct BuildReader: ItemKindDefinition {
 
     /// The newest page of `build list` per repository.
     func snapshot(
-        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
     ) async throws {
         for path in paths {
-            let builds = try await session.reader.send(try BuildListCommand(repository: path)).items
-            session.repositories[path]?.builds = builds.sorted { $0.number > $1.number }
+            let builds = try await context.reader.send(try BuildListCommand(repository: path)).items
+            context.update(path) { $0.builds = builds.sorted { $0.number > $1.number } }
         }
-        session.note("builds: build list", requests: paths.count)
+        context.note("builds: build list", requests: paths.count)
     }
 
     /// The repository's build facts read afresh (once per repository for the run), and the build
     /// among them; `nil` when it is not there any more.
     func refresh(
-        _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
+        _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
     ) async throws -> (item: Item, repository: RepositoryState)? {
         let path = try RepositoryPath(item.repository)
-        if !session.repository(path).known.contains(.refs) {
-            _ = try await readRepository(path, activeOnly: false, statuses: [], into: &session)
+        if !context.repository(path).known.contains(.refs) {
+            _ = try await readRepository(path, activeOnly: false, statuses: [], into: &context)
         }
-        let repository = session.repository(path)
+        let repository = context.repository(path)
         guard let build = repository.builds.first(where: { $0.number == item.number }) else { return nil }
         return (.build(build), repository)
     }
@@ -62,39 +62,39 @@ struct BuildReader: ItemKindDefinition {
     /// Reads what build rules consult in one repository: its default branch, branch and tag tips,
     /// open merge requests and builds; returns the requests spent.
     private func readRepository(
-        _ path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, into session: inout ReadSession
+        _ path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, into context: inout ReadContext
     ) async throws -> Int {
         var requests = 2
-        var repository = session.repository(path)
-        repository.defaultBranch = try await session.reader.send(RepoShowCommand(repository: path)).defaultBranch
-        repository.refs = try await session.reader.send(RepoRefsCommand(repository: path))
+        var repository = context.repository(path)
+        repository.defaultBranch = try await context.reader.send(RepoShowCommand(repository: path)).defaultBranch
+        repository.refs = try await context.reader.send(RepoRefsCommand(repository: path))
         if !repository.known.contains(.openMergeRequests) {
-            let open = try await session.reader.all(try MergeRequestListCommand(repository: path, state: .open))
-            requests += session.pages(open.count)
+            let open = try await context.reader.all(try MergeRequestListCommand(repository: path, state: .open))
+            requests += context.pages(open.count)
             repository.mergeRequests += open.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
             repository.known.insert(.openMergeRequests)
         }
         repository.known.insert(.refs)
-        let watermark = activeOnly ? Self.watermark(of: path, in: &session) : nil
+        let watermark = activeOnly ? Self.watermark(of: path, in: &context) : nil
         let (builds, used) =
             if let watermark {
-                try await self.builds(of: path, from: watermark, reader: session.reader)
+                try await self.builds(of: path, from: watermark, reader: context.reader)
             } else {
-                try await self.builds(of: path, activeOnly: activeOnly, statuses: statuses, session: session)
+                try await self.builds(of: path, activeOnly: activeOnly, statuses: statuses, context: context)
             }
         repository.builds = builds ?? []
         if builds == nil {
             // The watermark no longer holds (fewer builds than it knew: the repository was made
             // anew); read as without one.
-            let (fresh, more) = try await self.builds(of: path, activeOnly: true, statuses: statuses, session: session)
+            let (fresh, more) = try await self.builds(of: path, activeOnly: true, statuses: statuses, context: context)
             repository.builds = fresh ?? []
             requests += more
         }
-        session.repositories[path] = repository
+        context.store(repository)
         // A read by status saw every build that may change only when it asked for both.
         let sawEveryActive = watermark != nil || statuses == ["pending", "running"]
-        if activeOnly, sawEveryActive, session.keepsCache, let next = Self.watermark(after: repository.builds) {
-            session.keep(
+        if activeOnly, sawEveryActive, context.keepsCache, let next = Self.watermark(after: repository.builds) {
+            context.keep(
                 CachedDetail(
                     item: Self.watermarkItem(path), kind: kind, format: Self.watermarkFormat, version: "",
                     payload: "\(next)"))
@@ -113,8 +113,8 @@ struct BuildReader: ItemKindDefinition {
     /// Where the builds that may still change began at the last read: every build numbered below
     /// it had finished then, and a finished build never changes (store/builds.go: only a pending or
     /// running build moves), nor does a new one get a number below it.
-    private static func watermark(of path: RepositoryPath, in session: inout ReadSession) -> Int? {
-        guard let entry = session.cachedEntries(of: .builds)[watermarkItem(path)],
+    private static func watermark(of path: RepositoryPath, in context: inout ReadContext) -> Int? {
+        guard let entry = context.cachedEntries(of: .builds)[watermarkItem(path)],
             entry.format == watermarkFormat
         else { return nil }
         return Int(entry.payload)
@@ -156,9 +156,9 @@ struct BuildReader: ItemKindDefinition {
     /// The builds the rules can judge: every pending or running one and every newer build, or,
     /// without a status filter, the newest page.
     private func builds(
-        of path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, session: ReadSession
+        of path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, context: ReadContext
     ) async throws -> ([Build]?, Int) {
-        let reader = session.reader
+        let reader = context.reader
         guard activeOnly else {
             return (try await reader.send(try BuildListCommand(repository: path)).items, 1)
         }
@@ -167,7 +167,7 @@ struct BuildReader: ItemKindDefinition {
         for status in statuses.sorted() {
             let rows = try await reader.all(
                 try BuildListCommand(repository: path, status: BuildStatus(rawValue: status)))
-            requests += session.pages(rows.count)
+            requests += context.pages(rows.count)
             active += rows
         }
         guard let oldest = active.map(\.number).min() else { return ([], requests) }

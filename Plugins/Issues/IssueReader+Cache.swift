@@ -9,7 +9,7 @@ import RuleEngine
 /// body and the people's comments are as current as the listing while it is unchanged. Labels,
 /// assignees and system comments do not move it: labels come from the listing's `label:` queries
 /// whatever the cache holds, and `assignees` is declared fresh-only (docs/gitbay/domain.md#activity).
-extension IssueReader {
+extension IssueReader: CachedDetails {
     var cacheFormat: Int { 1 }
 
     func cacheVersion(of item: Item) -> String? {
@@ -27,8 +27,8 @@ extension IssueReader {
     }
 
     /// The listed issue with the detail's own parts (body, comments, assignees) from the cache.
-    func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession) -> Int {
-        session.restoreDetails(payloads, of: kind, in: path, as: Issue.self) { (record: inout IssueRecord, cached) in
+    func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into context: inout ReadContext) -> Int {
+        context.restoreDetails(payloads, of: kind, in: path, as: Issue.self) { (record: inout IssueRecord, cached) in
             guard cached.number == record.number else { return false }
             record.issue.body = cached.body
             record.issue.bodyFormat = cached.bodyFormat

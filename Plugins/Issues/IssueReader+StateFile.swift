@@ -4,7 +4,7 @@ import RuleEngine
 import SharedPluginActions
 
 /// Issues in a forge-state file: the `issues` list of a repository, as `issue show` sends them.
-extension IssueReader {
+extension IssueReader: StateFileList, StateFileDerivation {
     var stateFileKey: String { "issues" }
 
     /// The list in the file's order, as the file says it (so errors point at the right index).

@@ -12,7 +12,7 @@ import RuleEngine
 /// cached: the stack's landing (its retarget note is written by the merge that retargets the
 /// child) and `ready`'s check of the bot's own marker; people's comments, reviews, checks and
 /// labels are always read fresh.
-extension MergeRequestReader {
+extension MergeRequestReader: CachedDetails {
     var cacheFormat: Int { 1 }
 
     func cacheVersion(of item: Item) -> String? {
@@ -34,8 +34,8 @@ extension MergeRequestReader {
 
     /// The listed merge request with the detail's own parts from the cache; its labels stay
     /// unknown, since a label moves no version.
-    func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into session: inout ReadSession) -> Int {
-        session.restoreDetails(payloads, of: kind, in: path, as: MergeRequest.self) {
+    func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into context: inout ReadContext) -> Int {
+        context.restoreDetails(payloads, of: kind, in: path, as: MergeRequest.self) {
             (record: inout MergeRequestRecord, cached) in
             guard cached.number == record.number else { return false }
             record.mergeRequest.body = cached.body

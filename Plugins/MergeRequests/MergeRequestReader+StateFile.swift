@@ -5,7 +5,7 @@ import SharedPluginActions
 
 /// Merge requests in a forge-state file: the `merge_requests` list of a repository, as `mr show`
 /// sends them before what gitbay derives on read (stacks, combined checks, gates).
-extension MergeRequestReader {
+extension MergeRequestReader: StateFileList, StateFileDerivation {
     var stateFileKey: String { "merge_requests" }
 
     /// The list in the file's order, as the file says it (so errors point at the right index).

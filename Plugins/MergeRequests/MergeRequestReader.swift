@@ -5,7 +5,7 @@ import SharedPluginActions
 
 /// Reads merge requests: `mr list` per repository (open only when every rule requires it), the
 /// activity times from `mr list --q` when a rule needs them, and `mr show` for details.
-struct MergeRequestReader: ItemKindDefinition {
+struct MergeRequestReader: ItemKindDefinition, WatchedKind {
     var kind: ItemKind { .mergeRequests }
     var noun: String { "merge request" }
     var referenceSeparator: String { "!" }
@@ -32,102 +32,107 @@ struct MergeRequestReader: ItemKindDefinition {
         return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)
     }
 
-    func list(_ rules: [Rule], into session: inout ReadSession) async throws {
-        let scope = session.scope(of: rules)
-        let openOnly = session.selected(rules, kind: kind) == ["open"]
-        let paths = try await session.repositories(in: scope)
+    func list(_ rules: [Rule], into context: inout ReadContext) async throws {
+        let scope = context.scope(of: rules)
+        let openOnly = context.selected(rules, kind: kind) == ["open"]
+        let paths = try await context.repositories(in: scope)
         var requests = 0
         for path in paths {
-            let rows = try await session.reader.all(
+            let rows = try await context.reader.all(
                 try MergeRequestListCommand(repository: path, state: openOnly ? .open : .all))
-            requests += session.pages(rows.count)
-            var repository = session.repository(path)
+            requests += context.pages(rows.count)
+            var repository = context.repository(path)
             repository.mergeRequests = rows.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
             // A stack's parent is judged from the server's own retarget note, written only on merge,
             // so the open ones listed answer for all: a parent not listed open has merged.
             repository.known.formUnion([.openMergeRequests, .allMergeRequests])
-            session.repositories[path] = repository
+            context.store(repository)
         }
-        session.note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
+        context.note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
         // The activity time is also the version a cached detail is checked against.
-        let needs = session.conditionNeeds(rules, kind: kind)
-        guard needs.contains(.activity) || session.keepsCache else { return }
+        let needs = context.conditionNeeds(rules, kind: kind)
+        guard needs.contains(.activity) || context.keepsCache else { return }
         var query = "\(scope) is:mr"
         if openOnly { query += " is:open" }
-        let rows = try await session.reader.all(try MergeRequestQueryCommand(query: query))
-        session.note("merge request activity: mr list --q \"\(query)\"", requests: session.pages(rows.count))
+        let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query))
+        context.note("merge request activity: mr list --q \"\(query)\"", requests: context.pages(rows.count))
         var activity: [RepositoryPath: [Int: Date]] = [:]
         for row in rows {
             activity[row.repo, default: [:]][row.number] = row.updatedAt
         }
         for (path, times) in activity {
-            guard var mergeRequests = session.repositories[path]?.mergeRequests else { continue }
+            guard var mergeRequests = context.repositories[path]?.mergeRequests else { continue }
             for index in mergeRequests.indices {
                 guard let time = times[mergeRequests[index].number] else { continue }
                 mergeRequests[index].mergeRequest.updatedAt = time
                 mergeRequests[index].known.insert(.activity)
             }
-            session.repositories[path]?.mergeRequests = mergeRequests
+            context.update(path) { $0.mergeRequests = mergeRequests }
         }
     }
 
     /// Replaces a listed merge request with its `mr show`, keeping the `updated_at` a query gave.
-    func readDetail(of number: Int, in path: RepositoryPath, into session: inout ReadSession) async throws {
-        var mergeRequest = try await session.reader.send(
+    func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws {
+        var mergeRequest = try await context.reader.send(
             try MergeRequestShowCommand(repository: path, number: number))
         guard
-            let index = session.repositories[path]?.mergeRequests.firstIndex(where: {
+            let index = context.repositories[path]?.mergeRequests.firstIndex(where: {
                 $0.mergeRequest.number == number
             })
         else { return }
         mergeRequest.updatedAt =
-            mergeRequest.updatedAt ?? session.repositories[path]?.mergeRequests[index].mergeRequest.updatedAt
-        session.repositories[path]?.mergeRequests[index].mergeRequest = mergeRequest
-        session.repositories[path]?.mergeRequests[index].known.formUnion([.detail, .freshDetail, .labels])
+            mergeRequest.updatedAt ?? context.repositories[path]?.mergeRequests[index].mergeRequest.updatedAt
+        context.update(path) { repository in
+            repository.mergeRequests[index].mergeRequest = mergeRequest
+            repository.mergeRequests[index].known.formUnion([.detail, .freshDetail, .labels])
+        }
     }
 
     /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each.
     func snapshot(
-        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
     ) async throws {
         let query = "\(scope) is:mr" + (allStates ? "" : " is:open")
-        let rows = try await session.reader.all(try MergeRequestQueryCommand(query: query)).filter {
-            session.repositories[$0.repo] != nil
+        let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query)).filter {
+            context.repositories[$0.repo] != nil
         }
-        session.note("merge requests: mr list --q \"\(query)\"", requests: session.pages(rows.count))
+        context.note("merge requests: mr list --q \"\(query)\"", requests: context.pages(rows.count))
         for row in rows {
-            var mergeRequest = try await session.reader.send(
+            var mergeRequest = try await context.reader.send(
                 try MergeRequestShowCommand(repository: row.repo, number: row.number))
             mergeRequest.updatedAt = row.updatedAt
-            session.repositories[row.repo]?.mergeRequests.append(
-                MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.allCases)))
+            context.update(row.repo) {
+                $0.mergeRequests.append(MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.allCases)))
+            }
         }
-        session.note("merge request details: mr show", requests: rows.count)
+        context.note("merge request details: mr show", requests: rows.count)
         for path in paths {
-            session.repositories[path]?.mergeRequests.sort { $0.mergeRequest.number > $1.mergeRequest.number }
+            context.update(path) { $0.mergeRequests.sort { $0.mergeRequest.number > $1.mergeRequest.number } }
         }
     }
 
     /// `mr show`, and the repository's open merge requests when a condition consults them (a
     /// stack's parent), listed once per repository for the run.
     func refresh(
-        _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
+        _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
     ) async throws -> (item: Item, repository: RepositoryState)? {
         let path = try RepositoryPath(item.repository)
         var repository = RepositoryState(path: path)
         if !needs.isDisjoint(with: [.openMergeRequests, .allMergeRequests]) {
-            if !session.repository(path).known.contains(.openMergeRequests) {
-                let rows = try await session.reader.all(try MergeRequestListCommand(repository: path, state: .open))
-                session.repositories[path, default: RepositoryState(path: path)].mergeRequests = rows.map {
-                    MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: [])
+            if !context.repository(path).known.contains(.openMergeRequests) {
+                let rows = try await context.reader.all(try MergeRequestListCommand(repository: path, state: .open))
+                context.update(path) { repository in
+                    repository.mergeRequests = rows.map {
+                        MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: [])
+                    }
+                    repository.known.insert(.openMergeRequests)
                 }
-                session.repositories[path]?.known.insert(.openMergeRequests)
             }
-            repository.mergeRequests = session.repository(path).mergeRequests
+            repository.mergeRequests = context.repository(path).mergeRequests
             // As when planning: the open ones answer for all, since a parent not listed open has merged.
             repository.known.formUnion([.openMergeRequests, .allMergeRequests])
         }
-        var mergeRequest = try await session.reader.send(
+        var mergeRequest = try await context.reader.send(
             try MergeRequestShowCommand(repository: path, number: item.number))
         mergeRequest.updatedAt = Comment.lastActivity(planned: item.updatedAt, comments: mergeRequest.comments)
         return (

@@ -9,7 +9,7 @@ import RuleEngine
 ///
 /// In a forge-state file they are the repository's `milestones` list, which the file keeps (with
 /// their counts) for `milestone list` whatever the plugins; this kind makes its items from it.
-struct MilestoneReader: ItemKindDefinition {
+struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
     var kind: ItemKind { .milestones }
     var noun: String { "milestone" }
     var referenceSeparator: String { "/milestones/" }
@@ -22,55 +22,42 @@ struct MilestoneReader: ItemKindDefinition {
     func watchEffect(of event: FeedEvent) -> WatchEffect {
         ["issue", "mr"].contains(event.family) ? .wholeRepository : .none
     }
-    var stateFileKey: String { "milestones" }
 
-    func list(_ rules: [Rule], into session: inout ReadSession) async throws {
-        let selected = session.selected(rules, kind: kind)
+    func list(_ rules: [Rule], into context: inout ReadContext) async throws {
+        let selected = context.selected(rules, kind: kind)
         let state =
             selected.flatMap { $0.count == 1 ? $0.first : nil }.flatMap(MilestoneListCommand.StateFilter.init)
             ?? .all
-        let paths = try await session.repositories(in: session.scope(of: rules))
+        let paths = try await context.repositories(in: context.scope(of: rules))
         for path in paths {
-            let rows = try await session.reader.send(MilestoneListCommand(repository: path, state: state))
-            session.repositories[path, default: RepositoryState(path: path)].milestones = rows.map(
-                MilestoneRecord.init)
+            let rows = try await context.reader.send(MilestoneListCommand(repository: path, state: state))
+            context.update(path) { $0.milestones = rows.map(MilestoneRecord.init) }
         }
-        session.note("milestones: milestone list --state \(state.rawValue) per repository", requests: paths.count)
+        context.note("milestones: milestone list --state \(state.rawValue) per repository", requests: paths.count)
     }
 
     /// The repository's milestones listed afresh, and the one of that title; `nil` when it is gone.
     func refresh(
-        _ item: PlannedItem, needs: Set<ReadNeed>, in session: inout ReadSession
+        _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
     ) async throws -> (item: Item, repository: RepositoryState)? {
         let path = try RepositoryPath(item.repository)
         guard let separator = item.reference.range(of: referenceSeparator) else { return nil }
         let title = String(item.reference[separator.upperBound...])
-        let rows = try await session.reader.send(MilestoneListCommand(repository: path, state: .all))
+        let rows = try await context.reader.send(MilestoneListCommand(repository: path, state: .all))
         guard let milestone = rows.first(where: { $0.title == title }) else { return nil }
         return (.milestone(MilestoneRecord(milestone: milestone)), RepositoryState(path: path))
     }
 
     /// Every milestone of each repository, open or closed (`milestone list --state all`).
     func snapshot(
-        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into session: inout ReadSession
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
     ) async throws {
         for path in paths {
-            let rows = try await session.reader.send(MilestoneListCommand(repository: path, state: .all))
-            session.repositories[path]?.milestones = rows.map(MilestoneRecord.init)
+            let rows = try await context.reader.send(MilestoneListCommand(repository: path, state: .all))
+            context.update(path) { $0.milestones = rows.map(MilestoneRecord.init) }
         }
-        session.note("milestones: milestone list --state all", requests: paths.count)
+        context.note("milestones: milestone list --state all", requests: paths.count)
     }
-
-    func decodeStateFile(
-        from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
-    ) throws -> any ItemCollection {
-        Records<MilestoneRecord>([])
-    }
-
-    /// The file's own `milestones` list holds them; nothing more to write.
-    func encodeStateFile(
-        _ collection: any ItemCollection, to container: inout KeyedEncodingContainer<StateFileKey>, key: StateFileKey
-    ) throws {}
 
     /// The items are the file's milestones, with the counts the file derived from its items.
     func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {

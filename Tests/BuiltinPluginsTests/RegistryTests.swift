@@ -48,6 +48,24 @@ import Testing
         #expect(Fixtures.registry.pluginNames == ["Issues", "MergeRequests", "Builds", "Milestones"])
     }
 
+    /// Each built-in kind adopts the concerns it has something to say about, and no other:
+    /// milestones keep no details in the read cache and have no list of their own in a forge-state
+    /// file, whose repository `milestones` they are made from.
+    @Test(arguments: [
+        (ItemKind.issues, ["cache", "watch", "list", "derivation"]),
+        (.mergeRequests, ["cache", "watch", "list", "derivation"]), (.builds, ["watch", "list", "derivation"]),
+        (.milestones, ["watch", "derivation"]),
+    ])
+    func concernsOfEachKind(kind: ItemKind, concerns: [String]) {
+        let registry = Fixtures.registry
+        let adopted: [(String, Bool)] = [
+            ("cache", registry.cachedDetails(of: kind) != nil), ("watch", registry.watching(of: kind) != nil),
+            ("list", registry.stateFileList(of: kind) != nil),
+            ("derivation", registry.stateFileDerivation(of: kind) != nil),
+        ]
+        #expect(adopted.filter(\.1).map(\.0) == concerns)
+    }
+
     /// Every field with exactly the reads it needs: a field that reads labels declares `.labels`,
     /// and a row field declares nothing, so the planner neither misses a read nor wastes one.
     @Test(arguments: fieldNeedCases)

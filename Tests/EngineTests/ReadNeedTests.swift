@@ -14,6 +14,11 @@ import Testing
         }
     }
 
+    /// A need the mask has no bit for would seem known to every context, and never be read.
+    @Test func theMaskHasABitForEveryNeed() {
+        #expect(ReadNeed.allCases.count <= ReadNeed.Mask.RawValue.bitWidth)
+    }
+
     @Test func eachNeedHasABitOfItsOwn() {
         let bits = ReadNeed.allCases.map { ReadNeed.Mask([$0]).rawValue }
         #expect(Set(bits).count == ReadNeed.allCases.count)

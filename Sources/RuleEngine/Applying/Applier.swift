@@ -185,7 +185,7 @@ public struct Applier: Sendable {
             report.tokenRejection = Self.tokenRejection(error)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
-        if registry.definition(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: me)
+        if registry.reading(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: me)
             ?? false
         {
             return outcome(

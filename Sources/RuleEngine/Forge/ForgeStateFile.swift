@@ -102,15 +102,15 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
                 throw ForgeStateFileError(path: "\(at).path", problem: "\(repo.path) appears twice")
             }
             for kind in registry.kinds {
-                guard let definition = registry.definition(of: kind), let collection = repo.collections[kind] else {
+                guard let list = registry.stateFileList(of: kind), let collection = repo.collections[kind] else {
                     continue
                 }
-                try definition.validateStateFile(collection, at: "\(at).\(definition.stateFileKey)")
+                try list.validateStateFile(collection, at: "\(at).\(list.stateFileKey)")
             }
         }
     }
 
-    /// Checks one list of items, for a kind's ``ItemKindDefinition/validateStateFile(_:at:)``: each
+    /// Checks one list of items, for a kind's ``StateFileList/validateStateFile(_:at:)``: each
     /// number once, each state (at `field`) one of `allowed`.
     public static func check(
         _ items: [(number: Int, state: String)], at list: String, allowed: [String], field: String

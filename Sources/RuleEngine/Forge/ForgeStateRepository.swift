@@ -54,7 +54,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
             tags: Dictionary(state.refs?.tags.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 }),
             collections: state.collections, deps: state.dependencies, archived: state.archived)
         for kind in registry.kinds {
-            registry.definition(of: kind)?.record(state, into: &self)
+            registry.stateFileDerivation(of: kind)?.record(state, into: &self)
         }
     }
 
@@ -72,7 +72,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
             state.setCollection(collection, kind)
         }
         for kind in registry.kinds {
-            registry.definition(of: kind)?.derive(&state, file: self)
+            registry.stateFileDerivation(of: kind)?.derive(&state, file: self)
         }
         return state
     }
@@ -140,8 +140,8 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         let lists = try decoder.container(keyedBy: StateFileKey.self)
         collections = [:]
         for kind in registry.kinds {
-            guard let definition = registry.definition(of: kind) else { continue }
-            collections[kind] = try definition.decodeStateFile(from: lists, key: StateFileKey(definition.stateFileKey))
+            guard let list = registry.stateFileList(of: kind) else { continue }
+            collections[kind] = try list.decodeStateFile(from: lists, key: StateFileKey(list.stateFileKey))
         }
         // The counts come from the items, below; what the file says of them is not read.
         labels = try (container.decodeIfPresent([IssueLabel].self, forKey: .labels) ?? []).map { label in
@@ -168,7 +168,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         }
         var counted = self
         for kind in registry.kinds {
-            registry.definition(of: kind)?.count(state, into: &counted)
+            registry.stateFileDerivation(of: kind)?.count(state, into: &counted)
         }
         labels = counted.labels
         milestones = counted.milestones
@@ -219,8 +219,8 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         }
         var lists = encoder.container(keyedBy: StateFileKey.self)
         for kind in registry.kinds {
-            guard let definition = registry.definition(of: kind), let collection = collections[kind] else { continue }
-            try definition.encodeStateFile(collection, to: &lists, key: StateFileKey(definition.stateFileKey))
+            guard let list = registry.stateFileList(of: kind), let collection = collections[kind] else { continue }
+            try list.encodeStateFile(collection, to: &lists, key: StateFileKey(list.stateFileKey))
         }
         try container.encodeIfPresent(deps, forKey: .deps)
     }

@@ -11,7 +11,7 @@ public struct ItemReference: Sendable, Hashable, CustomStringConvertible {
     public var kind: ItemKind
     /// The item's number, or its title for a kind whose items have none (``ItemRecord/key``).
     public var key: String
-    /// What stands between the repository and the key (``ItemKindDefinition/referenceSeparator``).
+    /// What stands between the repository and the key (``ItemKindNaming/referenceSeparator``).
     public var separator: String
 
     public init(repository: RepositoryPath, kind: ItemKind, key: String, separator: String) {
@@ -33,23 +33,22 @@ extension PluginRegistry {
     /// Reads a reference in any declared kind's form; `nil` when it is none of them.
     public func reference(parsing text: String) -> ItemReference? {
         for kind in kinds {
-            guard let definition = definition(of: kind),
-                let range = text.range(
-                    of: definition.referenceSeparator, options: definition.numbered ? .backwards : []),
+            guard let naming = naming(of: kind),
+                let range = text.range(of: naming.referenceSeparator, options: naming.numbered ? .backwards : []),
                 let repository = try? RepositoryPath(String(text[..<range.lowerBound]))
             else { continue }
             let key = String(text[range.upperBound...])
-            guard definition.numbered ? (Int(key) ?? 0) > 0 : !key.isEmpty else { continue }
+            guard naming.numbered ? (Int(key) ?? 0) > 0 : !key.isEmpty else { continue }
             return ItemReference(
-                repository: repository, kind: kind, key: definition.numbered ? String(Int(key) ?? 0) : key,
-                separator: definition.referenceSeparator)
+                repository: repository, kind: kind, key: naming.numbered ? String(Int(key) ?? 0) : key,
+                separator: naming.referenceSeparator)
         }
         return nil
     }
 
     /// The reference to the item of `kind` named `key` in `repository`; `nil` for a kind no plugin declares.
     public func reference(to key: String, in repository: RepositoryPath, kind: ItemKind) -> ItemReference? {
-        definition(of: kind).map {
+        naming(of: kind).map {
             ItemReference(repository: repository, kind: kind, key: key, separator: $0.referenceSeparator)
         }
     }

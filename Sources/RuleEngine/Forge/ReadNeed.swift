@@ -44,10 +44,14 @@ public enum ReadNeed: String, Sendable, Hashable, CaseIterable, Codable, Compara
 
 extension ReadNeed {
     /// A set of needs as one bit each, which evaluation tests per condition without hashing.
+    ///
+    /// 64 bits leave room for needs to come. A need past the last bit would shift to no bit at all,
+    /// which every context seems to know, so it would never be read: building its mask stops the
+    /// program instead.
     public struct Mask: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt8
+        public let rawValue: UInt64
 
-        public init(rawValue: UInt8) {
+        public init(rawValue: UInt64) {
             self.rawValue = rawValue
         }
 
@@ -59,6 +63,7 @@ extension ReadNeed {
         }
 
         init(need: ReadNeed) {
+            precondition(need.ordinal < RawValue.bitWidth, "read need '\(need.rawValue)' has no bit in ReadNeed.Mask")
             self.init(rawValue: 1 << need.ordinal)
         }
     }

@@ -1,5 +1,5 @@
 /// A key of a repository in a forge-state file, any string: each kind's list has the key its
-/// plugin declares (``ItemKindDefinition/stateFileKey``).
+/// plugin declares (``StateFileList/stateFileKey``).
 public struct StateFileKey: CodingKey, Hashable, Sendable {
     public let stringValue: String
 

@@ -17,7 +17,7 @@ public struct FieldDefinition: Sendable {
     /// Whether a value derived from the detail read may come from the read cache.
     ///
     /// It may when everything it reads moves the version the kind's listing gives
-    /// (``ItemKindDefinition/cacheVersion(of:)``). A field that needs no detail read is always
+    /// (``CachedDetails/cacheVersion(of:)``). A field that needs no detail read is always
     /// read fresh, so this says nothing of it.
     public var isCached: Bool { !needs.contains(.freshDetail) }
 

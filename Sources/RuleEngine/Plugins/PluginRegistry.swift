@@ -3,6 +3,11 @@ public struct PluginRegistry: Sendable {
     private var fieldsByKind: [ItemKind: [String: FieldDefinition]] = [:]
     private var actionsByKind: [ItemKind: [String: ActionDefinition]] = [:]
     private var definitionsByKind: [ItemKind: any ItemKindDefinition] = [:]
+    /// The optional concerns, found once when the kinds are registered.
+    private var cachesByKind: [ItemKind: any CachedDetails] = [:]
+    private var watchingByKind: [ItemKind: any WatchedKind] = [:]
+    private var stateFileListsByKind: [ItemKind: any StateFileList] = [:]
+    private var stateFileDerivationsByKind: [ItemKind: any StateFileDerivation] = [:]
     /// The kinds plugins declare, in the order the plugins were given: the order reads are made in.
     public private(set) var kinds: [ItemKind] = []
     /// Names offered twice for one kind ("issues: field 'labels' from A and B"); the first wins.
@@ -23,6 +28,10 @@ public struct PluginRegistry: Sendable {
                 } else {
                     owners[key] = plugin.name
                     definitionsByKind[definition.kind] = definition
+                    cachesByKind[definition.kind] = definition as? any CachedDetails
+                    watchingByKind[definition.kind] = definition as? any WatchedKind
+                    stateFileListsByKind[definition.kind] = definition as? any StateFileList
+                    stateFileDerivationsByKind[definition.kind] = definition as? any StateFileDerivation
                     kinds.append(definition.kind)
                 }
             }
@@ -54,7 +63,7 @@ public struct PluginRegistry: Sendable {
 
     /// The singular noun of `kind` for messages; the `on:` name when no plugin declares it.
     public func noun(of kind: ItemKind) -> String {
-        definition(of: kind)?.noun ?? kind.rawValue
+        naming(of: kind)?.noun ?? kind.rawValue
     }
 
     /// The items of `kind` in a repository, oldest first: the order rules see them in.
@@ -74,9 +83,34 @@ public struct PluginRegistry: Sendable {
         kinds.filter(some.contains) + some.filter { !kinds.contains($0) }.sorted { $0.rawValue < $1.rawValue }
     }
 
-    /// What a plugin declares of `kind`: how its items are read, referred to and recorded.
-    public func definition(of kind: ItemKind) -> (any ItemKindDefinition)? {
+    /// How `kind`'s items are named and referred to; `nil` for a kind no plugin declares.
+    public func naming(of kind: ItemKind) -> (any ItemKindNaming)? {
         definitionsByKind[kind]
+    }
+
+    /// How `kind`'s items are read; `nil` for a kind no plugin declares.
+    public func reading(of kind: ItemKind) -> (any ItemKindReading)? {
+        definitionsByKind[kind]
+    }
+
+    /// How the read cache keeps `kind`'s details; `nil` when it keeps none.
+    public func cachedDetails(of kind: ItemKind) -> (any CachedDetails)? {
+        cachesByKind[kind]
+    }
+
+    /// Which of `kind`'s items a feed event touches; `nil` when its plugin does not judge events.
+    public func watching(of kind: ItemKind) -> (any WatchedKind)? {
+        watchingByKind[kind]
+    }
+
+    /// `kind`'s own list in a forge-state file; `nil` when the file keeps none.
+    public func stateFileList(of kind: ItemKind) -> (any StateFileList)? {
+        stateFileListsByKind[kind]
+    }
+
+    /// What `kind` derives across a repository of a forge-state file; `nil` when nothing.
+    public func stateFileDerivation(of kind: ItemKind) -> (any StateFileDerivation)? {
+        stateFileDerivationsByKind[kind]
     }
 
     public func field(_ name: String, for kind: ItemKind) -> FieldDefinition? {

@@ -6,7 +6,7 @@ import GitbayKit
 /// given rules need, so the snapshot answers every rule offline as the server would have.
 ///
 /// Per repository: `repo show` (default branch), `repo refs`, `label list` and `repo deps status`;
-/// then each declared kind records its items (``ItemKindDefinition/snapshot(_:scope:allStates:into:)``:
+/// then each declared kind records its items (``ItemKindReading/snapshot(_:scope:allStates:into:)``:
 /// for the built-in ones, one `issue list --q` and one `mr list --q` with `issue show` / `mr show`
 /// for every item, and the newest page of `build list`).
 public struct ForgeSnapshotReader: Sendable {
@@ -28,29 +28,29 @@ public struct ForgeSnapshotReader: Sendable {
         var report = ReadPlanner.Report()
         let me = try await reader.send(WhoAmICommand()).username
         report.steps.append(Self.step("identity: whoami", requests: 1))
-        var session = ReadSession(registry: registry, reader: reader)
-        let paths = try await session.repositories(in: scope)
+        var context = ReadContext(registry: registry, reader: reader)
+        let paths = try await context.repositories(in: scope)
 
         let everything = Set(ReadNeed.allCases)
         var labels: [RepositoryPath: [IssueLabel]] = [:]
         for path in paths {
             let repository = try await reader.send(RepoShowCommand(repository: path))
-            session.repositories[path] = RepositoryState(
+            context.repositories[path] = RepositoryState(
                 path: path, defaultBranch: repository.defaultBranch,
                 refs: try await reader.send(RepoRefsCommand(repository: path)),
                 dependencies: try await reader.send(RepoDepsStatusCommand(repository: path)), known: everything)
             labels[path] = try await reader.send(LabelListCommand(repository: path))
         }
-        session.note(
+        context.note(
             "repositories: repo show, repo refs, repo deps status, label list", requests: paths.count * 4)
         for kind in registry.kinds {
-            try await registry.definition(of: kind)?.snapshot(
-                paths, scope: scope, allStates: allStates, into: &session)
+            try await registry.reading(of: kind)?.snapshot(
+                paths, scope: scope, allStates: allStates, into: &context)
         }
-        report.steps += session.report.steps
+        report.steps += context.report.steps
         var snapshot = ForgeSnapshot(
             state: ForgeState(
-                now: now, me: me, repositories: paths.compactMap { session.repositories[$0] }), registry: registry,
+                now: now, me: me, repositories: paths.compactMap { context.repositories[$0] }), registry: registry,
             labels: labels)
         snapshot.report = report
         return snapshot

@@ -98,8 +98,8 @@ extension ReadSession {
             }
         }
         for kind in registry.kinds(ordering: Array(reads.keys)) {
-            guard let reader = registry.definition(of: kind), let requests = reads[kind], requests > 0 else { continue }
-            note(reader.detailStep, requests: requests)
+            guard let naming = registry.naming(of: kind), let requests = reads[kind], requests > 0 else { continue }
+            context.note(naming.detailStep, requests: requests)
         }
     }
 
@@ -133,7 +133,7 @@ extension ReadSession {
 
     /// The item of `kind` numbered `number` in `path`, as read so far.
     private func item(_ kind: ItemKind, _ number: Int, in path: RepositoryPath) -> Item? {
-        registry.items(of: kind, in: repository(path)).first { $0.number == number }
+        registry.items(of: kind, in: context.repository(path)).first { $0.number == number }
     }
 
     /// How many items each rule looks at, as the evaluator counts them for its tripwire: the
@@ -143,7 +143,7 @@ extension ReadSession {
         let prepared = rules.map {
             Evaluator.PreparedRule($0, registry: registry, slots: &slots[$0.kind, default: FieldSlots()])
         }
-        let state = ForgeState(now: now, me: me, repositories: Array(repositories.values))
+        let state = ForgeState(now: now, me: me, repositories: Array(context.repositories.values))
         return evaluator.match(prepared, slots: slots, state: state, only: only).summaries.map(\.considered)
     }
 
@@ -153,8 +153,8 @@ extension ReadSession {
         of rule: Rule, condition: CompiledCondition, evaluator: Evaluator, now: Date, me: String
     ) -> [Candidate] {
         var candidates: [Candidate] = []
-        for path in repositories.keys.sorted() where rule.scope.contains(path) {
-            guard let repository = repositories[path], !repository.archived else { continue }
+        for path in context.repositories.keys.sorted() where rule.scope.contains(path) {
+            guard let repository = context.repositories[path], !repository.archived else { continue }
             for item in registry.items(of: rule.kind, in: repository) {
                 if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
                     continue
@@ -172,7 +172,7 @@ extension ReadSession {
         _ rule: Rule, condition: CompiledCondition, number: Int, in path: RepositoryPath, evaluator: Evaluator,
         now: Date, me: String
     ) -> Acting {
-        let repository = repository(path)
+        let repository = context.repository(path)
         guard let item = registry.items(of: rule.kind, in: repository).first(where: { $0.number == number }) else {
             return .no
         }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The version is what the listing tells of the item (an issue's `updated_at`), so a run compares
 /// it with the fresh listing before it trusts the detail; the format is the plugin's
-/// ``ItemKindDefinition/cacheFormat``, so a payload written by another version of a plugin is
+/// ``CachedDetails/cacheFormat``, so a payload written by another version of a plugin is
 /// never decoded as this one's.
 public struct CachedDetail: Sendable, Hashable {
     /// The item's reference (`owner/name#12`), as the journal names it.

@@ -8,7 +8,7 @@ import GitbayKit
 /// `updated_at` of the open merge requests on the branch (`internal/store/mrs.go`, `UpdateMRHead`;
 /// docs/gitbay-conformance.md, "What a push leaves in the feed"). A probe notes a version per key
 /// and, for each one that moved, raises an event of the bot's own making, which each kind's plugin
-/// maps to its items as it does the feed's (``ItemKindDefinition/watchEffect(of:)``).
+/// maps to its items as it does the feed's (``WatchedKind/watchEffect(of:)``).
 public protocol QuietChangeProbe: Sendable {
     /// The kind of the events the probe raises; the watcher polls the probe only when such an
     /// event affects the items of some rule's kind.

@@ -14,7 +14,7 @@ public enum WatchEffect: Sendable, Hashable {
 /// What a batch of feed events can affect: the items to read again and judge, by reference, and
 /// per repository the kinds whose every item must be.
 ///
-/// Each kind's plugin says what an event does to its items (``ItemKindDefinition/watchEffect(of:)``),
+/// Each kind's plugin says what an event does to its items (``WatchedKind/watchEffect(of:)``),
 /// so the watcher knows no event kind itself. The bot's own events trigger nothing: its writes are
 /// journaled and dropped their cached details already.
 public struct WatchTargets: Sendable, Hashable {
@@ -49,7 +49,7 @@ public struct WatchTargets: Sendable, Hashable {
             }
             for kind in kinds {
                 // A kind no plugin reads cannot be narrowed: take the whole repository.
-                let effect = registry.definition(of: kind)?.watchEffect(of: event) ?? .wholeRepository
+                let effect = registry.watching(of: kind)?.watchEffect(of: event) ?? .wholeRepository
                 switch effect {
                 case .none:
                     break
@@ -77,7 +77,7 @@ public struct WatchTargets: Sendable, Hashable {
                 id: 0, repo: repository, actor: nil, kind: probe.eventKind, number: 1,
                 createdAt: Date(timeIntervalSince1970: 0))
             return kinds.contains { kind in
-                (registry.definition(of: kind)?.watchEffect(of: sample) ?? .wholeRepository) != .none
+                (registry.watching(of: kind)?.watchEffect(of: sample) ?? .wholeRepository) != .none
             }
         }
     }

@@ -1,0 +1,43 @@
+import Foundation
+import GitbayKit
+
+/// How one kind's items are read from a server: the listing the rules need, one item's details,
+/// a fresh re-read before `apply` writes, and the whole read `gitbay-bot snapshot` records.
+///
+/// Reads go through a ``ReadContext``, which offers the reader, the repositories in scope and
+/// what the rules ask of them, so a plugin reads without reaching into the planner's own state.
+public protocol ItemKindReading: Sendable {
+    /// Lists what `rules` (all of this kind) may act on into `context`, asking the server to
+    /// filter by what every rule requires, and reads the repository facts their conditions need.
+    func list(_ rules: [Rule], into context: inout ReadContext) async throws
+
+    /// Replaces a listed item with its detail read (`issue show`); a kind whose listing rows are
+    /// complete leaves the item as it is.
+    func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws
+
+    /// The item as it is now, with the repository facts that `needs` consult, or `nil` when it is
+    /// gone; facts are read once per repository and kept in `context` for the rest of the run.
+    func refresh(
+        _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
+    ) async throws -> (item: Item, repository: RepositoryState)?
+
+    /// Whether anyone but `me` has acted on `item` since `date` (a comment, the system's notes
+    /// aside): an action an earlier run left unfinished is then left to the rules to decide afresh.
+    func othersActed(on item: Item, since date: Date, me: String) -> Bool
+
+    /// Reads every item of this kind in `paths` (already in `context`) as a forge-state file keeps
+    /// it, for `gitbay-bot snapshot`: whole, whatever a rule could consult; closed ones too when
+    /// `allStates`. `scope` names the same repositories, for listings that span them.
+    func snapshot(
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
+    ) async throws
+}
+
+extension ItemKindReading {
+    /// No detail read: the listing's rows are whole.
+    public func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws {}
+
+    /// Nobody comments on such items: whether an unfinished action still applies is what the
+    /// fresh read says.
+    public func othersActed(on item: Item, since date: Date, me: String) -> Bool { false }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GitbayKit
+
+/// The mutable work of one ``ReadPlanner/read(rules:reader:now:guards:cache:trustCache:me:only:)``
+/// call: the ``ReadContext`` the kinds read into, and what the planner alone decides with (which
+/// details to read, which were read afresh, what the guards left unread).
+struct ReadSession: Sendable {
+    /// What has been read so far, and what the kinds read with.
+    var context: ReadContext
+    /// What the guarded detail reads left unread, one line per rule (``ForgeState/unread``).
+    var unreadNotes: [String] = []
+    /// The items a `watch` pass is about; details of others are not read.
+    var only: WatchTargets?
+    /// The items whose details were read from the server in this session.
+    var freshDetails: [FreshDetail] = []
+
+    init(registry: PluginRegistry, reader: any ForgeReader) {
+        context = ReadContext(registry: registry, reader: reader)
+    }
+
+    var registry: PluginRegistry { context.registry }
+
+    /// Lists `rules` (all of `kind`) through the kind's reader; a kind no plugin reads lists nothing.
+    mutating func list(_ rules: [Rule], of kind: ItemKind) async throws {
+        guard !rules.isEmpty, let reader = registry.reading(of: kind) else { return }
+        try await reader.list(rules, into: &context)
+    }
+
+    /// Reads the details (`issue show`, `mr show`) of every item some rule may still act on: its
+    /// conditions hold or are undecided, and it lacks what a condition or an action needs.
+    mutating func readDetails(rules: [Rule], now: Date, me: String) async throws {
+        var wanted: [ItemKind: [RepositoryPath: Set<Int>]] = [:]
+        for rule in rules {
+            let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
+            let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
+                needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])
+            }
+            for (path, repository) in context.repositories where rule.scope.contains(path) && !repository.archived {
+                for item in registry.items(of: rule.kind, in: repository) {
+                    guard !item.known.contains(.freshDetail) else { continue }
+                    if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
+                        continue
+                    }
+                    let itemContext = ItemContext(item: item, repository: repository, now: now, me: me)
+                    let verdict = condition.decide(itemContext)
+                    guard verdict != false else { continue }
+                    guard verdict == nil || !itemContext.knows(actionNeeds) else { continue }
+                    wanted[rule.kind, default: [:]][path, default: []].insert(item.number)
+                }
+            }
+        }
+        for kind in registry.kinds(ordering: Array(wanted.keys)) {
+            guard let naming = registry.naming(of: kind), let paths = wanted[kind] else { continue }
+            var requests = 0
+            for (path, numbers) in paths.sorted(by: { $0.key < $1.key }) {
+                for number in numbers.sorted() {
+                    try await readFreshDetail(kind, number: number, in: path)
+                    requests += 1
+                }
+            }
+            if requests > 0 { context.note(naming.detailStep, requests: requests) }
+        }
+    }
+}
