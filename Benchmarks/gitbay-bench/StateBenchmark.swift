@@ -31,7 +31,7 @@ enum StateBenchmark {
                 return
             }
         }
-        BenchRow.report(try measure(entries: count))
+        BenchRow.report(try await measure(entries: count))
     }
 
     /// A benchmark's store answered differently from the definition over the same journal.
@@ -39,41 +39,44 @@ enum StateBenchmark {
         var description: String
     }
 
-    static func measure(entries count: Int) throws -> [BenchRow] {
+    static func measure(entries count: Int) async throws -> [BenchRow] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-state-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("state.db").path
         let journal = Self.journal(count: count)
         let items = Array(Set(journal.map(\.item))).sorted()
         let expected = UnfinishedAction.find(in: journal)
-        let (_, importSeconds) = try BenchClock.time {
-            try SQLiteStateStore(path: path, mode: .applying).importJournal(journal, key: "bench")
+        let (_, importSeconds) = try await BenchClock.timeAwaiting {
+            try await SQLiteStateStore(path: path, mode: .applying).importJournal(journal, key: "bench")
         }
         let size = "\(count) entries, \(items.count) items, \(expected.count) unfinished"
 
-        let opening = try timings { _ in
-            let (opened, seconds) = try BenchClock.time { () throws -> (SQLiteStateStore, [UnfinishedAction]) in
+        let opening = try await timings { _ in
+            let (opened, seconds) = try await BenchClock.timeAwaiting {
+                () async throws -> (SQLiteStateStore, [UnfinishedAction]) in
                 let store = try SQLiteStateStore(path: path, mode: .applying)
-                return (store, try store.unfinishedActions())
+                return (store, try await store.unfinishedActions())
             }
             guard opened.1 == expected else { throw WrongAnswer(description: "unfinished actions differ") }
             return seconds
         }
 
         var random = SeededGenerator(seed: 0x6869_7374)
-        let history = try timings { _ in
-            let item = items.randomElement(using: &random) ?? ""
-            let (records, seconds) = try BenchClock.time {
-                try SQLiteStateStore(path: path, mode: .reading).history(HistoryQuery(item: item))
+        var picks: [String] = []
+        for _ in 0..<repetitions { picks.append(items.randomElement(using: &random) ?? "") }
+        let history = try await timings { index in
+            let item = picks[index]
+            let (records, seconds) = try await BenchClock.timeAwaiting {
+                try await SQLiteStateStore(path: path, mode: .reading).history(HistoryQuery(item: item))
             }
             guard !records.isEmpty else { throw WrongAnswer(description: "no history for \(item)") }
             return seconds
         }
 
         // `gitbay-bot history --limit 20` with no filter: what a person types first.
-        let newest = try timings { _ in
-            let (records, seconds) = try BenchClock.time {
-                try SQLiteStateStore(path: path, mode: .reading).history(HistoryQuery(limit: 20))
+        let newest = try await timings { _ in
+            let (records, seconds) = try await BenchClock.timeAwaiting {
+                try await SQLiteStateStore(path: path, mode: .reading).history(HistoryQuery(limit: 20))
             }
             guard records.count == 20 else {
                 throw WrongAnswer(description: "history --limit 20 gave \(records.count)")
@@ -82,7 +85,7 @@ enum StateBenchmark {
         }
 
         let store = try SQLiteStateStore(path: path, mode: .applying)
-        let commit = try timings { index in
+        let commit = try await timings { index in
             let item = "bench/commit#\(index + 1)"
             let intent = JournalEntry(
                 at: Date(), run: "bench", phase: .intent, rule: "bench", item: item, action: "close",
@@ -90,12 +93,12 @@ enum StateBenchmark {
             var result = intent
             result.phase = .result
             result.outcome = "applied"
-            return try BenchClock.time {
-                try store.record(intent)
-                try store.record(result)
+            return try await BenchClock.timeAwaiting {
+                try await store.record(intent)
+                try await store.record(result)
             }.1
         }
-        let flush = try timings { _ in try flushSeconds(in: folder.path) }
+        let flush = try await timings { _ in try flushSeconds(in: folder.path) }
 
         func row(_ measure: String, _ times: Timings, target: Double, note: String = "") -> BenchRow {
             BenchRow(
@@ -130,8 +133,10 @@ enum StateBenchmark {
     }
 
     /// Runs `body` ``repetitions`` times (given the repetition's index), each returning the seconds it measured.
-    private static func timings(_ body: (Int) throws -> Double) throws -> Timings {
-        let sorted = try (0..<repetitions).map(body).sorted()
+    private static func timings(_ body: (Int) async throws -> Double) async throws -> Timings {
+        var times: [Double] = []
+        for index in 0..<repetitions { times.append(try await body(index)) }
+        let sorted = times.sorted()
         return Timings(median: sorted[sorted.count / 2], p90: sorted[sorted.count * 9 / 10])
     }
 

@@ -75,7 +75,7 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
             repository.known.insert(.openMergeRequests)
         }
         repository.known.insert(.refs)
-        let watermark = activeOnly ? Self.watermark(of: path, in: &context) : nil
+        let watermark = activeOnly ? await Self.watermark(of: path, in: &context) : nil
         let (builds, used) =
             if let watermark {
                 try await self.builds(of: path, from: watermark, reader: context.reader)
@@ -113,8 +113,8 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
     /// Where the builds that may still change began at the last read: every build numbered below
     /// it had finished then, and a finished build never changes (store/builds.go: only a pending or
     /// running build moves), nor does a new one get a number below it.
-    private static func watermark(of path: RepositoryPath, in context: inout ReadContext) -> Int? {
-        guard let entry = context.cachedEntries(of: .builds)[watermarkItem(path)],
+    private static func watermark(of path: RepositoryPath, in context: inout ReadContext) async -> Int? {
+        guard let entry = await context.cachedEntries(of: .builds)[watermarkItem(path)],
             entry.format == watermarkFormat
         else { return nil }
         return Int(entry.payload)

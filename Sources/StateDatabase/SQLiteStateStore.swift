@@ -32,6 +32,8 @@ public final class SQLiteStateStore: StateStore {
     /// The database's path, for messages.
     public let path: String
     private let connection: Mutex<SQLiteConnection>
+    /// The serial queue every statement runs on (see ``access(_:_:)``).
+    private let queue = DispatchQueue(label: "gitbay-bot.state-database")
     /// The lock file's handle when applying: the lock goes when it closes, or with the process.
     private let lock: FileHandle?
 
@@ -61,6 +63,24 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Opens the database at `path` as ``init(path:identity:mode:)`` does, on one of Dispatch's
+    /// threads: opening waits for the lock, and SQLite's first read may wait out ``busyTimeout``.
+    public static func opened(
+        at path: String, identity: StoreIdentity? = nil, mode: Mode
+    ) async throws(StateStoreError) -> SQLiteStateStore {
+        let result: Result<SQLiteStateStore, StateStoreError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(StateStoreError) {
+                    continuation.resume(
+                        returning: .success(try SQLiteStateStore(path: path, identity: identity, mode: mode)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
     deinit {
         // Closed before the lock goes, so the next run never meets this one's connection.
         connection.withLock { $0.close() }
@@ -68,8 +88,8 @@ public final class SQLiteStateStore: StateStore {
 
     /// Adds `entry` in a transaction of its own, durable before this returns, which also brings
     /// its group's `open_groups` row up to date and, for an intent, drops the item's cached detail.
-    public func record(_ entry: JournalEntry) throws {
-        try access("record a journal entry") { connection in
+    public func record(_ entry: JournalEntry) async throws {
+        try await access("record a journal entry") { connection in
             try connection.transaction {
                 try JournalRows.insert(entry, into: connection)
                 try JournalRows.refreshGroup(run: entry.run, rule: entry.rule, item: entry.item, in: connection)
@@ -81,21 +101,21 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// Kept in `meta` under `feed_position`.
-    public func feedPosition() throws -> Int? {
-        try access("read the feed position") { connection in
+    public func feedPosition() async throws -> Int? {
+        try await access("read the feed position") { connection in
             try connection.text("SELECT value FROM meta WHERE key = 'feed_position'").flatMap { Int($0) }
         }
     }
 
-    public func setFeedPosition(_ id: Int) throws {
-        try access("record the feed position") { connection in
+    public func setFeedPosition(_ id: Int) async throws {
+        try await access("record the feed position") { connection in
             try connection.run(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('feed_position', ?)", [.text(String(id))])
         }
     }
 
-    public func cachedDetails(of kind: ItemKind) throws -> [CachedDetail] {
-        try access("read the read cache") { connection in
+    public func cachedDetails(of kind: ItemKind) async throws -> [CachedDetail] {
+        try await access("read the read cache") { connection in
             try connection.rows(
                 "SELECT item, format, version, payload FROM read_cache WHERE kind = ?", [.text(kind.rawValue)]
             ) { row in
@@ -106,9 +126,9 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
-    public func storeDetails(_ details: [CachedDetail], at date: Date) throws {
+    public func storeDetails(_ details: [CachedDetail], at date: Date) async throws {
         guard !details.isEmpty else { return }
-        try access("keep details in the read cache") { connection in
+        try await access("keep details in the read cache") { connection in
             try connection.transaction {
                 for detail in details {
                     try connection.run(
@@ -125,8 +145,8 @@ public final class SQLiteStateStore: StateStore {
 
     /// ``UnfinishedAction/find(in:)`` over the entries of the rules and items that have a group in
     /// `open_groups`: the only ones that can have anything unfinished, read through the item index.
-    public func unfinishedActions() throws -> [UnfinishedAction] {
-        try access("read the journal") { connection in
+    public func unfinishedActions() async throws -> [UnfinishedAction] {
+        try await access("read the journal") { connection in
             UnfinishedAction.find(
                 in: try JournalRows.entries(
                     where: "(item, rule) IN (SELECT item, rule FROM open_groups)", withReasons: false, in: connection))
@@ -134,8 +154,8 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// Keeps `run`, in place of any run with its id.
-    public func beginRun(_ run: RunRecord) throws {
-        try access("record a run") { connection in
+    public func beginRun(_ run: RunRecord) async throws {
+        try await access("record a run") { connection in
             try connection.run(
                 "INSERT OR REPLACE INTO runs (id, command, started_at, finished_at, exit_code) VALUES (?, ?, ?, ?, ?)",
                 [
@@ -147,8 +167,8 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// Sets the end of the run with `id`, if there is one.
-    public func finishRun(id: String, at date: Date, exitCode: Int32) throws {
-        try access("record a run") { connection in
+    public func finishRun(id: String, at date: Date, exitCode: Int32) async throws {
+        try await access("record a run") { connection in
             try connection.run(
                 "UPDATE runs SET finished_at = ?, exit_code = ? WHERE id = ?",
                 [.real(date.timeIntervalSinceReferenceDate), .integer(Int64(exitCode)), .text(id)])
@@ -156,8 +176,8 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// The run with `id`, if kept.
-    public func run(id: String) throws -> RunRecord? {
-        try access("read the runs") { connection in
+    public func run(id: String) async throws -> RunRecord? {
+        try await access("read the runs") { connection in
             try connection.rows(
                 "SELECT command, started_at, finished_at, exit_code FROM runs WHERE id = ?", [.text(id)]
             ) { row in
@@ -176,7 +196,7 @@ public final class SQLiteStateStore: StateStore {
     /// the records it holds are certainly the newest: every record outside it has all its entries
     /// at or before the window's oldest, so records newer than that rank first. `history --limit 20`
     /// then decodes a few dozen rows, not the whole journal.
-    public func history(_ query: HistoryQuery) throws -> [HistoryRecord] {
+    public func history(_ query: HistoryQuery) async throws -> [HistoryRecord] {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
         if let item = query.item {
@@ -194,10 +214,11 @@ public final class SQLiteStateStore: StateStore {
             values += values + [.real(since.timeIntervalSinceReferenceDate)]
         }
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
-        return try access("read the journal") { connection in
+        let bound = values
+        return try await access("read the journal") { connection in
             guard let limit = query.limit, limit > 0 else {
                 return HistoryRecord.records(
-                    in: try JournalRows.entries(where: condition, values, withReasons: true, in: connection),
+                    in: try JournalRows.entries(where: condition, bound, withReasons: true, in: connection),
                     matching: query)
             }
             var unlimited = query
@@ -206,11 +227,11 @@ public final class SQLiteStateStore: StateStore {
             while true {
                 let times = try connection.rows(
                     "SELECT at FROM journal WHERE \(condition) ORDER BY at DESC LIMIT ?",
-                    values + [.integer(Int64(window))]
+                    bound + [.integer(Int64(window))]
                 ) { $0.real(0) }
                 guard times.count == window, let oldest = times.last else {
                     return HistoryRecord.records(
-                        in: try JournalRows.entries(where: condition, values, withReasons: true, in: connection),
+                        in: try JournalRows.entries(where: condition, bound, withReasons: true, in: connection),
                         matching: query)
                 }
                 let windowed =
@@ -218,7 +239,7 @@ public final class SQLiteStateStore: StateStore {
                     + "(SELECT run, rule, item FROM journal WHERE \(condition) ORDER BY at DESC LIMIT ?)"
                 let records = HistoryRecord.records(
                     in: try JournalRows.entries(
-                        where: windowed, values + values + [.integer(Int64(window))], withReasons: true,
+                        where: windowed, bound + bound + [.integer(Int64(window))], withReasons: true,
                         in: connection),
                     matching: unlimited)
                 if records.prefix(limit).count == limit,
@@ -234,8 +255,8 @@ public final class SQLiteStateStore: StateStore {
     /// Adds `entries` and their groups' `open_groups` rows and remembers `key`, all in one
     /// transaction, unless `key` was imported before.
     @discardableResult
-    public func importJournal(_ entries: [JournalEntry], key: String) throws -> Bool {
-        try access("import a journal") { connection in
+    public func importJournal(_ entries: [JournalEntry], key: String) async throws -> Bool {
+        try await access("import a journal") { connection in
             try connection.transaction {
                 guard try connection.text("SELECT key FROM journal_imports WHERE key = ?", [.text(key)]) == nil else {
                     return false
@@ -267,8 +288,8 @@ public final class SQLiteStateStore: StateStore {
     /// before `date` with no entries left, and details cached before it, in one transaction; then gives free pages back to
     /// the file system when they are more than ``compactionShare`` of the file.
     @discardableResult
-    public func prune(resultsBefore date: Date) throws -> Int {
-        try access("prune the journal") { connection in
+    public func prune(resultsBefore date: Date) async throws -> Int {
+        try await access("prune the journal") { connection in
             let dropped = try connection.transaction {
                 let unfinished = UnfinishedAction.find(
                     in: try JournalRows.entries(
@@ -312,16 +333,27 @@ public final class SQLiteStateStore: StateStore {
 }
 
 extension SQLiteStateStore {
-    /// Runs `body` on the connection, turning whatever it throws into a ``StateStoreError`` that
-    /// says it happened while `doing` something.
+    /// Runs `body` on the connection, on the store's own queue, turning whatever it throws into a
+    /// ``StateStoreError`` that says it happened while `doing` something.
+    ///
+    /// Statements block: every commit waits for the disk (`synchronous=FULL`), and a lock another
+    /// process holds is waited for up to ``busyTimeout``. On the queue they block one of
+    /// Dispatch's threads, never one of the few (as many as cores) that run every task of the
+    /// process. A statement once started runs to its end, cancelled or not: a journal entry is
+    /// either on record or not.
     private func access<T: Sendable>(
-        _ doing: String, _ body: (SQLiteConnection) throws -> T
-    ) throws(StateStoreError) -> T {
-        do {
-            return try connection.withLock { connection in try body(connection) }
-        } catch {
-            throw StateStoreError(error, path: path, doing: doing)
+        _ doing: String, _ body: @escaping @Sendable (SQLiteConnection) throws -> T
+    ) async throws(StateStoreError) -> T {
+        let result: Result<T, StateStoreError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do {
+                    continuation.resume(returning: .success(try self.connection.withLock { try body($0) }))
+                } catch {
+                    continuation.resume(returning: .failure(StateStoreError(error, path: self.path, doing: doing)))
+                }
+            }
         }
+        return try result.get()
     }
 
     /// Opens and prepares the connection; a database on a read-only file system, where SQLite

@@ -18,11 +18,13 @@ import Testing
 
     /// A journal the bot cannot read (here a folder in its place, which even root cannot read as a
     /// file) may hold unfinished actions: it is an error naming it, and it stays where it is.
-    @Test func aJournalThatCannotBeReadIsAnErrorAndStaysInPlace() throws {
+    @Test func aJournalThatCannotBeReadIsAnErrorAndStaysInPlace() async throws {
         let path = Scratch.url("journal-\(UUID().uuidString).jsonl").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let store = InMemoryStateStore()
-        let error = #expect(throws: StateFileError.self) { try LegacyJournal.importOnce(from: path, into: store) }
+        let error = await #expect(throws: StateFileError.self) {
+            try await LegacyJournal.importOnce(from: path, into: store)
+        }
         #expect(
             error?.description.hasPrefix("cannot read the old journal \(path): ") == true,
             "\(String(describing: error))")
@@ -32,15 +34,15 @@ import Testing
 
     /// A second old journal at the same path (a backup restored, a second configuration) is
     /// imported too, and the first one's copy moved aside before is kept, not overwritten.
-    @Test func aSecondJournalMovedAsideKeepsTheFirst() throws {
+    @Test func aSecondJournalMovedAsideKeepsTheFirst() async throws {
         let path = Scratch.url("journal-\(UUID().uuidString).jsonl").path
         let store = InMemoryStateStore()
         let first = try line(run: "first")
         try first.write(toFile: path, atomically: true, encoding: .utf8)
-        _ = try LegacyJournal.importOnce(from: path, into: store)
+        _ = try await LegacyJournal.importOnce(from: path, into: store)
         let second = try line(run: "second") + line(run: "second")
         try second.write(toFile: path, atomically: true, encoding: .utf8)
-        let note = try LegacyJournal.importOnce(from: path, into: store)
+        let note = try await LegacyJournal.importOnce(from: path, into: store)
         #expect(store.journal.map(\.run) == ["first", "second", "second"])
         #expect(try String(contentsOfFile: path + ".imported", encoding: .utf8) == first)
         #expect(try String(contentsOfFile: path + ".imported.1", encoding: .utf8) == second)

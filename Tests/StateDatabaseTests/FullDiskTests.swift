@@ -11,18 +11,19 @@ import Testing
 /// skipped, with that reason in the test report.
 @Suite(.enabled(if: SmallFileSystem.isAvailable, "mounting a tmpfs needs root in a container that allows it"))
 struct FullDiskTests {
-    @Test func recordingOnAFullDiskThrowsAnIOError() throws {
+    @Test func recordingOnAFullDiskThrowsAnIOError() async throws {
         // Room for a new database; then the filler takes the rest.
         let disk = try SmallFileSystem(kilobytes: 256)
         defer { disk.unmount() }
         let path = disk.url.path + "/state.db"
         let store = try SQLiteStateStore(path: path, mode: .applying)
-        try store.record(entry("r0", .intent, "close", item: "krz/app#500", at: 0))
+        try await store.record(entry("r0", .intent, "close", item: "krz/app#500", at: 0))
         disk.fill()
         var failure: (index: Int, error: StateStoreError)?
         for index in 1...200 where failure == nil {
             do {
-                try store.record(entry("r\(index)", .intent, "close", item: "krz/app#\(index)", at: Double(index)))
+                try await store.record(
+                    entry("r\(index)", .intent, "close", item: "krz/app#\(index)", at: Double(index)))
             } catch let error as StateStoreError {
                 failure = (index, error)
             }
@@ -30,11 +31,11 @@ struct FullDiskTests {
         let (index, error) = try #require(failure)
         #expect(error == .io(path: path, reason: "cannot record a journal entry: the disk is full"))
         // What was recorded before still reads; the entry that failed is not there.
-        #expect(try store.history(HistoryQuery(item: "krz/app#500")).count == 1)
-        #expect(try store.history(HistoryQuery(item: "krz/app#\(index)")).isEmpty)
+        #expect(try await store.history(HistoryQuery(item: "krz/app#500")).count == 1)
+        #expect(try await store.history(HistoryQuery(item: "krz/app#\(index)")).isEmpty)
     }
 
-    @Test func openingOnAFullDiskThrowsAnIOError() throws {
+    @Test func openingOnAFullDiskThrowsAnIOError() async throws {
         let disk = try SmallFileSystem(kilobytes: 64)
         defer { disk.unmount() }
         disk.fill()
@@ -44,13 +45,13 @@ struct FullDiskTests {
         #expect(reason.contains("the disk is full"))
     }
 
-    @Test func aReadOnlyFileSystemCanBeReadButNotAppliedWith() throws {
+    @Test func aReadOnlyFileSystemCanBeReadButNotAppliedWith() async throws {
         let disk = try SmallFileSystem(kilobytes: 256)
         defer { disk.unmount() }
         let path = disk.url.path + "/state.db"
         do {
             let store = try SQLiteStateStore(path: path, mode: .applying)
-            try store.record(entry("r1", .intent, "close", at: 1))
+            try await store.record(entry("r1", .intent, "close", at: 1))
         }
         try disk.makeReadOnly()
         let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: .applying) }
@@ -63,6 +64,6 @@ struct FullDiskTests {
             creating
                 == .io(
                     path: elsewhere, reason: "cannot create its folder \(disk.url.path)/other: Read-only file system"))
-        #expect(try SQLiteStateStore(path: path, mode: .reading).history(HistoryQuery()).count == 1)
+        #expect(try await SQLiteStateStore(path: path, mode: .reading).history(HistoryQuery()).count == 1)
     }
 }

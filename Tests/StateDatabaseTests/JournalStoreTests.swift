@@ -13,7 +13,7 @@ import Testing
         try JournalRows.entries(where: "1", withReasons: true, in: SQLiteConnection(path: path, access: .readOnly))
     }
 
-    @Test func entriesReadBackEqualWithEveryField() throws {
+    @Test func entriesReadBackEqualWithEveryField() async throws {
         let path = scratchDatabase()
         let store = try SQLiteStateStore(path: path, mode: .applying)
         let reasons = [
@@ -39,14 +39,14 @@ import Testing
                 at: Date(timeIntervalSinceReferenceDate: 0.001), run: "", phase: .result, rule: "r", item: "i",
                 action: "a", argv: ["x"], outcome: "applied", argument: ActionArgument.none),
         ]
-        for entry in journal { try store.record(entry) }
+        for entry in journal { try await store.record(entry) }
         #expect(try storedEntries(path) == journal)
     }
 
     /// On many random journals, what the database finds unfinished is what the definition finds
     /// over everything recorded so far, and what the in-memory twin finds; the same after
     /// pruning; and `history` answers as the twin does.
-    @Test func unfinishedActionsAndHistoryMatchTheDefinitions() throws {
+    @Test func unfinishedActionsAndHistoryMatchTheDefinitions() async throws {
         let path = scratchDatabase()
         let store = try SQLiteStateStore(path: path, mode: .applying)
         let twin = InMemoryStateStore()
@@ -58,16 +58,16 @@ import Testing
             let journal = journals.next(items: items, start: Double(index) * 100)
             if index.isMultiple(of: 2) {
                 for entry in journal {
-                    try store.record(entry)
+                    try await store.record(entry)
                     twin.record(entry)
                 }
             } else {
-                #expect(try store.importJournal(journal, key: "journal \(index)"))
+                #expect(try await store.importJournal(journal, key: "journal \(index)"))
                 #expect(twin.importJournal(journal, key: "journal \(index)"))
             }
             everything += journal
             let expected = UnfinishedAction.find(in: everything)
-            #expect(try store.unfinishedActions() == expected)
+            #expect(try await store.unfinishedActions() == expected)
             #expect(twin.unfinishedActions() == expected)
             found += expected.count
         }
@@ -85,14 +85,14 @@ import Testing
                             + Double.random(in: 0..<14, using: &random))
                     : nil,
                 limit: random.chance(0.3) ? Int.random(in: 0...5, using: &random) : nil)
-            #expect(try store.history(query) == twin.history(query), "\(query)")
+            #expect(try await store.history(query) == twin.history(query), "\(query)")
         }
-        let before = try store.unfinishedActions()
+        let before = try await store.unfinishedActions()
         for cutoff in [5_000.0, 15_000, 40_000] {
             let date = Date(timeIntervalSince1970: 1_790_000_000 + cutoff)
-            let dropped = try store.prune(resultsBefore: date)
+            let dropped = try await store.prune(resultsBefore: date)
             #expect(dropped == twin.prune(resultsBefore: date))
-            #expect(try store.unfinishedActions() == before)
+            #expect(try await store.unfinishedActions() == before)
             #expect(try storedEntries(path) == twin.journal)
         }
         // Past every entry's time, all that is left is every entry of each rule and item with something unfinished.
@@ -100,7 +100,7 @@ import Testing
         #expect(try storedEntries(path) == everything.filter { open.contains("\($0.rule) \($0.item)") })
     }
 
-    @Test func historyListsAttemptsNewestFirstWithTheirOutcomes() throws {
+    @Test func historyListsAttemptsNewestFirstWithTheirOutcomes() async throws {
         let store = try SQLiteStateStore(path: scratchDatabase(), mode: .applying)
         let reasons = [
             ConditionResult(condition: "idle > 60d", field: "idle", observed: "61d", holds: true, location: "a:1:1")
@@ -114,8 +114,8 @@ import Testing
             entry("r2", .result, "close", outcome: "failed", rule: "other", at: 5),
             entry("r3", .intent, "close", item: "krz/app#35", at: 6),
         ]
-        for entry in journal { try store.record(entry) }
-        let item = try store.history(HistoryQuery(item: "krz/app#34"))
+        for entry in journal { try await store.record(entry) }
+        let item = try await store.history(HistoryQuery(item: "krz/app#34"))
         #expect(item.map(\.action) == ["close", "comment", "close"])
         #expect(item.map(\.outcome) == ["failed", "applied", nil])
         #expect(item.map(\.attempted) == [true, true, false])
@@ -123,21 +123,21 @@ import Testing
         #expect(item[1].reasons == reasons)
         #expect(item[1].resultAt == journal[3].at)
         #expect(item[0].detail == nil && item[0].resultAt == journal[5].at)
-        #expect(try store.history(HistoryQuery(item: "krz/app#35")).map(\.outcome) == [nil])
-        #expect(try store.history(HistoryQuery(rule: "other")).map(\.run) == ["r2"])
+        #expect(try await store.history(HistoryQuery(item: "krz/app#35")).map(\.outcome) == [nil])
+        #expect(try await store.history(HistoryQuery(rule: "other")).map(\.run) == ["r2"])
         #expect(
-            try store.history(HistoryQuery(item: "krz/app#34", rule: "close-stale")).map(\.action) == [
+            try await store.history(HistoryQuery(item: "krz/app#34", rule: "close-stale")).map(\.action) == [
                 "comment", "close",
             ])
-        #expect(try store.history(HistoryQuery(since: journal[2].at)).map(\.run) == ["r3", "r2", "r1"])
+        #expect(try await store.history(HistoryQuery(since: journal[2].at)).map(\.run) == ["r3", "r2", "r1"])
         // A result after `since` belongs to its intent before it, and is not listed on its own.
-        #expect(try store.history(HistoryQuery(since: journal[3].at)).map(\.run) == ["r3", "r2"])
-        #expect(try store.history(HistoryQuery(limit: 2)).map(\.run) == ["r3", "r2"])
-        #expect(try store.history(HistoryQuery(item: "krz/app")).isEmpty)
+        #expect(try await store.history(HistoryQuery(since: journal[3].at)).map(\.run) == ["r3", "r2"])
+        #expect(try await store.history(HistoryQuery(limit: 2)).map(\.run) == ["r3", "r2"])
+        #expect(try await store.history(HistoryQuery(item: "krz/app")).isEmpty)
     }
 
     /// Retention forgets old finished work but never what a later run would still finish.
-    @Test func pruneDropsOldSettledWorkAndKeepsWhatIsUnfinished() throws {
+    @Test func pruneDropsOldSettledWorkAndKeepsWhatIsUnfinished() async throws {
         let path = scratchDatabase()
         let store = try SQLiteStateStore(path: path, mode: .applying)
         let settled = (0..<500).flatMap { index in
@@ -164,35 +164,39 @@ import Testing
             entry("f2", .intent, "close", item: "krz/app#99", at: 20),
             entry("f2", .result, "close", outcome: "already-done", item: "krz/app#99", at: 20),
         ]
-        try store.importJournal(settled + unfinished + finishedLater, key: "old")
-        try store.beginRun(RunRecord(id: "s1", command: "run", startedAt: Date(timeIntervalSince1970: 1_790_000_000)))
-        try store.finishRun(id: "s1", at: Date(timeIntervalSince1970: 1_790_000_001), exitCode: 0)
-        try store.beginRun(RunRecord(id: "u1", command: "apply", startedAt: Date(timeIntervalSince1970: 1_790_000_000)))
-        try store.finishRun(id: "u1", at: Date(timeIntervalSince1970: 1_790_000_003), exitCode: 1)
-        let before = try store.unfinishedActions()
+        try await store.importJournal(settled + unfinished + finishedLater, key: "old")
+        try await store.beginRun(
+            RunRecord(id: "s1", command: "run", startedAt: Date(timeIntervalSince1970: 1_790_000_000)))
+        try await store.finishRun(id: "s1", at: Date(timeIntervalSince1970: 1_790_000_001), exitCode: 0)
+        try await store.beginRun(
+            RunRecord(id: "u1", command: "apply", startedAt: Date(timeIntervalSince1970: 1_790_000_000)))
+        try await store.finishRun(id: "u1", at: Date(timeIntervalSince1970: 1_790_000_003), exitCode: 1)
+        let before = try await store.unfinishedActions()
         #expect(before.map(\.action) == ["close"])
         let pages = try SQLiteConnection(path: path, access: .readOnly).integer("PRAGMA page_count")
 
-        #expect(try store.prune(resultsBefore: Date(timeIntervalSince1970: 1_790_000_250)) == 502)
-        #expect(try store.unfinishedActions() == before)
+        #expect(try await store.prune(resultsBefore: Date(timeIntervalSince1970: 1_790_000_250)) == 502)
+        #expect(try await store.unfinishedActions() == before)
         let kept = Array(unfinished.dropFirst(2))
         #expect(try storedEntries(path) == Array(settled.suffix(500)) + kept + finishedLater)
-        #expect(try store.run(id: "s1") == nil)
-        #expect(try store.run(id: "u1")?.exitCode == 1)
+        #expect(try await store.run(id: "s1") == nil)
+        #expect(try await store.run(id: "u1")?.exitCode == 1)
 
-        #expect(try store.prune(resultsBefore: Date(timeIntervalSince1970: 1_790_001_000)) == 500 + finishedLater.count)
-        #expect(try store.unfinishedActions() == before)
+        #expect(
+            try await store.prune(resultsBefore: Date(timeIntervalSince1970: 1_790_001_000)) == 500
+                + finishedLater.count)
+        #expect(try await store.unfinishedActions() == before)
         #expect(try storedEntries(path) == kept)
-        #expect(try store.prune(resultsBefore: .distantFuture) == 0)
-        #expect(try store.run(id: "u1")?.exitCode == 1)
-        #expect(try store.unfinishedActions() == before)
+        #expect(try await store.prune(resultsBefore: .distantFuture) == 0)
+        #expect(try await store.run(id: "u1")?.exitCode == 1)
+        #expect(try await store.unfinishedActions() == before)
         // The freed pages went back to the file system.
         let connection = try SQLiteConnection(path: path, access: .readOnly)
         #expect(try connection.integer("PRAGMA page_count") < pages / 2)
         #expect(try connection.integer("PRAGMA freelist_count") * 4 <= connection.integer("PRAGMA page_count"))
     }
 
-    @Test func anImportIsAllOrNothingAndHappensOnce() throws {
+    @Test func anImportIsAllOrNothingAndHappensOnce() async throws {
         let path = scratchDatabase()
         let store = try SQLiteStateStore(path: path, mode: .applying)
         let journal = (0..<1_000).map { entry("r\($0)", .intent, "close", item: "krz/app#\($0 + 1)", at: Double($0)) }
@@ -204,33 +208,33 @@ import Testing
             CREATE TRIGGER refuse BEFORE INSERT ON journal WHEN NEW.action = 'refused'
             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
             """)
-        #expect(throws: StateStoreError.self) { try store.importJournal(refused, key: "journal.jsonl") }
+        await #expect(throws: StateStoreError.self) { try await store.importJournal(refused, key: "journal.jsonl") }
         #expect(try storedEntries(path).isEmpty)
         try connection.execute("DROP TRIGGER refuse")
         connection.close()
-        #expect(try store.importJournal(journal, key: "journal.jsonl"))
-        #expect(try !store.importJournal(journal, key: "journal.jsonl"))
+        #expect(try await store.importJournal(journal, key: "journal.jsonl"))
+        #expect(try await !store.importJournal(journal, key: "journal.jsonl"))
         #expect(try storedEntries(path) == journal)
-        #expect(try store.importJournal(Array(journal.prefix(1)), key: "another.jsonl"))
+        #expect(try await store.importJournal(Array(journal.prefix(1)), key: "another.jsonl"))
         #expect(try storedEntries(path).count == journal.count + 1)
     }
 
-    @Test func runsAreRecordedAndFinished() throws {
+    @Test func runsAreRecordedAndFinished() async throws {
         let store = try SQLiteStateStore(path: scratchDatabase(), mode: .applying)
         let started = Date(timeIntervalSince1970: 1_790_000_000.25)
-        try store.beginRun(RunRecord(id: "r1", command: "watch", startedAt: started))
-        #expect(try store.run(id: "r1") == RunRecord(id: "r1", command: "watch", startedAt: started))
-        try store.finishRun(id: "r1", at: started + 60, exitCode: 75)
-        try store.finishRun(id: "never-begun", at: started, exitCode: 0)
+        try await store.beginRun(RunRecord(id: "r1", command: "watch", startedAt: started))
+        #expect(try await store.run(id: "r1") == RunRecord(id: "r1", command: "watch", startedAt: started))
+        try await store.finishRun(id: "r1", at: started + 60, exitCode: 75)
+        try await store.finishRun(id: "never-begun", at: started, exitCode: 0)
         #expect(
-            try store.run(id: "r1")
+            try await store.run(id: "r1")
                 == RunRecord(id: "r1", command: "watch", startedAt: started, finishedAt: started + 60, exitCode: 75))
-        #expect(try store.run(id: "never-begun") == nil)
+        #expect(try await store.run(id: "never-begun") == nil)
     }
 
     /// `history --limit N` reads a window of the newest entries; it must give what the whole
     /// journal gives, also when an import added older entries after newer ones, and at ties.
-    @Test func theNewestRecordsAreTheSameWhateverTheOrderEntriesCameIn() throws {
+    @Test func theNewestRecordsAreTheSameWhateverTheOrderEntriesCameIn() async throws {
         let path = scratchDatabase()
         let store = try SQLiteStateStore(path: path, mode: .applying)
         let twin = InMemoryStateStore()
@@ -239,25 +243,25 @@ import Testing
         for index in 0..<60 {
             let journal = journals.next(items: items, start: Double(1_000 + index * 7))
             for entry in journal {
-                try store.record(entry)
+                try await store.record(entry)
                 twin.record(entry)
             }
         }
         // Older entries, written after the newer ones, with times that tie theirs.
         let old = (0..<30).flatMap { index in journals.next(items: items, start: Double(index * 20)) }
-        #expect(try store.importJournal(old, key: "old"))
+        #expect(try await store.importJournal(old, key: "old"))
         #expect(twin.importJournal(old, key: "old"))
         for limit in [1, 2, 3, 5, 8, 13, 40, 100, 1_000] {
             for rule in [nil, "mark-stale"] {
                 let query = HistoryQuery(rule: rule, limit: limit)
-                #expect(try store.history(query) == twin.history(query), "\(query)")
+                #expect(try await store.history(query) == twin.history(query), "\(query)")
             }
         }
     }
 
     /// Results recorded long after their intents crowd the newest entries: the newest record is
     /// an intent older than all of them, and the window must grow to find it.
-    @Test func theNewestRecordIsFoundBehindLaterResultsOfOlderIntents() throws {
+    @Test func theNewestRecordIsFoundBehindLaterResultsOfOlderIntents() async throws {
         let store = try SQLiteStateStore(path: scratchDatabase(), mode: .applying)
         let twin = InMemoryStateStore()
         var journal = (1...10).map { entry("r\($0)", .intent, "close", item: "krz/app#\($0)", at: Double($0)) }
@@ -266,10 +270,10 @@ import Testing
             entry("r\($0)", .result, "close", outcome: "applied", item: "krz/app#\($0)", at: Double(100 + $0))
         }
         for entry in journal {
-            try store.record(entry)
+            try await store.record(entry)
             twin.record(entry)
         }
-        let newest = try store.history(HistoryQuery(limit: 1))
+        let newest = try await store.history(HistoryQuery(limit: 1))
         #expect(newest.map(\.item) == ["krz/app#99"])
         #expect(newest == twin.history(HistoryQuery(limit: 1)))
     }

@@ -24,54 +24,54 @@ private func detail(
         [try SQLiteStateStore(path: scratchDatabase(), mode: .applying), InMemoryStateStore()]
     }
 
-    @Test func detailsAreKeptByItemAndReadBackByKind() throws {
+    @Test func detailsAreKeptByItemAndReadBackByKind() async throws {
         for store in try stores() {
             let date = Date(timeIntervalSince1970: 1_790_000_000)
-            try store.storeDetails(
+            try await store.storeDetails(
                 [detail("krz/app#1"), detail("krz/app#2", payload: "{\"n\":2}"), detail("krz/app!1", mergeRequests)],
                 at: date)
-            try store.storeDetails([detail("krz/app#1", version: "v2")], at: date)
-            let kept = try store.cachedDetails(of: issues).sorted { $0.item < $1.item }
+            try await store.storeDetails([detail("krz/app#1", version: "v2")], at: date)
+            let kept = try await store.cachedDetails(of: issues).sorted { $0.item < $1.item }
             #expect(
                 kept == [detail("krz/app#1", version: "v2"), detail("krz/app#2", payload: "{\"n\":2}")], "\(store)")
-            #expect(try store.cachedDetails(of: mergeRequests).map(\.item) == ["krz/app!1"])
+            #expect(try await store.cachedDetails(of: mergeRequests).map(\.item) == ["krz/app!1"])
         }
     }
 
     /// The bot's own write may move what the detail says without moving its version (a label,
     /// an assignee), so the intent drops the item's entry before the write is sent; a planned
     /// entry or a result leaves it alone.
-    @Test func anIntentDropsItsItemsDetailAndNothingElse() throws {
+    @Test func anIntentDropsItsItemsDetailAndNothingElse() async throws {
         for store in try stores() {
-            try store.storeDetails([detail("krz/app#34"), detail("krz/app#35")], at: Date())
-            try store.record(entry("r1", .planned, "close", at: 1))
-            #expect(try store.cachedDetails(of: issues).count == 2)
-            try store.record(entry("r1", .intent, "close", at: 2))
-            #expect(try store.cachedDetails(of: issues).map(\.item) == ["krz/app#35"], "\(store)")
+            try await store.storeDetails([detail("krz/app#34"), detail("krz/app#35")], at: Date())
+            try await store.record(entry("r1", .planned, "close", at: 1))
+            #expect(try await store.cachedDetails(of: issues).count == 2)
+            try await store.record(entry("r1", .intent, "close", at: 2))
+            #expect(try await store.cachedDetails(of: issues).map(\.item) == ["krz/app#35"], "\(store)")
         }
     }
 
     /// Retention lets go of details kept before its date (items not seen since), keeping newer ones.
-    @Test func pruningDropsDetailsKeptBeforeItsDate() throws {
+    @Test func pruningDropsDetailsKeptBeforeItsDate() async throws {
         for store in try stores() {
             let old = Date(timeIntervalSince1970: 1_790_000_000)
-            try store.storeDetails([detail("krz/app#1")], at: old)
-            try store.storeDetails([detail("krz/app#2")], at: old.addingTimeInterval(86_400))
-            try store.prune(resultsBefore: old.addingTimeInterval(3_600))
-            #expect(try store.cachedDetails(of: issues).map(\.item) == ["krz/app#2"], "\(store)")
+            try await store.storeDetails([detail("krz/app#1")], at: old)
+            try await store.storeDetails([detail("krz/app#2")], at: old.addingTimeInterval(86_400))
+            try await store.prune(resultsBefore: old.addingTimeInterval(3_600))
+            #expect(try await store.cachedDetails(of: issues).map(\.item) == ["krz/app#2"], "\(store)")
         }
     }
 
     /// `watch` goes on from the feed position a stopped watcher recorded, in the file as in memory.
-    @Test func theFeedPositionIsKeptAcrossOpenings() throws {
+    @Test func theFeedPositionIsKeptAcrossOpenings() async throws {
         let path = scratchDatabase()
         do {
             let store = try SQLiteStateStore(path: path, mode: .applying)
-            #expect(try store.feedPosition() == nil)
-            try store.setFeedPosition(41)
-            try store.setFeedPosition(97)
+            #expect(try await store.feedPosition() == nil)
+            try await store.setFeedPosition(41)
+            try await store.setFeedPosition(97)
         }
-        #expect(try SQLiteStateStore(path: path, mode: .applying).feedPosition() == 97)
+        #expect(try await SQLiteStateStore(path: path, mode: .applying).feedPosition() == 97)
         let memory = InMemoryStateStore()
         memory.setFeedPosition(5)
         #expect(memory.feedPosition() == 5)
@@ -79,14 +79,14 @@ private func detail(
 
     /// A plan keeps the cache of a database a run made, without the run's lock (so a plan never
     /// makes a run wait), and never makes a database itself.
-    @Test func aPlanUsesARunsDatabaseWithoutItsLockAndMakesNone() throws {
+    @Test func aPlanUsesARunsDatabaseWithoutItsLockAndMakesNone() async throws {
         let missing = scratchDatabase()
         #expect(throws: StateStoreError.self) { _ = try SQLiteStateStore(path: missing, mode: .caching) }
         #expect(!FileManager.default.fileExists(atPath: missing))
         let path = scratchDatabase()
         let run = try SQLiteStateStore(path: path, mode: .applying)
         let plan = try SQLiteStateStore(path: path, mode: .caching)
-        try plan.storeDetails([detail("krz/app#1")], at: Date())
-        #expect(try run.cachedDetails(of: issues).map(\.item) == ["krz/app#1"])
+        try await plan.storeDetails([detail("krz/app#1")], at: Date())
+        #expect(try await run.cachedDetails(of: issues).map(\.item) == ["krz/app#1"])
     }
 }

@@ -14,12 +14,12 @@ import Testing
         try SQLiteConnection(path: path, access: .readWrite)
     }
 
-    @Test func aNewDatabaseHasTheSchemaAndKeepsWhatWasRecorded() throws {
+    @Test func aNewDatabaseHasTheSchemaAndKeepsWhatWasRecorded() async throws {
         let path = scratchDatabase()
         let recorded = entry("r1", .intent, "close", at: 1)
         do {
             let store = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
-            try store.record(recorded)
+            try await store.record(recorded)
         }
         let connection = try raw(path)
         #expect(try connection.integer("PRAGMA application_id") == 0x4742_6F74)
@@ -28,10 +28,10 @@ import Testing
         #expect(try connection.text("PRAGMA journal_mode") == "wal")
         connection.close()
         let reopened = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
-        #expect(try reopened.history(HistoryQuery()).map(\.at) == [recorded.at])
+        #expect(try await reopened.history(HistoryQuery()).map(\.at) == [recorded.at])
     }
 
-    @Test func theFileAndItsLockAreTheOwnersOnly() throws {
+    @Test func theFileAndItsLockAreTheOwnersOnly() async throws {
         let path = scratchDatabase()
         _ = try SQLiteStateStore(path: path, mode: .applying)
         for file in [path, path + ".lock"] {
@@ -40,24 +40,24 @@ import Testing
         }
     }
 
-    @Test func anEmptyFileIsMigratedFromTheStart() throws {
+    @Test func anEmptyFileIsMigratedFromTheStart() async throws {
         let path = scratchDatabase()
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let store = try SQLiteStateStore(path: path, mode: .applying)
-        try store.record(entry("r1", .intent, "close", at: 1))
-        #expect(try store.history(HistoryQuery()).count == 1)
+        try await store.record(entry("r1", .intent, "close", at: 1))
+        #expect(try await store.history(HistoryQuery()).count == 1)
         #expect(try raw(path).integer("PRAGMA user_version") == StateSchema.version)
     }
 
     /// A database written by the first version (no time index, no read cache) is brought forward
     /// on opening, keeping what it holds.
-    @Test func aVersion1DatabaseIsMigratedForwardWithItsEntries() throws {
+    @Test func aVersion1DatabaseIsMigratedForwardWithItsEntries() async throws {
         let path = scratchDatabase()
         do {
             let store = try SQLiteStateStore(path: path, mode: .applying)
-            try store.record(entry("r1", .intent, "close", at: 1))
+            try await store.record(entry("r1", .intent, "close", at: 1))
         }
         try raw(path).execute("DROP INDEX journal_by_at; DROP TABLE read_cache; PRAGMA user_version = 1")
         let store = try SQLiteStateStore(path: path, mode: .applying)
@@ -65,12 +65,12 @@ import Testing
         #expect(
             try raw(path).integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'journal_by_at'")
                 == 1)
-        #expect(try store.cachedDetails(of: ItemKind(rawValue: "issues")).isEmpty)
-        #expect(try store.history(HistoryQuery(limit: 1)).map(\.run) == ["r1"])
+        #expect(try await store.cachedDetails(of: ItemKind(rawValue: "issues")).isEmpty)
+        #expect(try await store.history(HistoryQuery(limit: 1)).map(\.run) == ["r1"])
     }
 
     @Test(arguments: [SQLiteStateStore.Mode.applying, .reading])
-    func aDatabaseFromANewerVersionIsRefused(mode: SQLiteStateStore.Mode) throws {
+    func aDatabaseFromANewerVersionIsRefused(mode: SQLiteStateStore.Mode) async throws {
         let path = scratchDatabase()
         _ = try SQLiteStateStore(path: path, mode: .applying)
         try raw(path).execute("PRAGMA user_version = \(StateSchema.version + 1)")
@@ -107,14 +107,14 @@ import Testing
     /// A database cut short (a copy that stopped half-way, a full disk in another program) is
     /// found out when it is opened, not in the middle of a run.
     @Test(arguments: [0.5, 0.01])
-    func aTruncatedDatabaseIsRefusedAtOpen(keeping share: Double) throws {
+    func aTruncatedDatabaseIsRefusedAtOpen(keeping share: Double) async throws {
         let path = scratchDatabase()
         do {
             let store = try SQLiteStateStore(path: path, mode: .applying)
             let journal = (0..<2_000).map {
                 entry("r\($0)", .intent, "close", item: "krz/app#\($0 + 1)", at: Double($0))
             }
-            try store.importJournal(journal, key: "bulk")
+            try await store.importJournal(journal, key: "bulk")
         }
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(whole.count > 100_000)
@@ -127,7 +127,7 @@ import Testing
         }
     }
 
-    @Test func garbageIsRefusedAtOpen() throws {
+    @Test func garbageIsRefusedAtOpen() async throws {
         let path = scratchDatabase()
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -142,23 +142,23 @@ import Testing
         }
     }
 
-    @Test func readingNeedsADatabaseAndNeverWrites() throws {
+    @Test func readingNeedsADatabaseAndNeverWrites() async throws {
         let path = scratchDatabase()
         let missing = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: .reading) }
         #expect(missing == .missing(path: path))
         #expect(!FileManager.default.fileExists(atPath: path))
         _ = try SQLiteStateStore(path: path, mode: .applying)
         let reader = try SQLiteStateStore(path: path, mode: .reading)
-        let refused = try #require(throws: StateStoreError.self) {
-            try reader.record(entry("r1", .intent, "close", at: 1))
+        let refused = try await #require(throws: StateStoreError.self) {
+            try await reader.record(entry("r1", .intent, "close", at: 1))
         }
         guard case .io = refused else { throw Unexpected(refused) }
-        #expect(try reader.history(HistoryQuery()).isEmpty)
+        #expect(try await reader.history(HistoryQuery()).isEmpty)
     }
 
     /// A lock let go within a few milliseconds is taken: a process starting a child holds the
     /// lock's file in the child for an instant after closing it (seen once in 70 full test runs).
-    @Test func aLockHeldForAMomentIsWaitedFor() throws {
+    @Test func aLockHeldForAMomentIsWaitedFor() async throws {
         let path = scratchDatabase()
         _ = try SQLiteStateStore(path: path, mode: .applying)
         let holder = open(path + ".lock", O_RDWR | O_CLOEXEC)
@@ -172,25 +172,25 @@ import Testing
     }
 
     /// One run at a time applies with a database; people may read it meanwhile.
-    @Test func aSecondApplyingOpenIsBusyWhileReadersAreWelcome() throws {
+    @Test func aSecondApplyingOpenIsBusyWhileReadersAreWelcome() async throws {
         let path = scratchDatabase()
         do {
             let first = try SQLiteStateStore(path: path, mode: .applying)
             let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: .applying) }
             #expect(error == .busy(path: path))
             #expect(error.description == "another gitbay-bot run is applying with the state database \(path)")
-            try first.record(entry("r1", .intent, "close", at: 1))
+            try await first.record(entry("r1", .intent, "close", at: 1))
             let reader = try SQLiteStateStore(path: path, mode: .reading)
-            #expect(try reader.history(HistoryQuery()).count == 1)
-            try first.record(entry("r1", .result, "close", outcome: "applied", at: 2))
-            #expect(try reader.history(HistoryQuery()).first?.outcome == "applied")
+            #expect(try await reader.history(HistoryQuery()).count == 1)
+            try await first.record(entry("r1", .result, "close", outcome: "applied", at: 2))
+            #expect(try await reader.history(HistoryQuery()).first?.outcome == "applied")
         }
         #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
     }
 
     /// `--url https://gitbay.example/` names the same server as `https://gitbay.example`: a run
     /// given either must open the database the other made.
-    @Test func theSameServerWrittenWithATrailingSlashOrCapitalsOwnsTheSameDatabase() throws {
+    @Test func theSameServerWrittenWithATrailingSlashOrCapitalsOwnsTheSameDatabase() async throws {
         let path = scratchDatabase()
         _ = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
         for server in ["https://gitbay.example/", "HTTPS://Gitbay.Example"] {
@@ -201,7 +201,7 @@ import Testing
         }
     }
 
-    @Test func aDatabaseBelongsToTheServerAndAccountThatMadeIt() throws {
+    @Test func aDatabaseBelongsToTheServerAndAccountThatMadeIt() async throws {
         let path = scratchDatabase()
         _ = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
         _ = try SQLiteStateStore(path: path, identity: alice, mode: .applying)

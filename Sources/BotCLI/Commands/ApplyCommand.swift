@@ -79,6 +79,6 @@ struct ApplyCommand {
             console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
         }
         console.write(ApplyReportRenderer.text(report), to: .output)
-        return (try session.settle(report, plan: plan, run: run), report)
+        return (try await session.settle(report, plan: plan, run: run), report)
     }
 }

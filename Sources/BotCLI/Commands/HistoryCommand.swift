@@ -49,12 +49,12 @@ struct HistoryCommand {
         var entries: [HistoryEntry] = []
         for path in paths {
             do {
-                let store = try SQLiteStateStore(path: path, mode: .reading)
+                let store = try await SQLiteStateStore.opened(at: path, mode: .reading)
                 let account = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
                 var commands: [String: String] = [:]
-                for record in try store.history(query) {
+                for record in try await store.history(query) {
                     if commands[record.run] == nil {
-                        commands[record.run] = try store.run(id: record.run)?.command ?? ""
+                        commands[record.run] = try await store.run(id: record.run)?.command ?? ""
                     }
                     entries.append(HistoryEntry(record, command: commands[record.run], account: account))
                 }

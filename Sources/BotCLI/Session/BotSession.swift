@@ -45,9 +45,9 @@ struct BotSession {
         let server = client.configuration.baseURL
         let store: any StateStore =
             switch stateUse {
-            case .applying: try StateStoreOpening.open(settings, server: server, account: me, console: console)
+            case .applying: try await StateStoreOpening.open(settings, server: server, account: me, console: console)
             case .planning:
-                StateStoreOpening.openCache(settings, server: server, account: me, console: console)
+                await StateStoreOpening.openCache(settings, server: server, account: me, console: console)
                     ?? InMemoryStateStore()
             }
         return BotSession(
@@ -88,7 +88,7 @@ struct BotSession {
     func apply(
         _ plan: Plan, command: String, progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async throws(CommandFailure) -> (run: RunRecord, report: ApplyReport) {
-        let (run, unfinished) = try StateStoreOpening.begin(command, in: store)
+        let (run, unfinished) = try await StateStoreOpening.begin(command, in: store)
         let report = await Applier(registry: registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
             progress: progress)
@@ -97,14 +97,14 @@ struct BotSession {
 
     /// Records how an applying `run` ended and answers its exit code, or throws the failure that
     /// stopped it (a token turned away, a journal that cannot be written).
-    func settle(_ report: ApplyReport, plan: Plan, run: RunRecord) throws(CommandFailure) -> BotExitCode {
+    func settle(_ report: ApplyReport, plan: Plan, run: RunRecord) async throws(CommandFailure) -> BotExitCode {
         let outcome = outcome(of: report, plan: plan)
         let code: BotExitCode
         switch outcome {
         case .success(let success): code = success
         case .failure(let failure): code = failure.code
         }
-        StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
+        await StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
         return try outcome.get()
     }
 

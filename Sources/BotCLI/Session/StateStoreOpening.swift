@@ -14,12 +14,12 @@ enum StateStoreOpening {
     /// written (a full disk, garbage, another server's) is exit 74, before anything is sent.
     static func open(
         _ settings: Settings, server: URL, account: String, console: any Console
-    ) throws(CommandFailure) -> SQLiteStateStore {
+    ) async throws(CommandFailure) -> SQLiteStateStore {
         let path = StateLocation.database(settings.stateDir, server: server, account: account)
         let store: SQLiteStateStore
         do {
-            store = try SQLiteStateStore(
-                path: path, identity: StoreIdentity(server: server.absoluteString, account: account), mode: .applying)
+            store = try await SQLiteStateStore.opened(
+                at: path, identity: StoreIdentity(server: server.absoluteString, account: account), mode: .applying)
         } catch {
             if case .busy = error {
                 throw CommandFailure("\(error); try again when it is done", code: .temporaryFailure)
@@ -27,7 +27,7 @@ enum StateStoreOpening {
             throw CommandFailure("\(error)", code: .ioError)
         }
         do {
-            if let note = try LegacyJournal.importOnce(from: settings.journal, into: store) {
+            if let note = try await LegacyJournal.importOnce(from: settings.journal, into: store) {
                 console.write(note + "\n", to: .error)
             }
         } catch {
@@ -40,12 +40,13 @@ enum StateStoreOpening {
     /// details in its read cache: made (as a run that applies would make it, holding the lock
     /// for that moment only) when there is none yet; `nil`, with a note, when it cannot be used:
     /// the cache saves requests, and a plan goes on without it.
-    static func openCache(_ settings: Settings, server: URL, account: String, console: any Console) -> SQLiteStateStore?
-    {
+    static func openCache(
+        _ settings: Settings, server: URL, account: String, console: any Console
+    ) async -> SQLiteStateStore? {
         let path = StateLocation.database(settings.stateDir, server: server, account: account)
         let identity = StoreIdentity(server: server.absoluteString, account: account)
         do {
-            return try SQLiteStateStore(path: path, identity: identity, mode: .caching)
+            return try await SQLiteStateStore.opened(at: path, identity: identity, mode: .caching)
         } catch {
             guard case .missing = error else {
                 console.write("note: the read cache is not used: \(error)\n", to: .error)
@@ -53,8 +54,8 @@ enum StateStoreOpening {
             }
         }
         do {
-            _ = try SQLiteStateStore(path: path, identity: identity, mode: .applying)
-            return try SQLiteStateStore(path: path, identity: identity, mode: .caching)
+            _ = try await SQLiteStateStore.opened(at: path, identity: identity, mode: .applying)
+            return try await SQLiteStateStore.opened(at: path, identity: identity, mode: .caching)
         } catch {
             console.write("note: the read cache is not used: \(error)\n", to: .error)
             return nil
@@ -64,13 +65,13 @@ enum StateStoreOpening {
     /// Records that `command` starts applying and answers what earlier runs left unfinished.
     static func begin(
         _ command: String, in store: any StateStore
-    ) throws(CommandFailure) -> (
+    ) async throws(CommandFailure) -> (
         run: RunRecord, unfinished: [UnfinishedAction]
     ) {
         let run = RunRecord(id: UUID().uuidString, command: command, startedAt: Date())
         do {
-            try store.beginRun(run)
-            return (run, try store.unfinishedActions())
+            try await store.beginRun(run)
+            return (run, try await store.unfinishedActions())
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }
@@ -80,11 +81,11 @@ enum StateStoreOpening {
     /// since every write of the run is already on record.
     static func finish(
         _ run: String, code: BotExitCode, in store: any StateStore, retention: TimeInterval, console: any Console
-    ) {
+    ) async {
         let now = Date()
         do {
-            try store.finishRun(id: run, at: now, exitCode: code.rawValue)
-            try store.prune(resultsBefore: now.addingTimeInterval(-retention))
+            try await store.finishRun(id: run, at: now, exitCode: code.rawValue)
+            try await store.prune(resultsBefore: now.addingTimeInterval(-retention))
         } catch {
             console.write("warning: \(error)\n", to: .error)
         }

@@ -27,12 +27,12 @@ enum LegacyJournal {
     /// The import is keyed by the file's path, size and time, so a run killed between the import
     /// and the move does not import it twice.
     /// - Returns: a note for the user when something was imported or could not be moved aside.
-    static func importOnce(from path: String, into store: any StateStore) throws -> String? {
+    static func importOnce(from path: String, into store: any StateStore) async throws -> String? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
         let size = attributes[.size] as? Int ?? 0
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let entries = try entries(at: path)
-        let imported = try store.importJournal(entries, key: "\(path) \(size) \(modified)")
+        let imported = try await store.importJournal(entries, key: "\(path) \(size) \(modified)")
         // A journal moved aside by an earlier import is the user's record too: never overwritten.
         var aside = path + ".imported"
         var copies = 0

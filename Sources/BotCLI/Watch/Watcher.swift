@@ -51,7 +51,7 @@ struct Watcher {
         let session = try await BotSession.open(
             settings, client: client, account: me, stateUse: dryRun ? .planning : .applying, registry: registry,
             control: control, console: console)
-        var position = try readPosition(session.store)
+        var position = try await readPosition(session.store)
         var lastFull: Date?
         var failures = 0
         // What each probe (by the kind of event it raises) saw last; a full pass starts it afresh.
@@ -95,7 +95,7 @@ struct Watcher {
                     position = start ?? position
                     lastFull = Date()
                 }
-                if let position { try record(position, in: session.store) }
+                if let position { try await record(position, in: session.store) }
                 pass.requests = client.metrics.reads + client.metrics.writes - before
                 report(pass)
                 failures = 0
@@ -175,20 +175,20 @@ struct Watcher {
         let (run, applied) = try await session.apply(plan, command: "watch")
         pass.applied = applied.outcomes.filter { $0.status == .applied }.count
         pass.failed = applied.outcomes.filter { $0.status == .failed }.count
-        _ = try session.settle(applied, plan: plan, run: run)
+        _ = try await session.settle(applied, plan: plan, run: run)
     }
 
-    private func readPosition(_ store: any StateStore) throws(CommandFailure) -> Int? {
+    private func readPosition(_ store: any StateStore) async throws(CommandFailure) -> Int? {
         do {
-            return try store.feedPosition()
+            return try await store.feedPosition()
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }
     }
 
-    private func record(_ position: Int, in store: any StateStore) throws(CommandFailure) {
+    private func record(_ position: Int, in store: any StateStore) async throws(CommandFailure) {
         do {
-            try store.setFeedPosition(position)
+            try await store.setFeedPosition(position)
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }

@@ -85,7 +85,7 @@ public struct Applier: Sendable {
                 skipAll(entry, reason).forEach(append)
                 continue
             }
-            recordPlan(of: entry, journal: journal, run: run, at: now(), report: &report)
+            await recordPlan(of: entry, journal: journal, run: run, at: now(), report: &report)
             for action in entry.actions where action.status == .pending {
                 if report.haltReason == nil && Task.isCancelled { report.interrupted = true }
                 if let reason = report.haltReason {
@@ -118,20 +118,20 @@ public struct Applier: Sendable {
         case .done: return outcome(entry, action, .alreadyDone, "already so on a fresh read")
         case .due: break
         }
-        func record(_ phase: JournalEntry.Phase, _ result: String?, _ detail: String?) -> Bool {
-            Self.record(
+        func record(_ phase: JournalEntry.Phase, _ result: String?, _ detail: String?) async -> Bool {
+            await Self.record(
                 JournalEntry(
                     at: now(), run: run, phase: phase, rule: entry.rule, item: entry.item.reference,
                     action: action.action, argv: command.argv, outcome: result, detail: detail, stdin: command.stdin,
                     argument: action.argument, reasons: phase == .intent ? entry.reasons : nil),
                 in: journal, report: &report)
         }
-        guard record(.intent, nil, nil) else {
+        guard await record(.intent, nil, nil) else {
             return outcome(entry, action, .notRun, report.haltReason)
         }
         do {
             try await Self.uncancelled(command, by: writer)
-            guard record(.result, "applied", nil) else {
+            guard await record(.result, "applied", nil) else {
                 return outcome(entry, action, .applied, Self.unrecorded(report))
             }
             return outcome(entry, action, .applied)
@@ -142,13 +142,13 @@ public struct Applier: Sendable {
             if let fresh = try? await refresher.context(for: entry, me: me, now: now()),
                 definition.isDone(request, fresh)
             {
-                let recorded = record(.result, "already-done", error.description)
+                let recorded = await record(.result, "already-done", error.description)
                 return outcome(
                     entry, action, .alreadyDone,
                     ["done on a fresh read after: \(error.message)", recorded ? nil : Self.unrecorded(report)]
                         .compactMap(\.self).joined(separator: "; "))
             }
-            let recorded = record(.result, "failed", error.description)
+            let recorded = await record(.result, "failed", error.description)
             if error.kind == .tokenRejected { report.tokenRejection = error.description }
             var failure = outcome(
                 entry, action, .failed,
@@ -197,7 +197,7 @@ public struct Applier: Sendable {
         if result.status == .alreadyDone {
             // Settle it in the journal, or every later run would look at it again.
             for phase in [JournalEntry.Phase.intent, .result] {
-                let settled = Self.record(
+                let settled = await Self.record(
                     JournalEntry(
                         at: now(), run: run, phase: phase, rule: action.rule, item: action.item,
                         action: action.action, argv: action.command.argv,
@@ -216,12 +216,12 @@ public struct Applier: Sendable {
     /// killed after that write leaves the rest of the entry on record for the next run to finish.
     private func recordPlan(
         of entry: PlanEntry, journal: (any ApplyJournal)?, run: String, at date: Date, report: inout ApplyReport
-    ) {
+    ) async {
         let pending = entry.actions.filter { $0.status == .pending && $0.command != nil }
         guard pending.count > 1 else { return }
         for action in pending {
             guard let command = action.command else { continue }
-            let recorded = Self.record(
+            let recorded = await Self.record(
                 JournalEntry(
                     at: date, run: run, phase: .planned, rule: entry.rule, item: entry.item.reference,
                     action: action.action, argv: command.argv, stdin: command.stdin, argument: action.argument),
@@ -248,12 +248,10 @@ public struct Applier: Sendable {
     /// later write) and answers false.
     private static func record(
         _ entry: JournalEntry, in journal: (any ApplyJournal)?, report: inout ApplyReport
-    )
-        -> Bool
-    {
+    ) async -> Bool {
         guard let journal else { return true }
         do {
-            try journal.record(entry)
+            try await journal.record(entry)
             return true
         } catch {
             report.journalFailure = "\(error)"

@@ -10,7 +10,7 @@ public protocol ApplyJournal: Sendable {
     /// Throws when the entry could not be made durable (a full disk, a read-only or corrupt file);
     /// the applier then sends nothing more, because a write without its intent on record could be
     /// doubled by the next run. The error's description is one line that names the file.
-    func record(_ entry: JournalEntry) throws
+    func record(_ entry: JournalEntry) async throws
 }
 
 /// One line of the journal.

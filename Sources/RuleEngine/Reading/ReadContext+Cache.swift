@@ -15,12 +15,12 @@ extension ReadContext {
 
     /// The cache's entries of `kind` by item, loaded once per read; none when the cache is not
     /// trusted, or cannot be read (said once in the notes: the run reads afresh instead).
-    public mutating func cachedEntries(of kind: ItemKind) -> [String: CachedDetail] {
+    public mutating func cachedEntries(of kind: ItemKind) async -> [String: CachedDetail] {
         guard trustsCache, let cache else { return [:] }
         if let loaded = loadedCache[kind] { return loaded }
         var entries: [String: CachedDetail] = [:]
         do {
-            for entry in try cache.cachedDetails(of: kind) { entries[entry.item] = entry }
+            for entry in try await cache.cachedDetails(of: kind) { entries[entry.item] = entry }
         } catch {
             note(
                 "\(registry.noun(of: kind)) entries of the read cache could not be read, so they are read afresh: \(error)"

@@ -60,7 +60,7 @@ public struct ReadPlanner: Sendable {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
         if session.context.trustsCache {
-            session.restoreCached(rules)
+            await session.restoreCached(rules)
         }
         if let guards {
             try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
@@ -70,7 +70,7 @@ public struct ReadPlanner: Sendable {
         if let cache {
             let entries = session.freshCacheEntries() + session.context.keptEntries
             do {
-                try cache.storeDetails(entries, at: now)
+                try await cache.storeDetails(entries, at: now)
             } catch {
                 session.context.note("read cache: \(entries.count) details could not be kept: \(error)")
             }

@@ -7,13 +7,13 @@ extension ReadSession {
     /// A restored item knows ``ReadNeed/detail`` but not ``ReadNeed/freshDetail``: the fields and
     /// actions declared `cached()` judge it, and the planner reads afresh every item whose verdict
     /// or actions still wait on one that is not, as it reads an item it has no detail of.
-    mutating func restoreCached(_ rules: [Rule]) {
+    mutating func restoreCached(_ rules: [Rule]) async {
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
         for kind in registry.kinds(ordering: kinds) {
             guard let cached = registry.cachedDetails(of: kind) else { continue }
             let noun = registry.noun(of: kind)
-            let entries = context.cachedEntries(of: kind).values
+            let entries = await context.cachedEntries(of: kind).values
             var kept: [String: CachedDetail] = [:]
             var otherFormat = 0
             for entry in entries {

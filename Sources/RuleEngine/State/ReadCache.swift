@@ -32,8 +32,8 @@ public struct CachedDetail: Sendable, Hashable {
 /// transaction), so the bot's own writes are never hidden behind a version they did not move.
 public protocol ReadCache: Sendable {
     /// Every kept detail of `kind`, whatever its format.
-    func cachedDetails(of kind: ItemKind) throws -> [CachedDetail]
+    func cachedDetails(of kind: ItemKind) async throws -> [CachedDetail]
 
     /// Keeps `details` (each in place of the item's earlier one), all or none, stamped `date`.
-    func storeDetails(_ details: [CachedDetail], at date: Date) throws
+    func storeDetails(_ details: [CachedDetail], at date: Date) async throws
 }

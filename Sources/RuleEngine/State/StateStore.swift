@@ -12,21 +12,21 @@ import Foundation
 public protocol StateStore: ApplyJournal, ReadCache {
     /// The actions earlier runs left unfinished: exactly what ``UnfinishedAction/find(in:)`` answers
     /// over the whole journal.
-    func unfinishedActions() throws -> [UnfinishedAction]
+    func unfinishedActions() async throws -> [UnfinishedAction]
 
     /// Records that a run has started, so `history` can say which command made an entry.
     ///
     /// Beginning a run with an id already on record replaces that record.
-    func beginRun(_ run: RunRecord) throws
+    func beginRun(_ run: RunRecord) async throws
 
     /// Records how a run ended; does nothing for a run that was never begun.
-    func finishRun(id: String, at date: Date, exitCode: Int32) throws
+    func finishRun(id: String, at date: Date, exitCode: Int32) async throws
 
     /// The run with `id`, or `nil` when none is on record (never begun, or dropped by ``prune(resultsBefore:)``).
-    func run(id: String) throws -> RunRecord?
+    func run(id: String) async throws -> RunRecord?
 
     /// The actions the journal holds that `query` asks for, newest first (see ``HistoryRecord``).
-    func history(_ query: HistoryQuery) throws -> [HistoryRecord]
+    func history(_ query: HistoryQuery) async throws -> [HistoryRecord]
 
     /// Adds the entries of an older journal after those already on record, all or none, unless
     /// entries under `key` were imported before.
@@ -35,7 +35,7 @@ public protocol StateStore: ApplyJournal, ReadCache {
     /// and moving the file aside does not import it twice.
     /// - Returns: whether the entries were added; `false` when `key` was imported already.
     @discardableResult
-    func importJournal(_ entries: [JournalEntry], key: String) throws -> Bool
+    func importJournal(_ entries: [JournalEntry], key: String) async throws -> Bool
 
     /// Drops what the journal no longer needs to remember from before `date`, and answers how many
     /// entries went.
@@ -45,12 +45,12 @@ public protocol StateStore: ApplyJournal, ReadCache {
     /// so ``unfinishedActions()`` answers the same before and after; runs that ended before
     /// `date` with no entries left; and details cached before `date` (an item not seen since).
     @discardableResult
-    func prune(resultsBefore date: Date) throws -> Int
+    func prune(resultsBefore date: Date) async throws -> Int
 
     /// The id of the newest feed event `watch` has handled, so a watcher started again goes on
     /// from there; `nil` before the first.
-    func feedPosition() throws -> Int?
+    func feedPosition() async throws -> Int?
 
     /// Records that every feed event up to `id` has been handled.
-    func setFeedPosition(_ id: Int) throws
+    func setFeedPosition(_ id: Int) async throws
 }
