@@ -31,7 +31,7 @@ public enum BotCLI {
                     return try await body().rawValue
                 } catch  where Task.isCancelled {
                     let code = BotExitCode.stopped(by: control.stopSignal)
-                    console.write("stopped before anything was written: \(error.message)\n", to: .error)
+                    console.write("stopped: \(error.message)\n", to: .error)
                     return code.rawValue
                 } catch {
                     console.write("error: \(error.message)\n", to: .error)

@@ -203,6 +203,33 @@ func idleForge(issues count: Int) throws -> URL {
         }
     }
 
+    /// A stop while the run still reads ends it there: the read in flight is given up, nothing is
+    /// written, and the exit code is the signal's.
+    @Test func cancellingAnInProcessRunWhileItReadsWritesNothing() async throws {
+        let options = fastSimulator + ["--fault", "hold,method=GET,times=1"]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let state = BotState()
+            let control = CommandControl()
+            let console = RecordingConsole()
+            let run = Task {
+                await BotCLI.run(
+                    ["run", rules, "--state-dir", state.folder] + connection(simulator),
+                    environment: testEnvironment(["GITBAY_TOKEN": simulator.token]), console: console,
+                    control: control)
+            }
+            let inFlight = try await holding(1, simulator)
+            control.recordStop(by: SIGINT)
+            run.cancel()
+            let ended = await run.value
+            try await simulator.control(#"{"faults":[],"release":1}"#)
+            #expect(inFlight)
+            #expect(ended == 130, "\(console.output)\(console.error)")
+            #expect(console.error.hasPrefix("stopped: "), "\(console.error)")
+            #expect(try await settled(simulator))
+            #expect(try simulator.journalEntries().isEmpty)
+        }
+    }
+
     /// A stop means stop: the summary issue is not written after a signal (it would be a write the
     /// journal does not know), and the exit code stays the signal's even though publishing it
     /// would have failed.

@@ -174,18 +174,26 @@ public final class ChildProcess: Sendable {
     public func output(
         timeout: Duration, where condition: @escaping @Sendable (String) -> Bool
     ) async throws -> String {
-        try await until("the expected output", timeout: timeout, killing: false) {
-            condition(String(decoding: $0.output, as: UTF8.self)) || $0.finished
-        }.outputText
+        try await until(\.output, "the expected output", timeout: timeout, condition)
     }
 
     /// Waits until what the child wrote to stderr so far satisfies `condition`, at most `timeout`.
     public func errorOutput(
         timeout: Duration, where condition: @escaping @Sendable (String) -> Bool
     ) async throws -> String {
-        try await until("the expected error output", timeout: timeout, killing: false) {
-            condition(String(decoding: $0.error, as: UTF8.self)) || $0.finished
-        }.errorText
+        try await until(\.error, "the expected error output", timeout: timeout, condition)
+    }
+
+    /// Waits until the text of one of the child's streams satisfies `condition` (or the child
+    /// ended), at most `timeout`, and answers that text.
+    private func until(
+        _ stream: any KeyPath<Seen, Data> & Sendable, _ what: String, timeout: Duration,
+        _ condition: @escaping @Sendable (String) -> Bool
+    ) async throws -> String {
+        let seen = try await until(what, timeout: timeout, killing: false) {
+            condition(String(decoding: $0[keyPath: stream], as: UTF8.self)) || $0.finished
+        }
+        return String(decoding: seen[keyPath: stream], as: UTF8.self)
     }
 
     /// Ends the child: SIGTERM, then SIGKILL to its process group after `grace`; waits at most
