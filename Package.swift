@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "GitbayPorts", dependencies: ["GitbayClient", "GitbayKit", "RuleEngine"]),
 
         // The built-in bot plugins: ordinary libraries (not SwiftPM package plugins) under Plugins/.
-        // What several plugins share (the label and marked-comment actions of issues and merge requests).
+        // What several plugins share (the label and marked-comment actions of issues and merge requests,
+        // and the fields that tell people from automation).
         .target(name: "SharedPluginActions", dependencies: ["RuleEngine", "GitbayKit"], path: "Plugins/Shared"),
         .target(
             name: "IssuesPlugin", dependencies: ["RuleEngine", "GitbayKit", "SharedPluginActions"],

@@ -192,6 +192,21 @@ private func temporaryFolder() throws -> URL {
         }
     }
 
+    @Test func botsAreReadFromTheFile() throws {
+        #expect(try settings().bots.isEmpty)
+        #expect(try settings(file: "bots:\n  - ci-bot\n  - deps.bot\n").bots == ["ci-bot", "deps.bot"])
+    }
+
+    @Test(arguments: ["'@ci-bot'", "'ci bot'", "''"])
+    func aBotThatIsNoAccountNameIsReportedWhereItIsWritten(value: String) throws {
+        do {
+            _ = try configuration("max_actions: 10\nbots:\n  - ci-bot\n  - \(value)\n")
+            Issue.record("bots: \(value) was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("gitbay-bot.yml:4:5: error: bots lists gitbay account names"))
+        }
+    }
+
     @Test func theAnswerCapComesFromTheFileInBytesOrBinaryUnits() throws {
         #expect(try settings().maxResponseSize == .mebibytes(32))
         #expect(try settings(file: "max_response_size: 8MiB").maxResponseSize == .mebibytes(8))

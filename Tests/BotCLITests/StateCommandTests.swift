@@ -64,7 +64,7 @@ private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write
                 #expect((record["at"] as? String).flatMap(GitbayTimestamp.parse) != nil)
                 let reasons = (record["reasons"] as? [[String: Any]]) ?? []
                 #expect(reasons.map { $0["condition"] as? String }.first == "state = open")
-                #expect(reasons.contains { $0["condition"] as? String == "idle > 60d" && $0["observed"] != nil })
+                #expect(reasons.contains { $0["condition"] as? String == "quiet > 60d" && $0["observed"] != nil })
             }
             #expect((records.last?["argv"] as? [String]) == ["issue", "label", "krz/gitbay", "31", "--add", "stale"])
 
@@ -74,7 +74,7 @@ private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write
             #expect(text.code == 0)
             #expect(text.output.contains("applied  krz/gitbay#31  mark-stale: add-label  (run "))
             #expect(text.output.contains("    issue label krz/gitbay 31 --add stale\n"))
-            #expect(text.output.contains("    because state = open (open), idle > 60d ("))
+            #expect(text.output.contains("    because state = open (open), quiet > 60d ("))
 
             let json = await runBot([
                 "history", "--state-dir", state.folder, "--url", simulator.baseURL.absoluteString, "--rule",

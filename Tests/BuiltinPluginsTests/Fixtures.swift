@@ -46,12 +46,12 @@ enum Fixtures {
 
     static func context(
         _ issue: GitbayKit.Issue, known: Set<ReadNeed> = Set(ReadNeed.allCases),
-        dependencies: DependencyStatus? = nil
+        dependencies: DependencyStatus? = nil, automation: Set<String> = []
     ) -> ItemContext {
         let record = IssueRecord(issue: issue, known: known)
         var repository = RepositoryState(path: path, defaultBranch: "main", dependencies: dependencies, known: known)
         repository.issues = [record]
-        return ItemContext(item: .issue(record), repository: repository, now: now, me: me)
+        return ItemContext(item: .issue(record), repository: repository, now: now, me: me, automation: automation)
     }
 
     static func mergeRequest(
@@ -70,12 +70,15 @@ enum Fixtures {
     static let retargeted = "retargeted from stack-1-reaper to main: !159 merged"
 
     /// The MR as a context, with `others` as the repository's other merge requests.
-    static func context(_ mr: MergeRequest, others: [MergeRequest] = []) -> ItemContext {
+    static func context(
+        _ mr: MergeRequest, others: [MergeRequest] = [], automation: Set<String> = []
+    ) -> ItemContext {
         let all = Set(ReadNeed.allCases)
         let record = MergeRequestRecord(mergeRequest: mr, known: all)
         var repository = RepositoryState(path: path, defaultBranch: "main", known: all)
         repository.mergeRequests = [record] + others.map { MergeRequestRecord(mergeRequest: $0, known: all) }
-        return ItemContext(item: .mergeRequest(record), repository: repository, now: now, me: me)
+        return ItemContext(
+            item: .mergeRequest(record), repository: repository, now: now, me: me, automation: automation)
     }
 
     /// A 40-hex sha made of `prefix` repeated, so tests can tell commits apart at a glance.

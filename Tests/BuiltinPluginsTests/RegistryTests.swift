@@ -17,6 +17,9 @@ import Testing
         (.issues, "comments", [.detail]),
         (.issues, "last_comment.author", [.detail]), (.issues, "last_comment.at", [.detail]),
         (.issues, "tracking_issue", [.dependencies]),
+        (.issues, "quiet", [.detail]), (.issues, "last_person_comment.author", [.detail]),
+        (.issues, "last_person_comment.at", [.detail]), (.issues, "waiting_on", [.detail]),
+        (.issues, "my_last_comment.age", [.detail]),
         (.mergeRequests, "number", []), (.mergeRequests, "title", []), (.mergeRequests, "state", []),
         (.mergeRequests, "author", []), (.mergeRequests, "source", []), (.mergeRequests, "target_ref", []),
         (.mergeRequests, "head_sha", []), (.mergeRequests, "milestone", []), (.mergeRequests, "created_at", []),
@@ -26,6 +29,11 @@ import Testing
         (.mergeRequests, "checks", [.detail, .freshDetail]),
         (.mergeRequests, "approvals", [.detail, .freshDetail]), (.mergeRequests, "queued", [.detail, .freshDetail]),
         (.mergeRequests, "idle", [.activity]),
+        (.mergeRequests, "quiet", [.detail, .freshDetail]),
+        (.mergeRequests, "last_person_comment.author", [.detail, .freshDetail]),
+        (.mergeRequests, "last_person_comment.at", [.detail, .freshDetail]),
+        (.mergeRequests, "waiting_on", [.detail, .freshDetail]),
+        (.mergeRequests, "my_last_comment.age", [.detail, .freshDetail]),
         (.builds, "number", []), (.builds, "job", []), (.builds, "status", []), (.builds, "ref", []),
         (.builds, "ref.default", []), (.builds, "sha", []), (.builds, "age", []),
         (.builds, "superseded", [.refs, .openMergeRequests]),
@@ -78,7 +86,7 @@ import Testing
 
     @Test(arguments: BuiltinPlugins.registry.kinds)
     func everyFieldIsInTheNeedsTable(kind: ItemKind) {
-        let counts: [ItemKind: Int] = [.issues: 15, .mergeRequests: 18, .builds: 8, .milestones: 8]
+        let counts: [ItemKind: Int] = [.issues: 20, .mergeRequests: 23, .builds: 8, .milestones: 8]
         #expect(Fixtures.registry.fields(for: kind).count == counts[kind])
     }
 

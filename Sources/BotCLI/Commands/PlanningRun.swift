@@ -43,7 +43,7 @@ struct PlanningRun {
     ) async throws(CommandFailure) -> Outcome {
         let rules = try loadRules(settings)
         if let path = invocation.value("snapshot") {
-            let state = try snapshotState(path)
+            let state = try snapshotState(path, settings: settings)
             let evaluator = Evaluator(registry: registry, options: settings.evaluationOptions)
             return Outcome(
                 plan: evaluator.plan(rules: rules, state: state, source: "snapshot:\(path)"), rules: rules,
@@ -71,12 +71,12 @@ struct PlanningRun {
         let settings = try settings()
         let rules = try loadRules(settings)
         if let path = invocation.value("snapshot") {
-            return (rules, try snapshotState(path), "snapshot:\(path)")
+            return (rules, try snapshotState(path, settings: settings), "snapshot:\(path)")
         }
         let client = try ForgeConnection.client(settings, access: .readOnly, console: console)
         do {
             let state = try await ReadPlanner(registry: registry).read(
-                rules: rules, item: item, reader: client, now: try frozenNow() ?? Date())
+                rules: rules, item: item, reader: client, now: try frozenNow() ?? Date(), automation: settings.bots)
             return (rules, state, client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
             throw CommandFailure(error)
@@ -130,13 +130,15 @@ struct PlanningRun {
         throw CommandFailure("--now takes 2026-11-29 or an RFC 3339 time, not '\(text)'", code: .usage)
     }
 
-    private func snapshotState(_ path: String) throws(CommandFailure) -> ForgeState {
+    /// The forge-state file at `path` as a run would see it: at `--now`, with the `bots:` of `settings`.
+    private func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure("cannot read the snapshot \(path)", code: .usage)
         }
         do {
             var state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
             if let now = try frozenNow() { state.now = now }
+            state.automation = settings.bots
             return state
         } catch let failure as CommandFailure {
             throw failure

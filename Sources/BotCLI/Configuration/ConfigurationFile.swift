@@ -20,6 +20,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case stateRetention = "state_retention"
         case rules
         case maxResponseSize = "max_response_size"
+        case bots
     }
 
     /// The tripwire's settings (`tripwire: {share, floor}`).
@@ -45,6 +46,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var rules: [Located<String>]?
     /// Bytes (`33554432`) or a size in binary units (`32MiB`); see ``responseCap``.
     var maxResponseSize: Located<String>?
+    /// The accounts whose activity is automation (CI, dependency bots), besides the bot's own.
+    var bots: [Located<String>]?
 
     /// The smallest `max_response_size` taken: a bare `32` is surely 32 MiB misspelt, not 32 bytes.
     static let smallestResponseCap = ByteCount.kibibytes(1)
@@ -52,6 +55,12 @@ struct ConfigurationFile: Decodable, Sendable {
     /// `max_response_size` as a size, or nil when it is absent or unusable (see ``problems``).
     var responseCap: ByteCount? {
         maxResponseSize.flatMap { ByteCount(parsing: $0.value) }.flatMap { $0 >= Self.smallestResponseCap ? $0 : nil }
+    }
+
+    /// Whether `text` can be a gitbay account name: what a `bots:` entry must be (an `@` or a
+    /// space is a mistake that would silently match nobody).
+    static func isAccountName(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 
     /// An empty configuration, as when no file is found.
@@ -95,6 +104,12 @@ struct ConfigurationFile: Decodable, Sendable {
         }
         for path in [tokenFile, journal, stateDir].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
             problems.append(.error("a path may not be empty", at: path.location))
+        }
+        for account in bots ?? [] where !Self.isAccountName(account.value) {
+            problems.append(
+                .error(
+                    "bots lists gitbay account names (letters, digits, '-', '_', '.'), not '\(account.value)'",
+                    at: account.location))
         }
         return problems
     }

@@ -49,6 +49,8 @@ struct Settings: Sendable, Equatable {
     var verbose: Bool
     /// The configuration file the settings were read with, if any.
     var configurationPath: String?
+    /// The accounts whose activity is automation besides the bot's own (`bots:`).
+    var bots: Set<String> = []
 
     /// The guards of the evaluation, as the engine takes them.
     var evaluationOptions: EvaluationOptions {
@@ -110,7 +112,7 @@ struct Settings: Sendable, Equatable {
                 "tripwire-floor", invocation, parse: { Int($0) }, valid: { $0 >= 0 },
                 expected: "a whole number") ?? file.tripwire?.floor?.value ?? defaults.tripwireFloor
         let positionals = invocation.positionals("rules")
-        return Settings(
+        var settings = Settings(
             url: url, token: token(invocation, environment: environment, file: file, resolve: fromFile), scope: scope,
             rateLimit: rateLimit, maxActions: maxActions, tripwireShare: share, tripwireFloor: floor,
             force: invocation.flag("force"),
@@ -125,6 +127,8 @@ struct Settings: Sendable, Equatable {
             maxResponseSize: file.responseCap ?? GitbayClientConfiguration.defaultMaxResponseSize,
             verbose: invocation.flag("verbose"),
             configurationPath: configurationPath)
+        settings.bots = Set(file.bots?.map(\.value) ?? [])
+        return settings
     }
 
     /// The token's source: `--token-file`, `GITBAY_TOKEN`, `GITBAY_TOKEN_FILE`, then `token_file`.

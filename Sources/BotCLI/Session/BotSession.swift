@@ -72,7 +72,7 @@ struct BotSession {
     ) async throws -> (state: ForgeState, report: ReadPlanner.Report) {
         try await ReadPlanner(registry: registry).read(
             rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
-            only: targets)
+            automation: settings.bots, only: targets)
     }
 
     /// The plan of `rules` on `state`, under the settings' guards.

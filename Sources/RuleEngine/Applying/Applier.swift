@@ -31,7 +31,8 @@ public struct Applier: Sendable {
             report.outcomes.append(outcome)
             progress(outcome)
         }
-        var refresher = ItemRefresher(registry: registry, reader: reader)
+        var refresher = ItemRefresher(
+            registry: registry, reader: reader, me: plan.me, automation: Set(plan.automation ?? []))
         for action in unfinished
         where !plan.entries.contains(where: {
             $0.rule == action.rule && $0.item.reference == action.item
@@ -42,7 +43,7 @@ public struct Applier: Sendable {
             }
             if report.haltReason != nil { break }
             let finished = await finish(
-                action, refresher: &refresher, writer: writer, journal: journal, run: run, me: plan.me, now: now,
+                action, refresher: &refresher, writer: writer, journal: journal, run: run, now: now,
                 report: &report)
             if let finished { append(finished) }
         }
@@ -61,7 +62,7 @@ public struct Applier: Sendable {
             }
             let context: ItemContext
             do {
-                guard let fresh = try await refresher.context(for: entry, me: plan.me, now: now()) else {
+                guard let fresh = try await refresher.context(for: entry, now: now()) else {
                     skipAll(entry, "the item is gone").forEach(append)
                     continue
                 }
@@ -94,7 +95,7 @@ public struct Applier: Sendable {
                 }
                 let applied = await apply(
                     action, of: entry, context: context, refresher: &refresher, writer: writer,
-                    journal: journal, run: run, me: plan.me, now: now, report: &report)
+                    journal: journal, run: run, now: now, report: &report)
                 append(applied)
             }
         }
@@ -103,7 +104,7 @@ public struct Applier: Sendable {
 
     private func apply(
         _ action: PlannedAction, of entry: PlanEntry, context: ItemContext, refresher: inout ItemRefresher,
-        writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date,
+        writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, now: @Sendable () -> Date,
         report: inout ApplyReport
     ) async -> ApplyOutcome {
         guard let command = action.command, let definition = registry.action(action.action, for: entry.item.kind)
@@ -139,7 +140,7 @@ public struct Applier: Sendable {
             // Someone got there first ("already closed", a finished build), or the reply was lost:
             // a fresh read decides.
             refresher.forget(entry.item.repository)
-            if let fresh = try? await refresher.context(for: entry, me: me, now: now()),
+            if let fresh = try? await refresher.context(for: entry, now: now()),
                 definition.isDone(request, fresh)
             {
                 let recorded = await record(.result, "already-done", error.description)
@@ -164,7 +165,7 @@ public struct Applier: Sendable {
     /// declared kind's form reads.
     private func finish(
         _ action: UnfinishedAction, refresher: inout ItemRefresher, writer: any ForgeWriter,
-        journal: (any ApplyJournal)?, run: String, me: String, now: @Sendable () -> Date,
+        journal: (any ApplyJournal)?, run: String, now: @Sendable () -> Date,
         report: inout ApplyReport
     ) async -> ApplyOutcome? {
         // An item no plugin's form reads (its kind's plugin is gone) is left alone, as before.
@@ -177,7 +178,7 @@ public struct Applier: Sendable {
             action: action.action, status: .pending, command: action.command, argument: action.argument)
         let context: ItemContext
         do {
-            guard let fresh = try await refresher.context(for: entry, me: me, now: now()) else {
+            guard let fresh = try await refresher.context(for: entry, now: now()) else {
                 return outcome(entry, planned, .skipped, "unfinished from an earlier run, and the item is gone")
             }
             context = fresh
@@ -185,7 +186,7 @@ public struct Applier: Sendable {
             report.tokenRejection = Self.tokenRejection(error)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
-        if registry.reading(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: me)
+        if registry.reading(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: refresher.me)
             ?? false
         {
             return outcome(
@@ -193,7 +194,7 @@ public struct Applier: Sendable {
         }
         var result = await apply(
             planned, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal, run: run,
-            me: me, now: now, report: &report)
+            now: now, report: &report)
         if result.status == .alreadyDone {
             // Settle it in the journal, or every later run would look at it again.
             for phase in [JournalEntry.Phase.intent, .result] {

@@ -9,19 +9,25 @@ import GitbayKit
 /// actions consult them: a fact it did not read is never marked as known.
 struct ItemRefresher {
     let registry: PluginRegistry
+    /// The bot's account and the other automation accounts the plan was judged with.
+    let me: String
+    let automation: Set<String>
     private var context: ReadContext
 
-    init(registry: PluginRegistry, reader: any ForgeReader) {
+    init(registry: PluginRegistry, reader: any ForgeReader, me: String, automation: Set<String> = []) {
         self.registry = registry
+        self.me = me
+        self.automation = automation
         context = ReadContext(registry: registry, reader: reader)
     }
 
     /// The item as it is now, or `nil` when it is gone from the forge (or no plugin reads its kind).
-    mutating func context(for entry: PlanEntry, me: String, now: Date) async throws -> ItemContext? {
+    mutating func context(for entry: PlanEntry, now: Date) async throws -> ItemContext? {
         guard let reader = registry.reading(of: entry.item.kind) else { return nil }
         let needs = entry.precondition.needs(registry: registry, kind: entry.item.kind)
         guard let fresh = try await reader.refresh(entry.item, needs: needs, in: &context) else { return nil }
-        return ItemContext(item: fresh.item, repository: fresh.repository, now: now, me: me)
+        return ItemContext(
+            item: fresh.item, repository: fresh.repository, now: now, me: me, automation: automation)
     }
 
     /// Forgets what was read of a repository, so the next context reads it afresh (after a write

@@ -57,8 +57,10 @@ public struct Evaluator: Sendable {
                 if entries[entry].hasHeldActions { summaries[index].held += 1 }
             }
         }
-        return Plan(
+        var plan = Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
+        plan.automation = state.automation.isEmpty ? nil : state.automation.sorted()
+        return plan
     }
 
     /// Why one item is or is not acted on, for `explain`; `nil` when the state does not hold it.
@@ -73,7 +75,8 @@ public struct Evaluator: Sendable {
             )
         else { return nil }
         let plan = plan(rules: rules, state: state, source: source)
-        let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
+        let context = ItemContext(
+            item: item, repository: repository, now: state.now, me: state.me, automation: state.automation)
         let results = rules.filter { $0.kind == reference.kind }.map { rule in
             let inScope = rule.scope.contains(reference.repository)
             var conditions: [ConditionResult] = []

@@ -44,6 +44,9 @@ public struct Plan: Sendable, Hashable, Codable {
     public var evaluatedAt: Date
     /// The bot's account.
     public var me: String
+    /// The other accounts the plan took for automation (`bots:`), sorted; absent when none, so
+    /// `apply` re-checks each entry as it was judged.
+    public var automation: [String]?
     /// Where the state came from: the server's URL, or `snapshot:<file>`.
     public var source: String
     public var rules: [RuleSummary]

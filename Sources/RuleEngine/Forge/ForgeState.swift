@@ -9,6 +9,9 @@ public struct ForgeState: Sendable, Hashable {
     public var now: Date
     /// The bot's own account, which `@me` names.
     public var me: String
+    /// The other accounts whose activity is automation, not people (`bots:` in gitbay-bot.yml):
+    /// fields such as `quiet` pass over what they (and ``me``) do.
+    public var automation: Set<String> = []
     /// The repositories, in path order.
     public var repositories: [RepositoryState]
     /// What the read planner left unread because a guard holds it back whatever it says (details

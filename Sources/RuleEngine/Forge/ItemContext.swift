@@ -10,15 +10,23 @@ public final class ItemContext: Sendable {
     public let repository: RepositoryState
     public let now: Date
     public let me: String
+    /// The accounts besides ``me`` whose activity is automation (see ``ForgeState/automation``).
+    public let automation: Set<String>
     /// What has been read of the item and of its repository together, one bit per ``ReadNeed``.
     private let known: ReadNeed.Mask
 
-    public init(item: Item, repository: RepositoryState, now: Date, me: String) {
+    public init(item: Item, repository: RepositoryState, now: Date, me: String, automation: Set<String> = []) {
         self.item = item
         self.repository = repository
         self.now = now
         self.me = me
+        self.automation = automation
         self.known = ReadNeed.Mask(item.known).union(ReadNeed.Mask(repository.known))
+    }
+
+    /// Whether `account`'s activity is automation: the bot's own, or an account named in `bots:`.
+    public func isAutomation(_ account: String) -> Bool {
+        account == me || automation.contains(account)
     }
 
     /// Whether every need in `needs` has been read, for the item or its repository.

@@ -36,13 +36,16 @@ public struct ReadPlanner: Sendable {
     /// `trustCache` is false, `--no-cache`); every detail read afresh is kept in it for the next
     /// run, a full read's too; a cache that cannot be read or written costs requests, never the
     /// run. `me`, when the caller already asked the server (to find its database), saves asking
-    /// again. `only` (a `watch` pass) reads the details of those items alone.
+    /// again. `only` (a `watch` pass) reads the details of those items alone. `automation` names
+    /// the accounts besides the bot's whose activity is not a person's (`bots:`).
     public func read(
         rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
-        cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil, only: WatchTargets? = nil
+        cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil,
+        automation: Set<String> = [], only: WatchTargets? = nil
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader)
         session.only = only
+        session.automation = automation
         session.context.cache = cache
         // A full read is an audit: it trusts no copy, and what it shows of an item (every label,
         // which no version covers) is the server's now. It still refreshes the cache.
@@ -75,26 +78,31 @@ public struct ReadPlanner: Sendable {
                 session.context.note("read cache: \(entries.count) details could not be kept: \(error)")
             }
         }
-        let state = ForgeState(
+        var state = ForgeState(
             now: now, me: me, repositories: Array(session.context.repositories.values), unread: session.unreadNotes)
+        state.automation = automation
         return (state, session.context.report)
     }
 
     /// Reads what the rules need for one repository, and everything about one item in it, for
     /// `explain`: every condition of every rule then has a value to show.
-    public func read(rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date) async throws -> ForgeState
-    {
+    public func read(
+        rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date, automation: Set<String> = []
+    ) async throws -> ForgeState {
         let scoped = rules.filter { $0.kind == item.kind }.map { rule in
             var rule = rule
             rule.scope = RuleScope(terms: [.repository(item.repository.description)])
             return rule
         }
         var session = ReadSession(registry: registry, reader: reader)
+        session.automation = automation
         let me = try await reader.send(WhoAmICommand()).username
         try await session.list(scoped, of: item.kind)
         try await session.readDetails(rules: scoped, now: now, me: me)
         try await registry.reading(of: item.kind)?.readDetail(
             of: item.number, in: item.repository, into: &session.context)
-        return ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
+        var state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
+        state.automation = automation
+        return state
     }
 }

@@ -143,7 +143,8 @@ extension ReadSession {
         let prepared = rules.map {
             Evaluator.PreparedRule($0, registry: registry, slots: &slots[$0.kind, default: FieldSlots()])
         }
-        let state = ForgeState(now: now, me: me, repositories: Array(context.repositories.values))
+        var state = ForgeState(now: now, me: me, repositories: Array(context.repositories.values))
+        state.automation = automation
         return evaluator.match(prepared, slots: slots, state: state, only: only).summaries.map(\.considered)
     }
 
@@ -186,7 +187,8 @@ extension ReadSession {
         _ rule: Rule, condition: CompiledCondition, item: Item, repository: RepositoryState, evaluator: Evaluator,
         now: Date, me: String
     ) -> Acting {
-        let context = ItemContext(item: item, repository: repository, now: now, me: me)
+        let context = ItemContext(
+            item: item, repository: repository, now: now, me: me, automation: automation)
         guard let verdict = condition.decide(context) else { return .unknown }
         guard verdict else { return .no }
         let reference = registry.reference(to: item, in: repository.path)

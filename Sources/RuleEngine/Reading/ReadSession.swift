@@ -1,7 +1,7 @@
 import Foundation
 import GitbayKit
 
-/// The mutable work of one ``ReadPlanner/read(rules:reader:now:guards:cache:trustCache:me:only:)``
+/// The mutable work of one ``ReadPlanner/read(rules:reader:now:guards:cache:trustCache:me:automation:only:)``
 /// call: the ``ReadContext`` the kinds read into, and what the planner alone decides with (which
 /// details to read, which were read afresh, what the guards left unread).
 struct ReadSession: Sendable {
@@ -13,6 +13,8 @@ struct ReadSession: Sendable {
     var only: WatchTargets?
     /// The items whose details were read from the server in this session.
     var freshDetails: [FreshDetail] = []
+    /// The accounts besides the bot's whose activity is automation, as the conditions judge it.
+    var automation: Set<String> = []
 
     init(registry: PluginRegistry, reader: any ForgeReader) {
         context = ReadContext(registry: registry, reader: reader)
@@ -41,7 +43,8 @@ struct ReadSession: Sendable {
                     if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
                         continue
                     }
-                    let itemContext = ItemContext(item: item, repository: repository, now: now, me: me)
+                    let itemContext = ItemContext(
+                        item: item, repository: repository, now: now, me: me, automation: automation)
                     let verdict = condition.decide(itemContext)
                     guard verdict != false else { continue }
                     guard verdict == nil || !itemContext.knows(actionNeeds) else { continue }

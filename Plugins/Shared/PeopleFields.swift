@@ -1,0 +1,69 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+
+/// The fields that tell people from automation, defined once for every kind with a conversation.
+///
+/// Automation is the bot's own account and the accounts `bots:` names in gitbay-bot.yml. Every
+/// field needs the item's detail (its comments, and a merge request's reviews).
+public enum PeopleFields {
+    /// The fields of a kind whose items are `noun`s, with `conversation` read from an item;
+    /// `cached` when the kind's read cache keeps the comments current (an issue's do: every
+    /// comment moves the version the cache is checked against).
+    ///
+    /// - Parameters:
+    ///   - turns: what counts as a person's turn on such an item (`comment`, `comment or review`).
+    ///   - unseen: what people do to such an item that gitbay shows the bot without saying who
+    ///     did it, and so does not count.
+    public static func fields(
+        noun: String, turns: String, unseen: String, cached: Bool,
+        conversation: @escaping @Sendable (ItemContext) -> Conversation?
+    ) -> [FieldDefinition] {
+        func field(
+            _ name: String, _ type: FieldType, doc: String,
+            value: @escaping @Sendable (Conversation, ItemContext) -> FieldValue
+        ) -> FieldDefinition {
+            let definition = FieldDefinition(name, type, needs: [.detail], doc: doc) { context in
+                conversation(context).map { value($0, context) } ?? .absent
+            }
+            return cached ? definition.cached() : definition
+        }
+        return [
+            field(
+                "quiet", .duration,
+                doc: "Time since a person last acted on the \(noun): their newest \(turns), else its creation. "
+                    + "The bot's and the `bots:` accounts' do not count; nor do \(unseen), since gitbay does not "
+                    + "tell the bot who did them (docs/gitbay/domain.md#activity-by-people)."
+            ) { conversation, context in
+                .duration(max(0, context.now.timeIntervalSince(conversation.lastPersonActivity(in: context))))
+            },
+            field(
+                "last_person_comment.author", .user,
+                doc: "Who wrote the newest comment by a person (not the bot, not a `bots:` account); absent when none."
+            ) { conversation, context in
+                conversation.lastPersonComment(in: context).map { .text($0.author) } ?? .absent
+            },
+            field(
+                "last_person_comment.at", .timestamp,
+                doc: "When the newest comment by a person was written; absent when none."
+            ) { conversation, context in
+                conversation.lastPersonComment(in: context).map { .timestamp($0.createdAt) } ?? .absent
+            },
+            field(
+                "waiting_on", .enumeration(["author", "others"]),
+                doc: "author when a person other than the \(noun)'s author spoke last, so the author is to answer; "
+                    + "others when the author spoke last or no person has."
+            ) { conversation, context in
+                .text(conversation.waitingOn(in: context))
+            },
+            field(
+                "my_last_comment.age", .duration,
+                doc: "Time since the bot's own newest comment (a notice it left); absent when it has none."
+            ) { conversation, context in
+                conversation.myLastComment(in: context).map {
+                    .duration(max(0, context.now.timeIntervalSince($0.createdAt)))
+                } ?? .absent
+            },
+        ]
+    }
+}
