@@ -20,6 +20,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case stateRetention = "state_retention"
         case rules
         case maxResponseSize = "max_response_size"
+        case schedule
     }
 
     /// The tripwire's settings (`tripwire: {share, floor}`).
@@ -45,6 +46,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var rules: [Located<String>]?
     /// Bytes (`33554432`) or a size in binary units (`32MiB`); see ``responseCap``.
     var maxResponseSize: Located<String>?
+    /// The schedule of every rule that writes none.
+    var schedule: ScheduleSource?
 
     /// The smallest `max_response_size` taken: a bare `32` is surely 32 MiB misspelt, not 32 bytes.
     static let smallestResponseCap = ByteCount.kibibytes(1)
@@ -92,6 +95,9 @@ struct ConfigurationFile: Decodable, Sendable {
         if let stateRetention, (DurationLiteral.seconds(stateRetention.value) ?? 0) < 86_400 {
             problems.append(
                 .error("state_retention is a duration of a day or more, such as 90d", at: stateRetention.location))
+        }
+        if case .failure(let error) = schedule?.schedule() {
+            problems += error.diagnostics
         }
         for path in [tokenFile, journal, stateDir].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
             problems.append(.error("a path may not be empty", at: path.location))
