@@ -1,6 +1,7 @@
 import Foundation
-@testable import RuleEngine
 import Testing
+
+@testable import RuleEngine
 
 /// An instant written in UTC, `2027-03-29T07:00:00Z`.
 private func utc(_ text: String) throws -> Date {
@@ -121,8 +122,11 @@ private let workdays: [Weekday] = [.mon, .tue, .wed, .thu, .fri]
     }
 
     @Test(arguments: [
-        ("9-17", "'9-17' is not a range of hours; write HH:MM-HH:MM, such as 09:00-17:00 (or 22:00-06:00 over midnight)",
-            0),
+        (
+            "9-17",
+            "'9-17' is not a range of hours; write HH:MM-HH:MM, such as 09:00-17:00 (or 22:00-06:00 over midnight)",
+            0
+        ),
         ("25:00-26:00", "hour 25 does not exist; hours run from 00 to 23 (24:00 only to end a range)", 0),
         ("09:00-24:30", "hour 24 does not exist; hours run from 00 to 23 (24:00 only to end a range)", 6),
         ("09:60-10:00", "minute 60 does not exist; minutes run from 00 to 59", 3),
