@@ -3,14 +3,15 @@
 # README.md's set-up commands (Scripts/demo.sh, Scripts/test.sh, which run this first) works alone on
 # a fresh Debian or Ubuntu machine that has only the Swift toolchain.
 #
-# Needed: the libyaml, libcurl and SQLite headers, pkg-config (SwiftPM finds the C libraries with it)
-# and python3 (the gitbay simulator). Nothing missing: prints nothing and exits 0. Otherwise runs
+# Needed: the libyaml, libcurl and SQLite headers, pkg-config (SwiftPM finds the C libraries with it),
+# python3 (the gitbay simulator) and tzdata (the time-zone database under /usr/share/zoneinfo, for the
+# machine's clock and the zones of rules' schedules). Nothing missing: prints nothing and exits 0. Otherwise runs
 # `apt-get update`, then `apt-get install -y` of exactly the missing packages, as root directly, else
 # through password-less `sudo -n`. When it cannot (not root and no such sudo, no apt-get, macOS), it
 # prints one line naming the command to run and exits 1.
 #
-# Overridable for tests: GITBAY_DEPS_ROOT is put before every header path (an empty folder is a
-# machine without any -dev package) and GITBAY_DEPS_OS replaces `uname -s`.
+# Overridable for tests: GITBAY_DEPS_ROOT is put before every header and zone path (an empty folder is
+# a machine without any -dev package or tzdata) and GITBAY_DEPS_OS replaces `uname -s`.
 set -euo pipefail
 
 sysroot="${GITBAY_DEPS_ROOT:-}"
@@ -44,6 +45,7 @@ has_header curl/curl.h || missing+=(libcurl4-openssl-dev)
 has_header sqlite3.h || missing+=(libsqlite3-dev)
 has_command pkg-config || missing+=(pkg-config)
 has_command python3 || missing+=(python3)
+[ -f "$sysroot/usr/share/zoneinfo/Etc/UTC" ] || missing+=(tzdata)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! has_command apt-get; then

@@ -29,6 +29,21 @@ import Testing
         }
     }
 
+    /// Every key a rule may have is in the schema, `schedule:` with its own keys and day names.
+    @Test func theSchemaDescribesASchedule() async throws {
+        let result = await runBot(["schema"])
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let rule = try #require(definitions["rule"] as? [String: Any])
+        let properties = try #require(rule["properties"] as? [String: Any])
+        #expect(properties["schedule"] as? [String: String] == ["$ref": "#/$defs/schedule"])
+        let schedule = try #require(definitions["schedule"] as? [String: Any])
+        let keys = try #require(schedule["properties"] as? [String: Any])
+        #expect(Set(keys.keys) == Set(ScheduleSource.CodingKeys.allCases.map(\.stringValue)))
+        #expect(Self.strings(in: keys["days"] ?? [:]).isSuperset(of: Weekday.week.map(\.name)))
+    }
+
     /// Every string in a JSON value, keys included, so a name counts wherever the schema puts it.
     private static func strings(in value: Any) -> Set<String> {
         switch value {

@@ -77,6 +77,31 @@ private let idleIssue = GitbayKit.Issue(
         #expect(report.isComplete)
     }
 
+    /// A plan made inside a rule's window and applied outside it sends nothing and says when the
+    /// window opens again.
+    ///
+    /// The window is checked at the apply step's clock, not the plan's. Waiting for the window
+    /// leaves the run complete.
+    @Test func aSavedPlanAppliedOutsideItsRulesWindowWaits() async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let today = try #require(Weekday(rawValue: calendar.component(.weekday, from: now)))
+        var planned = try plan(for: idleIssue)
+        planned.rules[0].schedule = Schedule(days: [today], hours: [], zoneName: "UTC", timeZone: .gmt)
+        let forge = FakeForge(idleIssue)
+        let later = now + 86_400
+        let report = await Applier(registry: registry).apply(
+            planned, reader: forge, writer: forge, journal: nil, now: { now }, scheduleNow: { later })
+        #expect(forge.writes.withLock { $0 }.isEmpty)
+        #expect(report.count(.waiting) == 2)
+        #expect(report.isComplete)
+        #expect(report.outcomes.first?.detail == "outside its schedule; next window \(today.title) 00:00 UTC")
+
+        let inside = await Applier(registry: registry).apply(
+            planned, reader: forge, writer: forge, journal: nil, now: { now }, scheduleNow: { now })
+        #expect(inside.count(.applied) == 2)
+    }
+
     @Test func anEntryWhoseConditionsNoLongerHoldIsSkipped() async throws {
         let planned = try plan(for: idleIssue)
         var commented = idleIssue

@@ -17,8 +17,9 @@ HEADERS = {
     "libyaml-dev": "usr/include/yaml.h",
     "libcurl4-openssl-dev": "usr/include/x86_64-linux-gnu/curl/curl.h",
     "libsqlite3-dev": "usr/include/sqlite3.h",
+    "tzdata": "usr/share/zoneinfo/Etc/UTC",
 }
-ALL_PACKAGES = ["libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "pkg-config", "python3"]
+ALL_PACKAGES = ["libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "pkg-config", "python3", "tzdata"]
 # A stand-in: logs its name and arguments, in one write so that stand-ins running at once (the
 # Python tests beside the build) never mix their lines, then does what the test set for it.
 STUB = """#!/bin/sh
@@ -96,7 +97,7 @@ class InstallDepsTests(unittest.TestCase):
         return machine
 
     def test_root_updates_then_installs_exactly_what_is_missing(self):
-        machine = self.machine(present=("libyaml-dev", "pkg-config"), root=True)
+        machine = self.machine(present=("libyaml-dev", "pkg-config", "tzdata"), root=True)
         result = machine.run("install-deps.sh")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(machine.calls(), [
@@ -111,7 +112,7 @@ class InstallDepsTests(unittest.TestCase):
         self.assertEqual(machine.calls("apt-get"), ["apt-get update", "apt-get install -y " + " ".join(ALL_PACKAGES)])
 
     def test_not_root_goes_through_password_less_sudo(self):
-        machine = self.machine(present=("libyaml-dev", "libsqlite3-dev", "pkg-config", "python3"))
+        machine = self.machine(present=("libyaml-dev", "libsqlite3-dev", "pkg-config", "python3", "tzdata"))
         result = machine.run("install-deps.sh")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(machine.calls(), [
@@ -125,7 +126,7 @@ class InstallDepsTests(unittest.TestCase):
     def test_not_root_without_sudo_names_the_command_and_installs_nothing(self):
         for options in ({"sudo": False}, {"sudo_password": True}):
             with self.subTest(**options):
-                machine = self.machine(present=("libyaml-dev", "pkg-config", "python3"), **options)
+                machine = self.machine(present=("libyaml-dev", "pkg-config", "python3", "tzdata"), **options)
                 result = machine.run("install-deps.sh")
                 self.assertEqual(result.returncode, 1)
                 self.assertEqual(machine.calls("apt-get"), [])
@@ -143,7 +144,8 @@ class InstallDepsTests(unittest.TestCase):
         self.assertEqual(machine.calls("apt-get", "sudo", "id"), [])
 
     def test_a_failing_apt_get_is_reported(self):
-        machine = self.machine(present=("libyaml-dev", "libcurl4-openssl-dev", "pkg-config", "python3"), root=True)
+        machine = self.machine(present=("libyaml-dev", "libcurl4-openssl-dev", "pkg-config", "python3", "tzdata"),
+                               root=True)
         machine.environment["STUB_APT_EXIT"] = "100"
         result = machine.run("install-deps.sh")
         self.assertEqual(result.returncode, 1)
@@ -151,12 +153,27 @@ class InstallDepsTests(unittest.TestCase):
         self.assertIn("apt-get update failed (exit 100)", result.stderr.splitlines()[-1])
 
     def test_without_apt_get_it_names_the_packages(self):
-        machine = self.machine(present=("libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev"), root=True, apt=False)
+        machine = self.machine(present=("libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "tzdata"), root=True,
+                               apt=False)
         result = machine.run("install-deps.sh")
         self.assertEqual(result.returncode, 1)
         self.assertEqual(result.stderr.splitlines(), [
             "install-deps: missing pkg-config python3, and there is no apt-get here: install them with the system's "
             "package manager"])
+
+    def test_a_machine_without_the_time_zone_database_gets_tzdata(self):
+        machine = self.machine(present=[package for package in ALL_PACKAGES if package != "tzdata"], root=True)
+        result = machine.run("install-deps.sh")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(machine.calls("apt-get"), ["apt-get update", "apt-get install -y tzdata"])
+
+    def test_a_missing_tzdata_without_sudo_names_the_command(self):
+        machine = self.machine(present=[package for package in ALL_PACKAGES if package != "tzdata"], sudo=False)
+        result = machine.run("install-deps.sh")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(machine.calls("apt-get"), [])
+        self.assertTrue(result.stderr.strip().endswith("run: sudo apt-get update && sudo apt-get install -y tzdata"),
+                        result.stderr)
 
     def test_macos_is_only_advised_to_use_homebrew(self):
         machine = self.machine(root=True, system="Darwin")
@@ -170,7 +187,7 @@ class SetUpCommandTests(unittest.TestCase):
     """README.md's two set-up commands each install what is missing before they build."""
 
     def machine(self):
-        machine = Machine(present=("pkg-config", "python3"), root=True)
+        machine = Machine(present=("pkg-config", "python3", "tzdata"), root=True)
         self.addCleanup(machine.close)
         return machine
 

@@ -68,13 +68,14 @@ struct ApplyCommand {
     }
 
     /// Applies a plan in `session` as `command`, showing each outcome on a terminal, prints the
-    /// report and answers the exit code with the report, for `run --report`.
+    /// report and answers the exit code with the report, for `run --report`; schedules are
+    /// checked at `frozenNow` when given (`run --now`).
     static func apply(
-        _ plan: Plan, command: String, in session: BotSession
+        _ plan: Plan, command: String, in session: BotSession, frozenNow: Date? = nil
     ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
         let console = session.console
         let showsProgress = console.isTerminal(.error)
-        let (run, report) = try await session.apply(plan, command: command) { outcome in
+        let (run, report) = try await session.apply(plan, command: command, frozenNow: frozenNow) { outcome in
             guard showsProgress else { return }
             console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
         }

@@ -106,7 +106,8 @@ struct PlanningRun {
         } catch {
             throw CommandFailure("\(error)", code: .invalidRules)
         }
-        let ruleSet = RuleSet.load(files: files, registry: registry, scopeOverride: scope)
+        let ruleSet = RuleSet.load(
+            files: files, registry: registry, scopeOverride: scope, defaultSchedule: settings.schedule)
         if ruleSet.hasErrors {
             for diagnostic in ruleSet.diagnostics {
                 console.write(diagnostic.rendered(sources: ruleSet.sources) + "\n", to: .error)

@@ -55,7 +55,9 @@ struct RunCommand {
         var code: BotExitCode = outcome.plan.guards.isEmpty ? .ok : .incomplete
         var applied: ApplyReport?
         if !dryRun, let session = outcome.session {
-            (code, applied) = try await ApplyCommand.apply(outcome.plan, command: "run", in: session)
+            (code, applied) = try await ApplyCommand.apply(
+                outcome.plan, command: "run", in: session,
+                frozenNow: invocation.value("now") != nil ? outcome.plan.evaluatedAt : nil)
         }
         let report = RunReport(
             plan: outcome.plan, applied: applied, metrics: outcome.session?.client.metrics, exitCode: code)

@@ -21,6 +21,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case rules
         case maxResponseSize = "max_response_size"
         case bots
+        case schedule
     }
 
     /// The tripwire's settings (`tripwire: {share, floor}`).
@@ -48,6 +49,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var maxResponseSize: Located<String>?
     /// The accounts whose activity is automation (CI, dependency bots), besides the bot's own.
     var bots: [Located<String>]?
+    /// The schedule of every rule that writes none.
+    var schedule: ScheduleSource?
 
     /// The smallest `max_response_size` taken: a bare `32` is surely 32 MiB misspelt, not 32 bytes.
     static let smallestResponseCap = ByteCount.kibibytes(1)
@@ -101,6 +104,9 @@ struct ConfigurationFile: Decodable, Sendable {
         if let stateRetention, (DurationLiteral.seconds(stateRetention.value) ?? 0) < 86_400 {
             problems.append(
                 .error("state_retention is a duration of a day or more, such as 90d", at: stateRetention.location))
+        }
+        if case .failure(let error) = schedule?.schedule() {
+            problems += error.diagnostics
         }
         for path in [tokenFile, journal, stateDir].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
             problems.append(.error("a path may not be empty", at: path.location))

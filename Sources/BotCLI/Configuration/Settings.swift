@@ -43,6 +43,8 @@ struct Settings: Sendable, Equatable {
     /// How long the journal keeps settled writes (unfinished ones stay until finished).
     var retention: TimeInterval
     var rules: [String]
+    /// The schedule of every rule that writes none (`schedule:` in the file).
+    var schedule: Schedule?
     var allowInsecureHTTP: Bool
     /// The largest answer the client reads from the server.
     var maxResponseSize: ByteCount
@@ -123,6 +125,7 @@ struct Settings: Sendable, Equatable {
             retention: file.stateRetention.flatMap { DurationLiteral.seconds($0.value) } ?? defaultRetention,
             rules: !positionals.isEmpty
                 ? positionals : file.rules.map { $0.map { fromFile($0.value) } } ?? defaultRules,
+            schedule: try? file.schedule?.schedule().get(),
             allowInsecureHTTP: invocation.flag("allow-insecure-http"),
             maxResponseSize: file.responseCap ?? GitbayClientConfiguration.defaultMaxResponseSize,
             verbose: invocation.flag("verbose"),

@@ -19,6 +19,9 @@ public enum ExplainRenderer {
                 lines.append("  " + DisplayText.visible(description))
             }
             guard rule.inScope else { continue }
+            if let schedule = rule.schedule {
+                lines.append("  " + scheduleVerdict(schedule))
+            }
             if let miss = rule.nearestMiss {
                 lines.append("  nearest miss: " + DisplayText.visible(miss.missDescription))
             }
@@ -72,6 +75,9 @@ public enum ExplainRenderer {
             if let description = rule.description {
                 lines += [MarkdownText.escape(description), ""]
             }
+            if let schedule = rule.schedule {
+                lines += [MarkdownText.escape(scheduleVerdict(schedule)), ""]
+            }
             lines += rule.conditions.map { "- " + PlanRenderer.markdownCondition($0) }
             lines += rule.actions.flatMap { PlanRenderer.markdownAction($0, indent: "") }
             lines += ["", "</details>"]
@@ -92,6 +98,14 @@ public enum ExplainRenderer {
         case .notMatched: return "not matched"
         case .unknown: return "unknown (a value was not read)"
         }
+    }
+
+    /// `schedule (mon, tue 09:00-17:00 Europe/Berlin): outside it; next window Mon 09:00 Europe/Berlin`.
+    static func scheduleVerdict(_ schedule: Explanation.ScheduleResult) -> String {
+        let verdict =
+            schedule.open
+            ? "inside it" : "outside it" + (schedule.nextWindow.map { "; next window \($0)" } ?? "")
+        return "schedule (\(schedule.window)): \(verdict)"
     }
 
     /// `matched by 1 of 3 rules`, or `no rules for merge requests` when there are none.

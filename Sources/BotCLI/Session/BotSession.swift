@@ -84,14 +84,16 @@ struct BotSession {
     /// Applies `plan` as `command` (for `history`), recording the run it is in the state store.
     ///
     /// Cancelling the task stops it after the write in flight; ``settle(_:plan:run:)`` then exits
-    /// with 128 + the signal the ``control`` recorded.
+    /// with 128 + the signal the ``control`` recorded. Rules' schedules are checked again at
+    /// `frozenNow` (`run --now`), else on the real clock.
     func apply(
-        _ plan: Plan, command: String, progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
+        _ plan: Plan, command: String, frozenNow: Date? = nil,
+        progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async throws(CommandFailure) -> (run: RunRecord, report: ApplyReport) {
         let (run, unfinished) = try await StateStoreOpening.begin(command, in: store)
         let report = await Applier(registry: registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
-            progress: progress)
+            scheduleNow: { frozenNow ?? Date() }, progress: progress)
         return (run, report)
     }
 

@@ -20,10 +20,16 @@ public struct Applier: Sendable {
     /// recorded (a write cut off halfway would leave its outcome unknown), nothing is sent after
     /// it, and the report says it was interrupted.
     ///
-    /// - Parameter run: this run's id in the journal.
+    /// A rule's schedule is checked again before each of its entries, at `scheduleNow`: a plan
+    /// made inside the window but applied outside it holds the entry, naming the next opening.
+    ///
+    /// - Parameters:
+    ///   - run: this run's id in the journal.
+    ///   - scheduleNow: the clock schedules are checked at; the real one, or `run --now`'s instant.
     public func apply(
         _ plan: Plan, unfinished: [UnfinishedAction] = [], reader: any ForgeReader, writer: any ForgeWriter,
         journal: (any ApplyJournal)?, run: String = UUID().uuidString, now: @Sendable () -> Date = { Date() },
+        scheduleNow: @Sendable () -> Date = { Date() },
         progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async -> ApplyReport {
         var report = ApplyReport()
@@ -47,7 +53,18 @@ public struct Applier: Sendable {
                 report: &report)
             if let finished { append(finished) }
         }
+        var schedules: [String: Schedule] = [:]
+        for rule in plan.rules {
+            schedules[rule.name] = rule.schedule
+        }
         for entry in plan.entries {
+            // Outside its rule's schedule now, the entry waits, whatever held it when planning.
+            if let note = schedules[entry.rule]?.heldNote(at: scheduleNow()) {
+                for action in entry.actions where action.status == .pending || action.status == .held {
+                    append(outcome(entry, action, .waiting, note))
+                }
+                continue
+            }
             let held = entry.actions.filter { $0.status == .held }
             for action in held {
                 append(outcome(entry, action, .held, action.note))

@@ -12,6 +12,9 @@ public struct ApplyOutcome: Sendable, Hashable, Codable {
         case failed
         /// A limit or guard held it back when planning.
         case held
+        /// Its rule is outside its schedule: the first run in the window does it. Not a shortfall,
+        /// so it leaves a run complete (exit 0), as a scheduled CI job outside working hours must be.
+        case waiting
         /// The run was interrupted before it.
         case notRun = "not-run"
     }
@@ -67,6 +70,6 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     /// (its entry stopped matching, which is the rules' answer, not a failure).
     public var isComplete: Bool {
         !interrupted && tokenRejection == nil && journalFailure == nil
-            && outcomes.allSatisfy { [.applied, .alreadyDone, .skipped].contains($0.status) }
+            && outcomes.allSatisfy { [.applied, .alreadyDone, .skipped, .waiting].contains($0.status) }
     }
 }

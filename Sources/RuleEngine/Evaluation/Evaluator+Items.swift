@@ -83,7 +83,7 @@ extension Evaluator {
                 let rule = prepared.rule
                 return Plan.RuleSummary(
                     name: rule.name, kind: rule.kind, description: rule.description,
-                    location: rule.location.description)
+                    location: rule.location.description, schedule: rule.schedule)
             },
             items: Array(repeating: [], count: rules.count))
         let patterns = Patterns()

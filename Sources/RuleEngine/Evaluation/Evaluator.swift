@@ -45,6 +45,11 @@ public struct Evaluator: Sendable {
                 entries.append(entry(rule, context: matches.contexts[item], values: &matches.values[item]))
             }
             ranges.append(start..<entries.endIndex)
+            if let note = rule.rule.schedule?.heldNote(at: state.now) {
+                for entry in ranges[index] {
+                    entries[entry].hold(note: note, unread: true)
+                }
+            }
             holdBeyondGuards(
                 rule.rule, summary: summaries[index], entries: &entries, range: ranges[index], guards: &guards)
         }
@@ -92,7 +97,8 @@ public struct Evaluator: Sendable {
                 !inScope ? .notMatched : holds == true ? .matched : holds == false ? .notMatched : .unknown
             return Explanation.RuleResult(
                 name: rule.name, description: rule.description, location: rule.location.description, inScope: inScope,
-                verdict: verdict, conditions: conditions, actions: actions)
+                verdict: verdict, conditions: conditions, actions: actions,
+                schedule: rule.schedule.map { Explanation.ScheduleResult($0, at: state.now) })
         }
         return Explanation(
             evaluatedAt: state.now, me: state.me, source: source,

@@ -18,6 +18,26 @@ public struct Explanation: Sendable, Hashable, Codable {
         case unknown
     }
 
+    /// A rule's schedule and whether it was open at the evaluation instant.
+    public struct ScheduleResult: Sendable, Hashable, Codable {
+        /// The schedule in words: `mon, tue 09:00-17:00 Europe/Berlin`.
+        public var window: String
+        public var open: Bool
+        /// When it next opens, for a schedule that is closed.
+        public var nextOpening: Date?
+        /// The next opening as the schedule's zone reads it: `Mon 09:00 Europe/Berlin`.
+        public var nextWindow: String?
+
+        /// The verdict of `schedule` at `date`.
+        public init(_ schedule: Schedule, at date: Date) {
+            let verdict = schedule.verdict(at: date)
+            window = schedule.summary
+            open = verdict.open
+            nextOpening = verdict.nextOpening
+            nextWindow = verdict.nextOpening.map(schedule.localTime(of:))
+        }
+    }
+
     /// One rule of the item's kind and how it fared on the item.
     public struct RuleResult: Sendable, Hashable, Codable {
         public var name: String
@@ -33,12 +53,14 @@ public struct Explanation: Sendable, Hashable, Codable {
         public var actions: [PlannedAction]
         /// The first condition that did not hold, for a rule in scope that did not match.
         public var nearestMiss: ConditionResult?
+        /// The rule's schedule and its verdict; absent for a rule without one.
+        public var schedule: ScheduleResult?
 
         /// A rule's result; `nearestMiss` is derived: the first failing condition of an in-scope,
         /// non-matching rule.
         public init(
             name: String, description: String?, location: String, inScope: Bool, verdict: Verdict,
-            conditions: [ConditionResult], actions: [PlannedAction]
+            conditions: [ConditionResult], actions: [PlannedAction], schedule: ScheduleResult? = nil
         ) {
             self.name = name
             self.description = description
@@ -47,6 +69,7 @@ public struct Explanation: Sendable, Hashable, Codable {
             self.verdict = verdict
             self.conditions = conditions
             self.actions = actions
+            self.schedule = schedule
             self.nearestMiss =
                 inScope && verdict == .notMatched ? conditions.first { $0.holds == false } : nil
         }

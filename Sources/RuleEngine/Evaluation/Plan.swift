@@ -23,10 +23,12 @@ public struct Plan: Sendable, Hashable, Codable {
         public var acting: Int
         /// Items whose pending actions a limit or guard held back.
         public var held: Int
+        /// The rule's schedule, so `apply` checks the window again when it applies the plan.
+        public var schedule: Schedule?
 
         public init(
             name: String, kind: ItemKind, description: String?, location: String, considered: Int = 0,
-            matched: Int = 0, acting: Int = 0, held: Int = 0
+            matched: Int = 0, acting: Int = 0, held: Int = 0, schedule: Schedule? = nil
         ) {
             self.name = name
             self.kind = kind
@@ -36,6 +38,7 @@ public struct Plan: Sendable, Hashable, Codable {
             self.matched = matched
             self.acting = acting
             self.held = held
+            self.schedule = schedule
         }
     }
 

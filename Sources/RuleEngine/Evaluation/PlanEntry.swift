@@ -36,8 +36,12 @@ public struct PlanEntry: Sendable, Hashable, Codable {
     }
 
     /// Holds back every pending action, saying which limit or guard did.
-    mutating func hold(note: String) {
-        for index in actions.indices where actions[index].status == .pending {
+    ///
+    /// With `unread`, actions already held because their details were not read are held for this
+    /// reason instead: it is why they were left unread (a rule outside its schedule).
+    mutating func hold(note: String, unread: Bool = false) {
+        for index in actions.indices
+        where actions[index].status == .pending || (unread && actions[index].status == .held) {
             actions[index].status = .held
             actions[index].note = note
         }

@@ -47,6 +47,8 @@ extension ReadSession {
         var budget = guards.maxActions
         var reads: [ItemKind: Int] = [:]
         for (index, rule) in rules.enumerated() {
+            // A rule outside its schedule holds every entry, so nothing it matches needs its details.
+            if rule.schedule?.verdict(at: now).open == false { continue }
             let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
             var candidates = self.candidates(of: rule, condition: condition, evaluator: evaluator, now: now, me: me)
             func trips(_ acting: Int) -> Bool {

@@ -11,12 +11,14 @@ public struct Rule: Sendable, Hashable {
     public var scope: RuleScope
     public var condition: ConditionTree
     public var actions: [RuleAction]
+    /// When it may act (its own `schedule:`, else the configuration's default); `nil` for always.
+    public var schedule: Schedule?
     /// Where the rule starts (its `name:`), for diagnostics and plans.
     public var location: SourceLocation
 
     public init(
         name: String, description: String?, kind: ItemKind, limit: Int?, scope: RuleScope, condition: ConditionTree,
-        actions: [RuleAction], location: SourceLocation
+        actions: [RuleAction], location: SourceLocation, schedule: Schedule? = nil
     ) {
         self.name = name
         self.description = description
@@ -26,5 +28,6 @@ public struct Rule: Sendable, Hashable {
         self.condition = condition
         self.actions = actions
         self.location = location
+        self.schedule = schedule
     }
 }

@@ -14,11 +14,14 @@ struct RuleCompiler {
     let registry: PluginRegistry
     /// A scope from the command line, which replaces every file's and rule's own.
     let scopeOverride: RuleScope?
+    /// The schedule of a rule that writes none (`schedule:` in `gitbay-bot.yml`).
+    let defaultSchedule: Schedule?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(registry: PluginRegistry, scopeOverride: RuleScope?) {
+    init(registry: PluginRegistry, scopeOverride: RuleScope?, defaultSchedule: Schedule? = nil) {
         self.registry = registry
         self.scopeOverride = scopeOverride
+        self.defaultSchedule = defaultSchedule
     }
 
     /// Checks a file's decoded rules under the file's `scope:`.
@@ -79,13 +82,20 @@ struct RuleCompiler {
                 "rule '\(name)' has no scope: add 'scope: owner:NAME' to the file or the rule, or pass --scope",
                 at: source.name.location)
         }
+        var schedule = defaultSchedule
+        switch source.schedule?.schedule() {
+        case .success(let own): schedule = own
+        case .failure(let error): diagnostics += error.diagnostics
+        case nil: break
+        }
         let condition = source.when.map { tree($0, kind: kind) } ?? .all([])
         let actions = self.actions(source.do, kind: kind)
         guard diagnostics.count == errorsBefore, let condition, let effectiveScope else { return nil }
         warnOfMissingCompanions(actions, kind: kind)
         return Rule(
             name: name, description: source.description, kind: kind, limit: source.limit?.value,
-            scope: effectiveScope, condition: condition, actions: actions, location: source.name.location)
+            scope: effectiveScope, condition: condition, actions: actions, location: source.name.location,
+            schedule: schedule)
     }
 
     /// Warns of an action whose plugin says it relies on another action the rule does not take.

@@ -18,7 +18,7 @@ struct RuleFileSource: Decodable {
     struct RuleSource: Decodable {
         /// Listed so a "missing key" note never calls a real key that was not read yet unknown.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case name, description, on, limit, scope, when, `do`
+            case name, description, on, limit, scope, schedule, when, `do`
         }
 
         var name: Located<String>
@@ -26,6 +26,7 @@ struct RuleFileSource: Decodable {
         var on: Located<String>
         var limit: Located<Int>?
         var scope: Located<String>?
+        var schedule: ScheduleSource?
         var when: Node?
         var `do`: Node
     }

@@ -39,6 +39,7 @@ public enum RuleSchema {
                     "type": "integer", "minimum": 1, "description": "The most actions this rule may take in one run.",
                 ] as [String: Any],
                 "scope": scope,
+                "schedule": ["$ref": "#/$defs/schedule"],
                 "when": [
                     "type": "array", "description": "Conditions, all of which must hold.",
                     "items": ["$ref": "#/$defs/condition"],
@@ -65,6 +66,7 @@ public enum RuleSchema {
                 ]
             ],
             "rule": rule,
+            "schedule": schedule,
         ]
         for kind in registry.kinds {
             let fields = registry.fields(for: kind).map { NSRegularExpression.escapedPattern(for: $0.name) }
@@ -93,6 +95,29 @@ public enum RuleSchema {
                 "rules": ["type": "array", "items": ["$ref": "#/$defs/rule"]] as [String: Any],
             ] as [String: Any],
             "$defs": definitions,
+        ]
+    }
+
+    /// A rule's `schedule:`: days, ranges of clock time (which may wrap midnight) and a zone.
+    private static var schedule: [String: Any] {
+        [
+            "type": "object", "additionalProperties": false,
+            "description": "When the rule may act; outside it, its entries are held. Every key is optional.",
+            "properties": [
+                "days": [
+                    "type": "array", "minItems": 1,
+                    "items": ["enum": Weekday.week.map(\.name)], "description": "Days it acts on (default: every day).",
+                ] as [String: Any],
+                "hours": [
+                    "type": "array", "minItems": 1,
+                    "items": ["type": "string", "pattern": #"^\s*\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}\s*$"#],
+                    "description":
+                        "Ranges of local time, HH:MM-HH:MM; 22:00-06:00 runs over midnight (default: all day).",
+                ] as [String: Any],
+                "timezone": [
+                    "type": "string", "description": "An IANA time zone such as Europe/Berlin (default: UTC).",
+                ],
+            ] as [String: Any],
         ]
     }
 

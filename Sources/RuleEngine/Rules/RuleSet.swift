@@ -14,11 +14,15 @@ public struct RuleSet: Sendable {
 
     /// Loads and checks rule files given as (path, bytes), in the order given.
     ///
-    /// - Parameter scopeOverride: a scope that replaces every file's and rule's own (`--scope`).
+    /// - Parameters:
+    ///   - scopeOverride: a scope that replaces every file's and rule's own (`--scope`).
+    ///   - defaultSchedule: the schedule of every rule that writes none (`gitbay-bot.yml`'s `schedule:`).
     public static func load(
-        files: [(path: String, bytes: [UInt8])], registry: PluginRegistry, scopeOverride: RuleScope? = nil
+        files: [(path: String, bytes: [UInt8])], registry: PluginRegistry, scopeOverride: RuleScope? = nil,
+        defaultSchedule: Schedule? = nil
     ) -> RuleSet {
-        var compiler = RuleCompiler(registry: registry, scopeOverride: scopeOverride)
+        var compiler = RuleCompiler(
+            registry: registry, scopeOverride: scopeOverride, defaultSchedule: defaultSchedule)
         var rules: [Rule] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: [UInt8]] = [:]
