@@ -81,7 +81,9 @@ extension MergeRequestsPlugin {
                 }),
             ActionParameter(
                 "state", values: StatusSetCommand.states.map(\.rawValue),
-                doc: "`pending`, `failure` and `error` block a merge where the repository requires checks; `success` never does."),
+                doc:
+                    "`pending`, `failure` and `error` block a merge where the repository requires checks; `success` never does."
+            ),
             ActionParameter(
                 "description", required: false,
                 doc: "The text shown beside the state, with `{{ field }}` placeholders; empty when left out."),

@@ -11,8 +11,9 @@ public struct CommitStatus: Codable, Sendable, Hashable {
     /// The account that set it.
     public var creator: String?
 
-    public init(context: String, state: CheckState, description: String = "", url: String? = nil, creator: String? = nil)
-    {
+    public init(
+        context: String, state: CheckState, description: String = "", url: String? = nil, creator: String? = nil
+    ) {
         self.context = context
         self.state = state
         self.description = description

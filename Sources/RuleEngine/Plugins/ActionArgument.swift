@@ -47,7 +47,9 @@ extension ActionArgument {
             self = .parameters(values)
         } else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "expected none, names, text, milestone or parameters"))
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected none, names, text, milestone or parameters"))
         }
     }
 

@@ -356,7 +356,8 @@ struct RuleCompiler {
             }
             values[key] = template
         }
-        for parameter in definition.parameters where parameter.required && pairs.allSatisfy({ $0.key.scalar != parameter.name }) {
+        for parameter in definition.parameters
+        where parameter.required && pairs.allSatisfy({ $0.key.scalar != parameter.name }) {
             let words = parameter.values.map { " (\($0.joined(separator: ", ")))" } ?? ""
             error("'\(name)' needs '\(parameter.name)'\(words)", at: node.location)
             valid = false
