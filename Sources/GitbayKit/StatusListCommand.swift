@@ -12,11 +12,8 @@ public struct StatusListCommand: GitbayCommand, Hashable {
 
     /// Refuses a commit that is not 4 to 40 hex digits.
     public init(repository: RepositoryPath, sha: String) throws(GitbayCommandError) {
-        guard sha.utf8.count >= 4, sha.utf8.count <= 40, sha.allSatisfy(\.isHexDigit) else {
-            throw .invalidCommit(sha)
-        }
         self.repository = repository
-        self.sha = sha
+        self.sha = try CommandValidation.commit(sha)
     }
 
     public var argv: [String] { ["status", "list", repository.description, sha] }

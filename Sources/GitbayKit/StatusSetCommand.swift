@@ -24,15 +24,12 @@ public struct StatusSetCommand: GitbayCommand, Hashable {
     public init(
         repository: RepositoryPath, sha: String, context: String, state: CheckState, description: String = ""
     ) throws(GitbayCommandError) {
-        guard sha.utf8.count >= 4, sha.utf8.count <= 40, sha.allSatisfy(\.isHexDigit) else {
-            throw .invalidCommit(sha)
-        }
         guard !context.allSatisfy(\.isWhitespace), !Self.isReserved(context) else {
             throw .invalidStatusContext(context)
         }
         guard Self.states.contains(state) else { throw .unsupportedStatusState(state.rawValue) }
         self.repository = repository
-        self.sha = sha
+        self.sha = try CommandValidation.commit(sha)
         self.context = context
         self.state = state
         self.description = description
