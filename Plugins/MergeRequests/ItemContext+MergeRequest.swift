@@ -8,4 +8,17 @@ extension ItemContext {
         if let box = item.box(as: MergeRequestRecord.self) { return box.record.mergeRequest }
         return nil
     }
+
+    /// The statuses of the merge request's head, descriptions included, as far as they are known.
+    ///
+    /// Live, they are `status list`'s for the head as read (none when that read was of an older
+    /// head); a forge-state file gives `checks` only, so offline they are the checks without
+    /// descriptions.
+    var headStatuses: [CommitStatus] {
+        guard let record = item.box(as: MergeRequestRecord.self)?.record else { return [] }
+        guard let read = record.headStatuses else {
+            return record.mergeRequest.checks.map { CommitStatus(context: $0.context, state: $0.state) }
+        }
+        return read.sha == record.mergeRequest.headSHA ? read.statuses : []
+    }
 }

@@ -88,6 +88,23 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
         }
     }
 
+    /// `status list` of the head as read, for whether a status the bot set still says the same.
+    func readBeyondDetail(
+        _ needs: Set<ReadNeed>, of number: Int, in path: RepositoryPath, into context: inout ReadContext
+    ) async throws {
+        guard needs.contains(.statuses),
+            let index = context.repositories[path]?.mergeRequests.firstIndex(where: {
+                $0.mergeRequest.number == number
+            }),
+            let head = context.repositories[path]?.mergeRequests[index].mergeRequest.headSHA
+        else { return }
+        let statuses = try await context.reader.send(try StatusListCommand(repository: path, sha: head))
+        context.update(path) { repository in
+            repository.mergeRequests[index].headStatuses = statuses
+            repository.mergeRequests[index].known.insert(.statuses)
+        }
+    }
+
     /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each.
     func snapshot(
         _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
@@ -111,8 +128,9 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
         }
     }
 
-    /// `mr show`, and the repository's open merge requests when a condition consults them (a
-    /// stack's parent), listed once per repository for the run.
+    /// `mr show`, the repository's open merge requests when a condition consults them (a stack's
+    /// parent), listed once per repository for the run, and the head's statuses when an action
+    /// judges by them.
     func refresh(
         _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
     ) async throws -> (item: Item, repository: RepositoryState)? {
@@ -135,10 +153,12 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
         var mergeRequest = try await context.reader.send(
             try MergeRequestShowCommand(repository: path, number: item.number))
         mergeRequest.updatedAt = Comment.lastActivity(planned: item.updatedAt, comments: mergeRequest.comments)
-        return (
-            .mergeRequest(
-                MergeRequestRecord(mergeRequest: mergeRequest, known: [.detail, .freshDetail, .labels, .activity])),
-            repository
-        )
+        var record = MergeRequestRecord(mergeRequest: mergeRequest, known: [.detail, .freshDetail, .labels, .activity])
+        if needs.contains(.statuses) {
+            record.headStatuses = try await context.reader.send(
+                try StatusListCommand(repository: path, sha: mergeRequest.headSHA))
+            record.known.insert(.statuses)
+        }
+        return (.mergeRequest(record), repository)
     }
 }

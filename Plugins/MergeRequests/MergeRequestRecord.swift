@@ -6,10 +6,14 @@ import RuleEngine
 public struct MergeRequestRecord: ItemRecord {
     public var mergeRequest: MergeRequest
     public var known: Set<ReadNeed>
+    /// The statuses of the head as `status list` gave them, with their descriptions (which `mr show`
+    /// leaves out), when ``ReadNeed/statuses`` was read; they name the sha they are of.
+    public var headStatuses: CommitStatuses?
 
-    public init(mergeRequest: MergeRequest, known: Set<ReadNeed>) {
+    public init(mergeRequest: MergeRequest, known: Set<ReadNeed>, headStatuses: CommitStatuses? = nil) {
         self.mergeRequest = mergeRequest
         self.known = known
+        self.headStatuses = headStatuses
     }
 
     public var number: Int { mergeRequest.number }

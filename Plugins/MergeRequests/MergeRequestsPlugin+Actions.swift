@@ -40,6 +40,7 @@ extension MergeRequestsPlugin {
                 },
                 isDone: { _, context in context.mergeRequest?.draft ?? false }
             ),
+            setStatus,
         ]
         + SharedActions.labels(command: "mr label", labels: labels) { repository, number, add, remove in
             try MergeRequestLabelCommand(repository: repository, number: number, add: add, remove: remove).control
@@ -62,6 +63,49 @@ extension MergeRequestsPlugin {
                 }
             ),
         ]
+
+    /// `set-status`: a commit status on the head, saying on the merge request what it waits for.
+    ///
+    /// Done when the head as read carries the context with that state and description, so it is
+    /// sent again after a push (a new head has none) or when the rule's text renders otherwise.
+    /// `mr show` gives no descriptions, so it reads `status list` of the head (``ReadNeed/statuses``).
+    private static let setStatus = ActionDefinition(
+        "set-status", argument: .parameters,
+        parameters: [
+            ActionParameter(
+                "context", doc: "The status's name, such as `gitbay-bot/stack`; `{{ field }}` placeholders allowed.",
+                refusal: { context in
+                    StatusSetCommand.isReserved(context)
+                        ? "a 'ci/' context is gitbay's builds' (status set refuses it with exit 4); "
+                            + "name it otherwise, such as 'gitbay-bot/\(context.dropFirst(3))'" : nil
+                }),
+            ActionParameter(
+                "state", values: StatusSetCommand.states.map(\.rawValue),
+                doc:
+                    "`pending`, `failure` and `error` block a merge where the repository requires checks; `success` never does."
+            ),
+            ActionParameter(
+                "description", required: false,
+                doc: "The text shown beside the state, with `{{ field }}` placeholders; empty when left out."),
+        ],
+        needs: [.statuses],
+        doc: "Sets a commit status on its head (`status set`); done when the head carries that context with "
+            + "that state and description (`status list`), so a push or a new text sends it again.",
+        command: { request, context in
+            try StatusSetCommand(
+                repository: context.repository.path, sha: context.mergeRequest?.headSHA ?? "",
+                context: request.argument.parameter("context") ?? "",
+                state: CheckState(rawValue: request.argument.parameter("state") ?? ""),
+                description: request.argument.parameter("description") ?? ""
+            ).control
+        },
+        isDone: { request, context in
+            context.headStatuses.contains { status in
+                status.context == request.argument.parameter("context")
+                    && status.state.rawValue == request.argument.parameter("state")
+                    && status.description == request.argument.parameter("description") ?? ""
+            }
+        })
 
     private static func labels(_ context: ItemContext) -> [String] {
         context.mergeRequest?.labels ?? []

@@ -14,6 +14,14 @@ enum CommandValidation {
         return value
     }
 
+    /// A commit as `status set` and `status list` resolve it: 4 to 40 hex digits.
+    static func commit(_ sha: String) throws(GitbayCommandError) -> String {
+        guard (4...40).contains(sha.utf8.count), sha.allSatisfy(\.isHexDigit) else {
+            throw .invalidCommit(sha)
+        }
+        return sha
+    }
+
     static func limit(_ value: Int) throws(GitbayCommandError) -> Int {
         guard (1...Page<Int>.maximumLimit).contains(value) else { throw .invalidLimit(value) }
         return value

@@ -37,6 +37,12 @@ public enum GitbayCommandError: Error, Sendable, Hashable, CustomStringConvertib
     case supersededBySelf(Int)
     /// A blank issue title (`issue create` and `issue edit` refuse one).
     case blankTitle
+    /// A commit status context that is blank, or under `ci/`, which gitbay keeps for its builds.
+    case invalidStatusContext(String)
+    /// A state `status set --state` does not accept.
+    case unsupportedStatusState(String)
+    /// A commit that is not 4 to 40 hex digits.
+    case invalidCommit(String)
 
     public var description: String {
         switch self {
@@ -74,6 +80,14 @@ public enum GitbayCommandError: Error, Sendable, Hashable, CustomStringConvertib
             "merge request \(number) cannot be superseded by itself"
         case .blankTitle:
             "title must not be empty or blank"
+        case .invalidStatusContext(let context) where context.allSatisfy(\.isWhitespace):
+            "a status context must not be empty or blank"
+        case .invalidStatusContext(let context):
+            "the ci/ prefix is reserved for gitbay's builds; report under another name, got '\(context)'"
+        case .unsupportedStatusState(let state):
+            "status set --state accepts pending, success, failure or error, got '\(state)'"
+        case .invalidCommit(let sha):
+            "a commit is 4 to 40 hex digits, got '\(sha)'"
         }
     }
 }

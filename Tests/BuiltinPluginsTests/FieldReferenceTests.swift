@@ -32,7 +32,11 @@ import Testing
                 #expect(text.contains("| `\(field.name)` | \(field.type.name) |"), "\(kind.rawValue).\(field.name)")
             }
             for action in Fixtures.registry.actions(for: kind) {
-                #expect(text.contains("| `\(action.name)` | \(action.argument.rawValue) |"), "\(action.name)")
+                // Named parameters are listed by name, the first leading.
+                let argument =
+                    action.argument == .parameters
+                    ? "`\(action.parameters.first?.name ?? "")` (" : "\(action.argument.rawValue) |"
+                #expect(text.contains("| `\(action.name)` | \(argument)"), "\(action.name)")
             }
         }
         #expect(text.contains("| `labels` | label set | `labels` |"))

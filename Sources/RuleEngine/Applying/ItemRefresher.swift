@@ -24,7 +24,9 @@ struct ItemRefresher {
     /// The item as it is now, or `nil` when it is gone from the forge (or no plugin reads its kind).
     mutating func context(for entry: PlanEntry, now: Date) async throws -> ItemContext? {
         guard let reader = registry.reading(of: entry.item.kind) else { return nil }
-        let needs = entry.precondition.needs(registry: registry, kind: entry.item.kind)
+        let needs = entry.actions.reduce(into: entry.precondition.needs(registry: registry, kind: entry.item.kind)) {
+            $0.formUnion(registry.action($1.action, for: entry.item.kind)?.needs ?? [])
+        }
         guard let fresh = try await reader.refresh(entry.item, needs: needs, in: &context) else { return nil }
         return ItemContext(
             item: fresh.item, repository: fresh.repository, now: now, me: me, automation: automation)

@@ -158,12 +158,18 @@ public struct Evaluator: Sendable {
         case .milestone(let title):
             return .milestone(title)
         case .template(let template):
-            return .text(
-                template.render { name in
-                    guard let field = registry.field(name, for: kind), context.knows(field.needs) else { return "" }
-                    let value = field.value(context)
-                    return value == .absent ? "" : value.display
-                })
+            return .text(render(template, context: context, kind: kind))
+        case .parameters(let templates):
+            return .parameters(templates.mapValues { render($0, context: context, kind: kind) })
+        }
+    }
+
+    /// A template with each placeholder filled from the item's field; an unread or absent value is empty.
+    private func render(_ template: Template, context: ItemContext, kind: ItemKind) -> String {
+        template.render { name in
+            guard let field = registry.field(name, for: kind), context.knows(field.needs) else { return "" }
+            let value = field.value(context)
+            return value == .absent ? "" : value.display
         }
     }
 

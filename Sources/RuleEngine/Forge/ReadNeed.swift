@@ -22,6 +22,13 @@ public enum ReadNeed: String, Sendable, Hashable, CaseIterable, Codable, Compara
     /// is checked against (an assignee, a merge request's comments). ``FieldDefinition`` and
     /// ``ActionDefinition`` add it to every `.detail` need unless declared `cached()`.
     case freshDetail = "fresh"
+    /// The statuses of the commit an item stands on, with their descriptions (`status list` of a
+    /// merge request's head), which its detail read does not give.
+    case statuses
+
+    /// What an item's own reads answer besides its detail, each read only for items a rule that
+    /// needs it may act on (``ItemKindReading/readBeyondDetail(_:of:in:into:)``).
+    public static let beyondDetail: Set<ReadNeed> = [.statuses]
 
     public static func < (lhs: ReadNeed, rhs: ReadNeed) -> Bool {
         lhs.ordinal < rhs.ordinal
@@ -38,6 +45,7 @@ public enum ReadNeed: String, Sendable, Hashable, CaseIterable, Codable, Compara
         case .openMergeRequests: return 5
         case .allMergeRequests: return 6
         case .freshDetail: return 7
+        case .statuses: return 8
         }
     }
 }

@@ -5,6 +5,14 @@ public enum ActionArgument: Sendable, Hashable, Codable {
     case text(String)
     /// A milestone title, or `nil` to clear it.
     case milestone(String?)
+    /// Named values with templates expanded; a parameter the rule left out is absent.
+    case parameters([String: String])
+
+    /// The value of one named parameter, `nil` when the rule left it out.
+    public func parameter(_ name: String) -> String? {
+        if case .parameters(let values) = self { return values[name] }
+        return nil
+    }
 
     /// The names, for actions that take labels or users.
     public var names: [String] {
@@ -18,9 +26,11 @@ extension ActionArgument {
         case names
         case text
         case milestone
+        case parameters
     }
 
-    /// `"none"`, `{"names": [...]}`, `{"text": "..."}` or `{"milestone": "title" | null}`.
+    /// `"none"`, `{"names": [...]}`, `{"text": "..."}`, `{"milestone": "title" | null}` or
+    /// `{"parameters": {"name": "value", ...}}`.
     public init(from decoder: any Decoder) throws {
         if let word = try? decoder.singleValueContainer().decode(String.self), word == "none" {
             self = .none
@@ -33,9 +43,13 @@ extension ActionArgument {
             self = .text(text)
         } else if container.contains(.milestone) {
             self = .milestone(try container.decodeIfPresent(String.self, forKey: .milestone))
+        } else if let values = try container.decodeIfPresent([String: String].self, forKey: .parameters) {
+            self = .parameters(values)
         } else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "expected none, names, text or milestone"))
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected none, names, text, milestone or parameters"))
         }
     }
 
@@ -57,6 +71,9 @@ extension ActionArgument {
             } else {
                 try container.encodeNil(forKey: .milestone)
             }
+        case .parameters(let values):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(values, forKey: .parameters)
         }
     }
 }

@@ -10,4 +10,6 @@ public enum ActionArgumentKind: String, Sendable, Hashable {
     case text
     /// A milestone title, or `none` to clear it.
     case milestone
+    /// Named values, as the action's ``ActionDefinition/parameters`` declare them.
+    case parameters
 }

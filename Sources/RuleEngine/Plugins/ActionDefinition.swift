@@ -5,6 +5,9 @@ import GitbayKit
 public struct ActionDefinition: Sendable {
     public var name: String
     public var argument: ActionArgumentKind
+    /// What an action whose argument is ``ActionArgumentKind/parameters`` takes, in the order
+    /// the docs list them; empty for any other.
+    public var parameters: [ActionParameter]
     /// One line for `docs/fields.md`, `check` and editors.
     public var doc: String
     /// What must be read before ``isDone`` and ``refusal`` can answer (labels for `add-label`,
@@ -31,7 +34,8 @@ public struct ActionDefinition: Sendable {
     public var isCached: Bool { !needs.contains(.freshDetail) }
 
     public init(
-        _ name: String, argument: ActionArgumentKind = .none, needs: Set<ReadNeed> = [], doc: String,
+        _ name: String, argument: ActionArgumentKind = .none, parameters: [ActionParameter] = [],
+        needs: Set<ReadNeed> = [], doc: String,
         command: @escaping @Sendable (ActionRequest, ItemContext) throws -> ControlCommand,
         isDone: @escaping @Sendable (ActionRequest, ItemContext) -> Bool,
         refusal: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
@@ -40,6 +44,7 @@ public struct ActionDefinition: Sendable {
     ) {
         self.name = name
         self.argument = argument
+        self.parameters = parameters
         self.doc = doc
         self.needs = needs.contains(.detail) ? needs.union([.freshDetail]) : needs
         self.command = command

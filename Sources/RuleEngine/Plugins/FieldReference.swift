@@ -26,7 +26,7 @@ public enum FieldReference {
             lines += fields.map { row("`\($0.name)`", $0.type.name, reads($0.needs), $0.doc) }
             lines += ["", "### Actions", ""]
             lines += ["| action | argument | reads | what it does |", "| --- | --- | --- | --- |"]
-            lines += actions.map { row("`\($0.name)`", $0.argument.rawValue, reads($0.needs), $0.doc) }
+            lines += actions.map { row("`\($0.name)`", argument(of: $0), reads($0.needs), $0.doc) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -42,7 +42,17 @@ public enum FieldReference {
         case .openMergeRequests: return (need.rawValue, "`mr list --state open`")
         case .allMergeRequests: return (need.rawValue, "`mr list --state all`")
         case .freshDetail: return (need.rawValue, "the `show` read in this run, never the read cache's copy")
+        case .statuses: return (need.rawValue, "one `status list` of the item's commit, with descriptions")
         }
+    }
+
+    /// The argument's kind, or for named parameters each name, its words, and `?` when optional.
+    private static func argument(of action: ActionDefinition) -> String {
+        guard action.argument == .parameters else { return action.argument.rawValue }
+        return action.parameters.map { parameter in
+            "`\(parameter.name)`" + (parameter.values.map { " (\($0.joined(separator: "|")))" } ?? " (text)")
+                + (parameter.required ? "" : "?")
+        }.joined(separator: ", ")
     }
 
     private static func reads(_ needs: Set<ReadNeed>) -> String {

@@ -15,6 +15,12 @@ public protocol ItemKindReading: Sendable {
     /// complete leaves the item as it is.
     func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws
 
+    /// Reads what `needs` asks of one item that its detail does not give (``ReadNeed/beyondDetail``:
+    /// a merge request's head statuses), marking it known; a kind with nothing more reads nothing.
+    func readBeyondDetail(
+        _ needs: Set<ReadNeed>, of number: Int, in path: RepositoryPath, into context: inout ReadContext
+    ) async throws
+
     /// The item as it is now, with the repository facts that `needs` consult, or `nil` when it is
     /// gone; facts are read once per repository and kept in `context` for the rest of the run.
     func refresh(
@@ -36,6 +42,11 @@ public protocol ItemKindReading: Sendable {
 extension ItemKindReading {
     /// No detail read: the listing's rows are whole.
     public func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws {}
+
+    /// Nothing beyond the detail.
+    public func readBeyondDetail(
+        _ needs: Set<ReadNeed>, of number: Int, in path: RepositoryPath, into context: inout ReadContext
+    ) async throws {}
 
     /// Nobody comments on such items: whether an unfinished action still applies is what the
     /// fresh read says.

@@ -57,10 +57,12 @@ extension ReadContext {
         rules.contains { rule in
             let fields = Set(labelFields(of: rule.kind))
             return rule.actions.contains { action in
-                if case .template(let template) = action.argument {
-                    return !fields.isDisjoint(with: template.fieldNames)
+                switch action.argument {
+                case .template(let template): return !fields.isDisjoint(with: template.fieldNames)
+                case .parameters(let templates):
+                    return templates.values.contains { !fields.isDisjoint(with: $0.fieldNames) }
+                default: return false
                 }
-                return false
             }
         }
     }

@@ -63,6 +63,20 @@ extension ReadSession {
         return entries
     }
 
+    /// Reads what `needs` asks of one item beyond its detail, when it lacks it; answers whether
+    /// that took a request.
+    mutating func readBeyondDetail(
+        _ needs: Set<ReadNeed>, of kind: ItemKind, number: Int, in path: RepositoryPath
+    ) async throws -> Bool {
+        guard let reading = registry.reading(of: kind),
+            let item = registry.items(of: kind, in: context.repository(path)).first(where: { $0.number == number })
+        else { return false }
+        let missing = needs.intersection(ReadNeed.beyondDetail).subtracting(item.known)
+        guard !missing.isEmpty else { return false }
+        try await reading.readBeyondDetail(missing, of: number, in: path, into: &context)
+        return true
+    }
+
     /// Reads one item's detail from the server and remembers it was read, for the cache.
     mutating func readFreshDetail(_ kind: ItemKind, number: Int, in path: RepositoryPath) async throws {
         guard let reading = registry.reading(of: kind) else { return }

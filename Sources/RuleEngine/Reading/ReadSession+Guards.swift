@@ -125,6 +125,12 @@ extension ReadSession {
             try await readFreshDetail(rule.kind, number: candidate.number, in: candidate.path)
             sent = true
         }
+        let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) {
+            $0.formUnion(registry.action($1.name, for: rule.kind)?.needs ?? [])
+        }
+        if try await readBeyondDetail(actionNeeds, of: rule.kind, number: candidate.number, in: candidate.path) {
+            sent = true
+        }
         candidate.acting = judge(
             rule, condition: condition, number: candidate.number, in: candidate.path, evaluator: evaluator, now: now,
             me: me)

@@ -31,7 +31,7 @@ struct ReadSession: Sendable {
     /// Reads the details (`issue show`, `mr show`) of every item some rule may still act on: its
     /// conditions hold or are undecided, and it lacks what a condition or an action needs.
     mutating func readDetails(rules: [Rule], now: Date, me: String) async throws {
-        var wanted: [ItemKind: [RepositoryPath: Set<Int>]] = [:]
+        var wanted: [ItemKind: [RepositoryPath: [Int: Set<ReadNeed>]]] = [:]
         for rule in rules {
             let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
             let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
@@ -39,7 +39,8 @@ struct ReadSession: Sendable {
             }
             for (path, repository) in context.repositories where rule.scope.contains(path) && !repository.archived {
                 for item in registry.items(of: rule.kind, in: repository) {
-                    guard !item.known.contains(.freshDetail) else { continue }
+                    let beyond = actionNeeds.intersection(ReadNeed.beyondDetail)
+                    guard !item.known.contains(.freshDetail) || !beyond.isSubset(of: item.known) else { continue }
                     if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
                         continue
                     }
@@ -48,7 +49,7 @@ struct ReadSession: Sendable {
                     let verdict = condition.decide(itemContext)
                     guard verdict != false else { continue }
                     guard verdict == nil || !itemContext.knows(actionNeeds) else { continue }
-                    wanted[rule.kind, default: [:]][path, default: []].insert(item.number)
+                    wanted[rule.kind, default: [:]][path, default: [:]][item.number, default: []].formUnion(beyond)
                 }
             }
         }
@@ -56,9 +57,14 @@ struct ReadSession: Sendable {
             guard let naming = registry.naming(of: kind), let paths = wanted[kind] else { continue }
             var requests = 0
             for (path, numbers) in paths.sorted(by: { $0.key < $1.key }) {
-                for number in numbers.sorted() {
-                    try await readFreshDetail(kind, number: number, in: path)
-                    requests += 1
+                for (number, beyond) in numbers.sorted(by: { $0.key < $1.key }) {
+                    if registry.items(of: kind, in: context.repository(path)).contains(where: {
+                        $0.number == number && !$0.known.contains(.freshDetail)
+                    }) {
+                        try await readFreshDetail(kind, number: number, in: path)
+                        requests += 1
+                    }
+                    if try await readBeyondDetail(beyond, of: kind, number: number, in: path) { requests += 1 }
                 }
             }
             if requests > 0 { context.note(naming.detailStep, requests: requests) }

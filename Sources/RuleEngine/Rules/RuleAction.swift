@@ -10,6 +10,8 @@ public struct RuleAction: Sendable, Hashable {
         case template(Template)
         /// A milestone title, or `nil` (`none`) to clear it.
         case milestone(String?)
+        /// Named values, each a template (a word from a parameter's `values` is plain text).
+        case parameters([String: Template])
     }
 
     /// The action's name, such as `add-label`.

@@ -309,7 +309,70 @@ struct RuleCompiler {
                 return nil
             }
             return .milestone(title == "none" ? nil : title)
+        case .parameters:
+            return parameters(node, for: definition, kind: kind, at: location)
         }
+    }
+
+    /// The named values of an action that takes several (`set-status: {context: ..., state: ...}`),
+    /// each checked where it is written: a word among its parameter's, or a template gitbay takes.
+    private mutating func parameters(
+        _ node: Node?, for definition: ActionDefinition, kind: ItemKind, at location: SourceLocation
+    ) -> RuleAction.Argument? {
+        let name = definition.name
+        let names = definition.parameters.map(\.name)
+        guard let node, !node.isNull, case .mapping(let pairs) = node.content else {
+            error(
+                "'\(name)' takes \(names.map { "'\($0)'" }.joined(separator: ", ")), one per line under it",
+                at: Self.valueLocation(node, action: location))
+            return nil
+        }
+        var values: [String: Template] = [:]
+        var valid = true
+        for pair in pairs {
+            guard let key = pair.key.scalar, let parameter = definition.parameters.first(where: { $0.name == key })
+            else {
+                var message = "'\(name)' takes no '\(pair.key.scalar ?? "")'"
+                if let suggestion = Suggestion.closest(to: pair.key.scalar ?? "", among: names) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                error(message + " (it takes \(names.joined(separator: ", ")))", at: pair.key.location)
+                valid = false
+                continue
+            }
+            guard let text = pair.value.scalar, !pair.value.isNull, !text.allSatisfy(\.isWhitespace) else {
+                error("'\(key)' needs a value", at: Self.valueLocation(pair.value, action: pair.key.location))
+                valid = false
+                continue
+            }
+            if let words = parameter.values {
+                guard words.contains(text) else {
+                    var message = "'\(text)' is not a \(key) '\(name)' takes (\(words.joined(separator: ", ")))"
+                    if let suggestion = Suggestion.closest(to: text, among: words) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
+                    error(message, at: pair.value.location)
+                    valid = false
+                    continue
+                }
+            } else if let reason = parameter.refusal(text) {
+                error(reason, at: pair.value.location)
+                valid = false
+                continue
+            }
+            guard let template = checkedTemplate(text, node: pair.value, kind: kind) else {
+                valid = false
+                continue
+            }
+            values[key] = template
+        }
+        for parameter in definition.parameters
+        where parameter.required && pairs.allSatisfy({ $0.key.scalar != parameter.name }) {
+            let words = parameter.values.map { " (\($0.joined(separator: ", ")))" } ?? ""
+            error("'\(name)' needs '\(parameter.name)'\(words)", at: node.location)
+            valid = false
+        }
+        return valid ? .parameters(values) : nil
     }
 
     /// Where to report a wrong action value: at the value when one was written, else at the action's
@@ -330,6 +393,12 @@ struct RuleCompiler {
                     + "(and the bot keeps \(Self.markerAllowance) for its marker)", at: node.location)
             return nil
         }
+        return checkedTemplate(text, node: node, kind: kind).map { .template($0) }
+    }
+
+    /// `text` as a template whose placeholders all name fields of `kind`; `nil` after reporting
+    /// each mistake at its place in `node`.
+    private mutating func checkedTemplate(_ text: String, node: Node, kind: ItemKind) -> Template? {
         let template: Template
         do {
             template = try Template(parsing: text)
@@ -347,6 +416,6 @@ struct RuleCompiler {
             error(message, at: node.location(ofScalarOffset: span.start))
             valid = false
         }
-        return valid ? .template(template) : nil
+        return valid ? template : nil
     }
 }

@@ -133,6 +133,20 @@ public enum RuleSchema {
         ]
     }
 
+    /// The mapping an action with named parameters takes: each a string, or one of its words.
+    private static func parameters(of action: ActionDefinition) -> [String: Any] {
+        var properties: [String: Any] = [:]
+        for parameter in action.parameters {
+            var property: [String: Any] = ["type": "string", "description": parameter.doc]
+            if let values = parameter.values { property["enum"] = values }
+            properties[parameter.name] = property
+        }
+        return [
+            "type": "object", "additionalProperties": false, "description": action.doc, "properties": properties,
+            "required": action.parameters.filter(\.required).map(\.name),
+        ]
+    }
+
     /// What one `do:` entry may be for a kind: a bare action name, or `name: value`.
     private static func action(_ kind: ItemKind, registry: PluginRegistry) -> [String: Any] {
         let actions = registry.actions(for: kind)
@@ -145,6 +159,7 @@ public enum RuleSchema {
             switch action.argument {
             case .labels, .users: properties[action.name] = names.merging(["description": action.doc]) { $1 }
             case .text, .milestone: properties[action.name] = ["type": "string", "description": action.doc]
+            case .parameters: properties[action.name] = parameters(of: action)
             case .none: break
             }
         }
