@@ -12,7 +12,7 @@ extension IssueReader: StateFileList, StateFileDerivation {
         from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
     ) throws -> any ItemCollection {
         let issues = try container.decodeIfPresent([Issue].self, forKey: key) ?? []
-        return Records(issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) })
+        return Records(issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.item)) })
     }
 
     func encodeStateFile(

@@ -45,13 +45,13 @@ enum Fixtures {
     }
 
     static func context(
-        _ issue: GitbayKit.Issue, known: Set<ReadNeed> = Set(ReadNeed.allCases),
+        _ issue: GitbayKit.Issue, known: Set<ReadNeed> = Set(Fixtures.registry.needs),
         dependencies: DependencyStatus? = nil
     ) -> ItemContext {
         let record = IssueRecord(issue: issue, known: known)
         var repository = RepositoryState(path: path, defaultBranch: "main", dependencies: dependencies, known: known)
         repository.issues = [record]
-        return ItemContext(item: .issue(record), repository: repository, now: now, me: me)
+        return ItemContext(item: .issue(record), repository: repository, now: now, me: me, registry: registry)
     }
 
     static func mergeRequest(
@@ -71,11 +71,11 @@ enum Fixtures {
 
     /// The MR as a context, with `others` as the repository's other merge requests.
     static func context(_ mr: MergeRequest, others: [MergeRequest] = []) -> ItemContext {
-        let all = Set(ReadNeed.allCases)
+        let all = Set(Self.registry.needs)
         let record = MergeRequestRecord(mergeRequest: mr, known: all)
         var repository = RepositoryState(path: path, defaultBranch: "main", known: all)
         repository.mergeRequests = [record] + others.map { MergeRequestRecord(mergeRequest: $0, known: all) }
-        return ItemContext(item: .mergeRequest(record), repository: repository, now: now, me: me)
+        return ItemContext(item: .mergeRequest(record), repository: repository, now: now, me: me, registry: registry)
     }
 
     /// A 40-hex sha made of `prefix` repeated, so tests can tell commits apart at a glance.
@@ -113,7 +113,7 @@ enum Fixtures {
     }
 
     static func context(_ build: Build, in repository: RepositoryState) -> ItemContext {
-        ItemContext(item: .build(build), repository: repository, now: now, me: me)
+        ItemContext(item: .build(build), repository: repository, now: now, me: me, registry: registry)
     }
 
     /// The request a rule would make, with the stale rule's marker.

@@ -1,4 +1,5 @@
 import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
@@ -254,8 +255,8 @@ private final class FailingJournal: ApplyJournal {
 private func forge(_ issue: GitbayKit.Issue) throws -> ForgeState {
     var repository = RepositoryState(
         path: try RepositoryPath("krz/app"), dependencies: DependencyStatus(enabled: false),
-        known: Set(ReadNeed.allCases))
-    repository.issues = [IssueRecord(issue: issue, known: Set(ReadNeed.allCases))]
+        known: Set(BuiltinPlugins.registry.needs))
+    repository.issues = [IssueRecord(issue: issue, known: Set(BuiltinPlugins.registry.needs))]
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }
 

@@ -36,8 +36,8 @@ func forge(idle count: Int, idleDays: Double = 90, fresh: Int = 0) throws -> For
 func forge(issues: [GitbayKit.Issue]) throws -> ForgeState {
     var repository = RepositoryState(
         path: try RepositoryPath("krz/app"), defaultBranch: "main", dependencies: DependencyStatus(enabled: false),
-        known: Set(ReadNeed.allCases))
-    repository.issues = issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) }
+        known: Set(BuiltinPlugins.registry.needs))
+    repository.issues = issues.map { IssueRecord(issue: $0, known: Set(BuiltinPlugins.registry.needs)) }
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }
 

@@ -21,7 +21,7 @@ struct ItemRefresher {
         guard let reader = registry.reading(of: entry.item.kind) else { return nil }
         let needs = entry.precondition.needs(registry: registry, kind: entry.item.kind)
         guard let fresh = try await reader.refresh(entry.item, needs: needs, in: &context) else { return nil }
-        return ItemContext(item: fresh.item, repository: fresh.repository, now: now, me: me)
+        return ItemContext(item: fresh.item, repository: fresh.repository, now: now, me: me, registry: registry)
     }
 
     /// Forgets what was read of a repository, so the next context reads it afresh (after a write

@@ -101,7 +101,8 @@ extension Evaluator {
                     {
                         continue
                     }
-                    let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
+                    let context = ItemContext(
+                        item: item, repository: repository, now: state.now, me: state.me, registry: registry)
                     var values = FieldValues(count: slots[kind]?.count ?? 0, patterns: patterns)
                     let selectionValue = selection?(context)
                     var matched = false

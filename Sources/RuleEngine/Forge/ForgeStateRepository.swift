@@ -67,7 +67,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
                 branches: branches.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) },
                 tags: tags.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) }),
             dependencies: deps.flatMap { $0.enabled ? $0 : nil } ?? DependencyStatus(enabled: false),
-            known: Set(ReadNeed.allCases), archived: archived)
+            known: Set(registry.needs), archived: archived)
         for (kind, collection) in collections {
             state.setCollection(collection, kind)
         }

@@ -186,7 +186,7 @@ extension ReadSession {
         _ rule: Rule, condition: CompiledCondition, item: Item, repository: RepositoryState, evaluator: Evaluator,
         now: Date, me: String
     ) -> Acting {
-        let context = ItemContext(item: item, repository: repository, now: now, me: me)
+        let context = ItemContext(item: item, repository: repository, now: now, me: me, registry: registry)
         guard let verdict = condition.decide(context) else { return .unknown }
         guard verdict else { return .no }
         let reference = registry.reference(to: item, in: repository.path)

@@ -41,7 +41,8 @@ struct ReadSession: Sendable {
                     if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
                         continue
                     }
-                    let itemContext = ItemContext(item: item, repository: repository, now: now, me: me)
+                    let itemContext = ItemContext(
+                        item: item, repository: repository, now: now, me: me, registry: registry)
                     let verdict = condition.decide(itemContext)
                     guard verdict != false else { continue }
                     guard verdict == nil || !itemContext.knows(actionNeeds) else { continue }

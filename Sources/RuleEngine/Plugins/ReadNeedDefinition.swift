@@ -1,0 +1,35 @@
+import GitbayKit
+
+/// A need a plugin declares: a repository fact that plugin reads (branch tips, the dependency
+/// checker's state), with what reading it costs and how `gitbay-bot snapshot` reads it.
+///
+/// The engine carries such a need by name and never reads it itself: the plugin's kinds read it
+/// while listing or refreshing, and the plugin's fields consult it. The ``PluginRegistry`` gives
+/// every declared need its bit in a ``ReadNeed/Mask``.
+public struct ReadNeedDefinition: Sendable {
+    /// How `gitbay-bot snapshot` reads the fact for one repository: one request, whose result it
+    /// keeps in the repository (and marks known there).
+    public typealias SnapshotRead =
+        @Sendable (RepositoryPath, any ForgeReader, inout RepositoryState) async throws -> Void
+
+    public let need: ReadNeed
+    /// What reading it costs, for the reference's legend (`` `repo refs` ``).
+    public let cost: String
+    /// Where the need stands among the repository needs in the reference and in each field's
+    /// "reads": lower first, plugins in the registry's order on a tie.
+    ///
+    /// The order is what the reference has always shown, which the plugins' own order does not give.
+    public let rank: Int
+    /// The gitbay command `gitbay-bot snapshot` sends for it (`repo refs`), and how it keeps the
+    /// answer; `nil` when a kind's own snapshot reads it (open merge requests come with their list).
+    public let snapshot: (command: String, read: SnapshotRead)?
+
+    public init(
+        _ need: ReadNeed, cost: String, rank: Int, snapshot: (command: String, read: SnapshotRead)? = nil
+    ) {
+        self.need = need
+        self.cost = cost
+        self.rank = rank
+        self.snapshot = snapshot
+    }
+}
