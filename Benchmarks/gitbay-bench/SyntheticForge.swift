@@ -97,8 +97,9 @@ enum SyntheticForge {
             },
             tags: [RepositoryRef(name: "v1.0", sha: sha(1))])
         var repository = RepositoryState(
-            path: path, defaultBranch: "main", refs: refs,
-            dependencies: DependencyStatus(enabled: true, issueNumber: 1), known: Set(BuiltinPlugins.registry.needs))
+            path: path, defaultBranch: "main", known: Set(BuiltinPlugins.registry.needs))
+        repository.refs = refs
+        repository.dependencies = DependencyStatus(enabled: true, issueNumber: 1)
         repository.issues = issues
         repository.mergeRequests = mergeRequests
         repository.builds = builds

@@ -10,11 +10,5 @@ extension ReadNeedDefinition {
     /// The tips, read once per repository by the build listing; first among the repository needs,
     /// as the reference has always listed them.
     static let refs = ReadNeedDefinition(
-        .refs, cost: "`repo refs`", rank: 0,
-        snapshot: (
-            "repo refs",
-            { path, reader, repository in
-                repository.refs = try await reader.send(RepoRefsCommand(repository: path))
-            }
-        ))
+        .refs, cost: "`repo refs`", rank: 0, snapshot: "repo refs", RepoRefsCommand.init)
 }

@@ -9,11 +9,5 @@ extension ReadNeed {
 extension ReadNeedDefinition {
     /// The checker's state, read once per repository with listed issues when a condition consults it.
     static let dependencies = ReadNeedDefinition(
-        .dependencies, cost: "`repo deps status`", rank: 1,
-        snapshot: (
-            "repo deps status",
-            { path, reader, repository in
-                repository.dependencies = try await reader.send(RepoDepsStatusCommand(repository: path))
-            }
-        ))
+        .dependencies, cost: "`repo deps status`", rank: 1, snapshot: "repo deps status", RepoDepsStatusCommand.init)
 }

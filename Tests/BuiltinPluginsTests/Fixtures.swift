@@ -49,7 +49,8 @@ enum Fixtures {
         dependencies: DependencyStatus? = nil
     ) -> ItemContext {
         let record = IssueRecord(issue: issue, known: known)
-        var repository = RepositoryState(path: path, defaultBranch: "main", dependencies: dependencies, known: known)
+        var repository = RepositoryState(path: path, defaultBranch: "main", known: known)
+        repository.dependencies = dependencies
         repository.issues = [record]
         return ItemContext(item: .issue(record), repository: repository, now: now, me: me, registry: registry)
     }
@@ -103,8 +104,8 @@ enum Fixtures {
         var known: Set<ReadNeed> = []
         if refsRead { known.insert(.refs) }
         if openMergeRequestsRead { known.insert(.openMergeRequests) }
-        var repository = RepositoryState(
-            path: path, defaultBranch: defaultBranch, refs: refsRead ? refs : nil, known: known)
+        var repository = RepositoryState(path: path, defaultBranch: defaultBranch, known: known)
+        repository.refs = refsRead ? refs : nil
         repository.mergeRequests = mergeRequests.map {
             MergeRequestRecord(mergeRequest: $0, known: [.detail, .freshDetail])
         }

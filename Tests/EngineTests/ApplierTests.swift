@@ -254,8 +254,9 @@ private final class FailingJournal: ApplyJournal {
 /// One issue in a forge whose every read has been made.
 private func forge(_ issue: GitbayKit.Issue) throws -> ForgeState {
     var repository = RepositoryState(
-        path: try RepositoryPath("krz/app"), dependencies: DependencyStatus(enabled: false),
+        path: try RepositoryPath("krz/app"),
         known: Set(BuiltinPlugins.registry.needs))
+    repository.dependencies = DependencyStatus(enabled: false)
     repository.issues = [IssueRecord(issue: issue, known: Set(BuiltinPlugins.registry.needs))]
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }

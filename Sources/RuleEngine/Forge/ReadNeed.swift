@@ -6,22 +6,20 @@
 /// detail read answer them; the facts of a repository (branch tips, the dependency checker) only
 /// the plugin that reads them knows, so that plugin declares them (``ReadNeedDefinition``) and the
 /// engine carries them by name. A need is open like ``ItemKind``: its name is its identity.
-public struct ReadNeed: Sendable, Hashable, Codable {
-    /// The need as the reference names it (`labels`, `refs`); unique among the needs declared.
-    public let name: String
+public struct ReadNeed: RawRepresentable, Sendable, Hashable, Codable {
+    /// The need as the reference names it (`labels`, `refs`), and as it is coded.
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
 
     public init(_ name: String) {
-        self.name = name
+        rawValue = name
     }
 
-    public init(from decoder: any Decoder) throws {
-        name = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
+    /// The name, unique among the needs declared.
+    public var name: String { rawValue }
 
     /// The needs of an item that the engine itself understands, by their Swift names.
     private enum ItemNeed: String {

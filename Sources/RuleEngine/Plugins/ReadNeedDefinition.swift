@@ -7,8 +7,8 @@ import GitbayKit
 /// while listing or refreshing, and the plugin's fields consult it. The ``PluginRegistry`` gives
 /// every declared need its bit in a ``ReadNeed/Mask``.
 public struct ReadNeedDefinition: Sendable {
-    /// How `gitbay-bot snapshot` reads the fact for one repository: one request, whose result it
-    /// keeps in the repository (and marks known there).
+    /// How `gitbay-bot snapshot` reads the fact for one repository: one request, whose answer it
+    /// keeps in the repository.
     public typealias SnapshotRead =
         @Sendable (RepositoryPath, any ForgeReader, inout RepositoryState) async throws -> Void
 
@@ -21,15 +21,31 @@ public struct ReadNeedDefinition: Sendable {
     /// The order is what the reference has always shown, which the plugins' own order does not give.
     public let rank: Int
     /// The gitbay command `gitbay-bot snapshot` sends for it (`repo refs`), and how it keeps the
-    /// answer; `nil` when a kind's own snapshot reads it (open merge requests come with their list).
+    /// answer; `nil` when a kind's own snapshot reads it.
     public let snapshot: (command: String, read: SnapshotRead)?
 
-    public init(
-        _ need: ReadNeed, cost: String, rank: Int, snapshot: (command: String, read: SnapshotRead)? = nil
-    ) {
+    /// A fact a kind's own snapshot reads, or none does (open merge requests come with their list).
+    public init(_ need: ReadNeed, cost: String, rank: Int) {
         self.need = need
         self.cost = cost
         self.rank = rank
-        self.snapshot = snapshot
+        snapshot = nil
+    }
+
+    /// A fact `gitbay-bot snapshot` reads with one `command` per repository (`repo refs`), kept
+    /// under `need` as the command answers it.
+    public init<Command: GitbayCommand>(
+        _ need: ReadNeed, cost: String, rank: Int, snapshot command: String,
+        _ make: @escaping @Sendable (RepositoryPath) -> Command
+    ) where Command.Response: Hashable {
+        self.need = need
+        self.cost = cost
+        self.rank = rank
+        snapshot = (
+            command,
+            { path, reader, repository in
+                repository[need] = try await reader.send(make(path))
+            }
+        )
     }
 }
