@@ -89,7 +89,8 @@ struct ReadLowerBound: Sendable {
         let values = selection(rules, field: field)
         return BuiltinPlugins.registry.items(of: kind, in: repository).filter { item in
             guard let values else { return true }
-            let context = ItemContext(item: item, repository: repository, now: state.now, me: state.me)
+            let context = ItemContext(
+                item: item, repository: repository, now: state.now, me: state.me, registry: registry)
             guard case .text(let text) = registry.field(field, for: kind)?.value(context) else { return true }
             return values.contains(text)
         }
@@ -176,7 +177,7 @@ struct ReadLowerBound: Sendable {
     /// with an action that needs the detail, once every field cheaper than `show` is known.
     private mutating func addDetails(_ rules: [Rule], state: ForgeState, registry: PluginRegistry) {
         var wanted: [ItemKind: Set<String>] = [:]
-        let cheap = Set(ReadNeed.allCases).subtracting([.detail, .freshDetail])
+        let cheap = Set(registry.needs).subtracting([.detail, .freshDetail])
         for rule in rules {
             let field = "state"
             let values = rule.condition.requiredValues(of: field)
@@ -196,7 +197,8 @@ struct ReadLowerBound: Sendable {
                     } else {
                         continue
                     }
-                    let context = ItemContext(item: shallow, repository: repository, now: state.now, me: state.me)
+                    let context = ItemContext(
+                        item: shallow, repository: repository, now: state.now, me: state.me, registry: registry)
                     if let values, case .text(let text) = registry.field(field, for: rule.kind)?.value(context),
                         !values.contains(text)
                     {

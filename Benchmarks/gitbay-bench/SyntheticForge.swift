@@ -1,4 +1,5 @@
 import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayKit
 import GitbayTestSupport
@@ -61,7 +62,7 @@ enum SyntheticForge {
                 author: people.randomElement(using: &random)!,
                 labels: labels.filter { _ in random.chance(0.15) }, assignees: [], comments: comments,
                 createdAt: created, updatedAt: updated)
-            return IssueRecord(issue: issue, known: Set(ReadNeed.allCases))
+            return IssueRecord(issue: issue, known: Set(ReadNeed.item))
         }
         let mergeRequests = (1...max(1, mergeRequestCount)).map { number -> MergeRequestRecord in
             let open = random.chance(0.7)
@@ -80,7 +81,7 @@ enum SyntheticForge {
                 author: people.randomElement(using: &random)!, source: "feat-\(number)", targetRef: "main",
                 headSHA: sha(number * 7919), comments: comments, createdAt: daysAgo(30),
                 updatedAt: daysAgo(Double.random(in: 0...30, using: &random)))
-            return MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.allCases))
+            return MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.item))
         }
         let builds = (1...max(1, buildCount)).map { number -> Build in
             let roll = Double.random(in: 0..<1, using: &random)
@@ -96,8 +97,9 @@ enum SyntheticForge {
             },
             tags: [RepositoryRef(name: "v1.0", sha: sha(1))])
         var repository = RepositoryState(
-            path: path, defaultBranch: "main", refs: refs,
-            dependencies: DependencyStatus(enabled: true, issueNumber: 1), known: Set(ReadNeed.allCases))
+            path: path, defaultBranch: "main", known: Set(BuiltinPlugins.registry.needs))
+        repository.refs = refs
+        repository.dependencies = DependencyStatus(enabled: true, issueNumber: 1)
         repository.issues = issues
         repository.mergeRequests = mergeRequests
         repository.builds = builds

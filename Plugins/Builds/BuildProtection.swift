@@ -1,4 +1,5 @@
 import GitbayKit
+import MergeRequestsPlugin
 import RuleEngine
 
 /// Why a build must never be cancelled, whatever a rule says.

@@ -26,8 +26,18 @@ extension BuildReader: StateFileList, StateFileDerivation {
             field: "status")
     }
 
-    /// Newest first, as `build list` answers.
+    /// Newest first, as `build list` answers, with the tips `repo refs` gives, by name.
     func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {
         repository.builds = repository.builds.sorted { $0.number > $1.number }
+        repository.refs = RepositoryRefs(
+            branches: file.branches.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) },
+            tags: file.tags.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) })
+    }
+
+    /// The tips a run read, as the file's `branches` and `tags`.
+    func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {
+        file.branches = Dictionary(
+            repository.refs?.branches.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 })
+        file.tags = Dictionary(repository.refs?.tags.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 })
     }
 }

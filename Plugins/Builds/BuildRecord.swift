@@ -2,14 +2,15 @@ import Foundation
 import GitbayKit
 import RuleEngine
 
-/// A build row is complete in itself: everything is known of it.
+/// A build row is complete in itself: every need of an item is known of it (the repository's
+/// tips and open merge requests are the repository's to know).
 extension Build: ItemRecord {
     public var title: String { subject.map { "\(job): \($0)" } ?? job }
     public var updatedAt: Date? { nil }
     public var known: Set<ReadNeed> { Self.everything }
 
-    /// Every need, built once: `known` is consulted for each condition of each build.
-    private static let everything = Set(ReadNeed.allCases)
+    /// Every need of an item, built once: `known` is consulted for each condition of each build.
+    private static let everything = Set(ReadNeed.item)
 }
 
 extension ItemKind {

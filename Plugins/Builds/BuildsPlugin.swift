@@ -1,5 +1,6 @@
 import Foundation
 import GitbayKit
+import MergeRequestsPlugin
 import RuleEngine
 
 /// The built-in build plugin: finds superseded builds and cancels them, never one a live ref needs.
@@ -11,6 +12,8 @@ public struct BuildsPlugin: BotPlugin {
     public let name = "Builds"
 
     public var kinds: [any ItemKindDefinition] { [BuildReader()] }
+
+    public var needs: [ReadNeedDefinition] { [.refs] }
 
     public init() {}
 

@@ -12,7 +12,7 @@ extension IssueReader: StateFileList, StateFileDerivation {
         from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
     ) throws -> any ItemCollection {
         let issues = try container.decodeIfPresent([Issue].self, forKey: key) ?? []
-        return Records(issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) })
+        return Records(issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.item)) })
     }
 
     func encodeStateFile(
@@ -29,11 +29,18 @@ extension IssueReader: StateFileList, StateFileDerivation {
             field: "state")
     }
 
-    /// Newest first, as `issue list` answers, each as `issue show` sends it.
+    /// Newest first, as `issue list` answers, each as `issue show` sends it; the checker as
+    /// `repo deps status` gives it (a file without `deps`, or with a disabled one, reads as off).
     func derive(_ repository: inout RepositoryState, file: ForgeStateRepository) {
         repository.issues = repository.issues.sorted { $0.number > $1.number }.map { record in
             IssueRecord(issue: Self.normalized(record.issue), known: record.known)
         }
+        repository.dependencies = file.deps.flatMap { $0.enabled ? $0 : nil } ?? DependencyStatus(enabled: false)
+    }
+
+    /// The checker's state a run read, as the file's `deps`.
+    func record(_ repository: RepositoryState, into file: inout ForgeStateRepository) {
+        file.deps = repository.dependencies
     }
 
     /// Issues count towards their labels and their milestone, open or closed.

@@ -131,7 +131,7 @@ struct IssueReader: ItemKindDefinition, WatchedKind {
         for row in rows {
             var issue = try await context.reader.send(try IssueShowCommand(repository: row.repo, number: row.number))
             issue.updatedAt = row.updatedAt
-            context.update(row.repo) { $0.issues.append(IssueRecord(issue: issue, known: Set(ReadNeed.allCases))) }
+            context.update(row.repo) { $0.issues.append(IssueRecord(issue: issue, known: Set(ReadNeed.item))) }
         }
         context.note("issue details: issue show", requests: rows.count)
         for path in paths {

@@ -11,6 +11,8 @@ public struct IssuesPlugin: BotPlugin {
 
     public var kinds: [any ItemKindDefinition] { [IssueReader()] }
 
+    public var needs: [ReadNeedDefinition] { [.dependencies] }
+
     public init() {}
 
     public func fields(for kind: ItemKind) -> [FieldDefinition] {

@@ -13,7 +13,7 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
         from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
     ) throws -> any ItemCollection {
         let mergeRequests = try container.decodeIfPresent([MergeRequest].self, forKey: key) ?? []
-        return Records(mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: Set(ReadNeed.allCases)) })
+        return Records(mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: Set(ReadNeed.item)) })
     }
 
     func encodeStateFile(
@@ -42,7 +42,7 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
         let derived = ForgeDerivation.derive(
             repository.mergeRequests.map(\.mergeRequest).sorted { $0.number > $1.number }.map(Self.normalized),
             path: file.path, settings: file.settings)
-        let everything = Set(ReadNeed.allCases)
+        let everything = Set(ReadNeed.item)
         repository.mergeRequests = derived.map { MergeRequestRecord(mergeRequest: $0, known: everything) }
     }
 

@@ -119,7 +119,7 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
                 try MergeRequestShowCommand(repository: row.repo, number: row.number))
             mergeRequest.updatedAt = row.updatedAt
             context.update(row.repo) {
-                $0.mergeRequests.append(MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.allCases)))
+                $0.mergeRequests.append(MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.item)))
             }
         }
         context.note("merge request details: mr show", requests: rows.count)

@@ -10,6 +10,8 @@ public struct MergeRequestsPlugin: BotPlugin {
 
     public var kinds: [any ItemKindDefinition] { [MergeRequestReader()] }
 
+    public var needs: [ReadNeedDefinition] { [.openMergeRequests, .allMergeRequests, .statuses] }
+
     public var probes: [any QuietChangeProbe] { [OpenMergeRequestProbe()] }
 
     public init() {}

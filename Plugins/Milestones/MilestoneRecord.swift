@@ -19,7 +19,7 @@ public struct MilestoneRecord: ItemRecord {
     /// A `milestone list` row is all there is to read of a milestone.
     public var known: Set<ReadNeed> { Self.everything }
 
-    private static let everything = Set(ReadNeed.allCases)
+    private static let everything = Set(ReadNeed.item)
 }
 
 extension ItemKind {

@@ -45,13 +45,16 @@ enum Fixtures {
     }
 
     static func context(
-        _ issue: GitbayKit.Issue, known: Set<ReadNeed> = Set(ReadNeed.allCases),
+        _ issue: GitbayKit.Issue, known: Set<ReadNeed> = Set(Fixtures.registry.needs),
         dependencies: DependencyStatus? = nil, automation: Set<String> = []
     ) -> ItemContext {
         let record = IssueRecord(issue: issue, known: known)
-        var repository = RepositoryState(path: path, defaultBranch: "main", dependencies: dependencies, known: known)
+        var repository = RepositoryState(path: path, defaultBranch: "main", known: known)
+        repository.dependencies = dependencies
         repository.issues = [record]
-        return ItemContext(item: .issue(record), repository: repository, now: now, me: me, automation: automation)
+        return ItemContext(
+            item: .issue(record), repository: repository, now: now, me: me, registry: registry,
+            automation: automation)
     }
 
     static func mergeRequest(
@@ -73,12 +76,13 @@ enum Fixtures {
     static func context(
         _ mr: MergeRequest, others: [MergeRequest] = [], automation: Set<String> = []
     ) -> ItemContext {
-        let all = Set(ReadNeed.allCases)
+        let all = Set(Self.registry.needs)
         let record = MergeRequestRecord(mergeRequest: mr, known: all)
         var repository = RepositoryState(path: path, defaultBranch: "main", known: all)
         repository.mergeRequests = [record] + others.map { MergeRequestRecord(mergeRequest: $0, known: all) }
         return ItemContext(
-            item: .mergeRequest(record), repository: repository, now: now, me: me, automation: automation)
+            item: .mergeRequest(record), repository: repository, now: now, me: me, registry: registry,
+            automation: automation)
     }
 
     /// A 40-hex sha made of `prefix` repeated, so tests can tell commits apart at a glance.
@@ -106,8 +110,8 @@ enum Fixtures {
         var known: Set<ReadNeed> = []
         if refsRead { known.insert(.refs) }
         if openMergeRequestsRead { known.insert(.openMergeRequests) }
-        var repository = RepositoryState(
-            path: path, defaultBranch: defaultBranch, refs: refsRead ? refs : nil, known: known)
+        var repository = RepositoryState(path: path, defaultBranch: defaultBranch, known: known)
+        repository.refs = refsRead ? refs : nil
         repository.mergeRequests = mergeRequests.map {
             MergeRequestRecord(mergeRequest: $0, known: [.detail, .freshDetail])
         }
@@ -116,7 +120,7 @@ enum Fixtures {
     }
 
     static func context(_ build: Build, in repository: RepositoryState) -> ItemContext {
-        ItemContext(item: .build(build), repository: repository, now: now, me: me)
+        ItemContext(item: .build(build), repository: repository, now: now, me: me, registry: registry)
     }
 
     /// The request a rule would make, with the stale rule's marker.

@@ -1,4 +1,5 @@
 import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
@@ -278,9 +279,10 @@ private final class FailingJournal: ApplyJournal {
 /// One issue in a forge whose every read has been made.
 private func forge(_ issue: GitbayKit.Issue) throws -> ForgeState {
     var repository = RepositoryState(
-        path: try RepositoryPath("krz/app"), dependencies: DependencyStatus(enabled: false),
-        known: Set(ReadNeed.allCases))
-    repository.issues = [IssueRecord(issue: issue, known: Set(ReadNeed.allCases))]
+        path: try RepositoryPath("krz/app"),
+        known: Set(BuiltinPlugins.registry.needs))
+    repository.dependencies = DependencyStatus(enabled: false)
+    repository.issues = [IssueRecord(issue: issue, known: Set(BuiltinPlugins.registry.needs))]
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }
 

@@ -35,9 +35,10 @@ func forge(idle count: Int, idleDays: Double = 90, fresh: Int = 0) throws -> For
 /// A repository `krz/app` holding `issues`, everything about them read.
 func forge(issues: [GitbayKit.Issue]) throws -> ForgeState {
     var repository = RepositoryState(
-        path: try RepositoryPath("krz/app"), defaultBranch: "main", dependencies: DependencyStatus(enabled: false),
-        known: Set(ReadNeed.allCases))
-    repository.issues = issues.map { IssueRecord(issue: $0, known: Set(ReadNeed.allCases)) }
+        path: try RepositoryPath("krz/app"), defaultBranch: "main",
+        known: Set(BuiltinPlugins.registry.needs))
+    repository.dependencies = DependencyStatus(enabled: false)
+    repository.issues = issues.map { IssueRecord(issue: $0, known: Set(BuiltinPlugins.registry.needs)) }
     return ForgeState(now: now, me: "triage-bot", repositories: [repository])
 }
 

@@ -1,4 +1,5 @@
 import BuildsPlugin
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayKit
@@ -69,8 +70,8 @@ private let readyRule = """
 
 /// A plan whose entry readies !160, made while its parent was not listed (the note trusted).
 private func plannedReady(_ forge: StackForge) throws -> Plan {
-    let record = MergeRequestRecord(mergeRequest: forge.child, known: Set(ReadNeed.allCases))
-    var repository = RepositoryState(path: try RepositoryPath("krz/runner"), known: Set(ReadNeed.allCases))
+    let record = MergeRequestRecord(mergeRequest: forge.child, known: Set(BuiltinPlugins.registry.needs))
+    var repository = RepositoryState(path: try RepositoryPath("krz/runner"), known: Set(BuiltinPlugins.registry.needs))
     repository.mergeRequests = [record]
     let state = ForgeState(now: now, me: "triage-bot", repositories: [repository])
     return Evaluator(registry: registry).plan(rules: try rules(readyRule), state: state, source: "t")

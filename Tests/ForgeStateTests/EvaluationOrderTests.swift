@@ -60,10 +60,12 @@ import Testing
             let contexts = state.repositories.flatMap { repository in
                 BuiltinPlugins.registry.items(of: kind, in: repository).flatMap { item in
                     [
-                        ItemContext(item: item, repository: repository, now: state.now, me: state.me),
+                        ItemContext(
+                            item: item, repository: repository, now: state.now, me: state.me,
+                            registry: Self.registry),
                         ItemContext(
                             item: Self.unread(item), repository: Self.unread(repository), now: state.now,
-                            me: state.me),
+                            me: state.me, registry: Self.registry),
                     ]
                 }
             }

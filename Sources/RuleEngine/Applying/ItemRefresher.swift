@@ -29,7 +29,8 @@ struct ItemRefresher {
         }
         guard let fresh = try await reader.refresh(entry.item, needs: needs, in: &context) else { return nil }
         return ItemContext(
-            item: fresh.item, repository: fresh.repository, now: now, me: me, automation: automation)
+            item: fresh.item, repository: fresh.repository, now: now, me: me, registry: registry,
+            automation: automation)
     }
 
     /// Forgets what was read of a repository, so the next context reads it afresh (after a write

@@ -31,7 +31,7 @@ public struct CompiledCondition: Sendable {
             let field = registry.field(condition.field.name, for: kind)
             value = field?.value
             slot = slots.slot(for: condition.field.name)
-            needs = ReadNeed.Mask(field?.needs ?? [])
+            needs = registry.mask(field?.needs ?? [])
             predicate = condition.predicate
             isNegated = condition.expression.isNegated
             text = condition.expression.text

@@ -102,7 +102,7 @@ extension Evaluator {
                         continue
                     }
                     let context = ItemContext(
-                        item: item, repository: repository, now: state.now, me: state.me,
+                        item: item, repository: repository, now: state.now, me: state.me, registry: registry,
                         automation: state.automation)
                     var values = FieldValues(count: slots[kind]?.count ?? 0, patterns: patterns)
                     let selectionValue = selection?(context)

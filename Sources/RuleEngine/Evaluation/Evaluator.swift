@@ -81,7 +81,8 @@ public struct Evaluator: Sendable {
         else { return nil }
         let plan = plan(rules: rules, state: state, source: source)
         let context = ItemContext(
-            item: item, repository: repository, now: state.now, me: state.me, automation: state.automation)
+            item: item, repository: repository, now: state.now, me: state.me, registry: registry,
+            automation: state.automation)
         let results = rules.filter { $0.kind == reference.kind }.map { rule in
             let inScope = rule.scope.contains(reference.repository)
             var conditions: [ConditionResult] = []

@@ -46,28 +46,23 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
     }
 
     /// The file's record of what the bot knows of a repository: its items as read, what each kind
-    /// records beyond them, and no labels or milestones (the engine does not keep those).
+    /// records beyond them (branch tips, the dependency checker), and no labels or milestones (the
+    /// engine does not keep those).
     public init(state: RepositoryState, registry: PluginRegistry) {
         self.init(
-            path: state.path, defaultBranch: state.defaultBranch ?? "main",
-            branches: Dictionary(state.refs?.branches.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 }),
-            tags: Dictionary(state.refs?.tags.map { ($0.name, $0.sha) } ?? [], uniquingKeysWith: { $1 }),
-            collections: state.collections, deps: state.dependencies, archived: state.archived)
+            path: state.path, defaultBranch: state.defaultBranch ?? "main", collections: state.collections,
+            archived: state.archived)
         for kind in registry.kinds {
             registry.stateFileDerivation(of: kind)?.record(state, into: &self)
         }
     }
 
     /// The repository as evaluation sees it: everything known, and every derived field computed the
-    /// way gitbay serves it (stacks, combined checks, gates, `updated_at` defaults, sorted names).
+    /// way gitbay serves it (stacks, combined checks, gates, `updated_at` defaults, sorted names,
+    /// the facts each plugin keeps).
     public func repositoryState(registry: PluginRegistry) -> RepositoryState {
         var state = RepositoryState(
-            path: path, defaultBranch: defaultBranch,
-            refs: RepositoryRefs(
-                branches: branches.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) },
-                tags: tags.sorted { $0.key < $1.key }.map { RepositoryRef(name: $0.key, sha: $0.value) }),
-            dependencies: deps.flatMap { $0.enabled ? $0 : nil } ?? DependencyStatus(enabled: false),
-            known: Set(ReadNeed.allCases), archived: archived)
+            path: path, defaultBranch: defaultBranch, known: Set(registry.needs), archived: archived)
         for (kind, collection) in collections {
             state.setCollection(collection, kind)
         }

@@ -14,14 +14,21 @@ public final class ItemContext: Sendable {
     public let automation: Set<String>
     /// What has been read of the item and of its repository together, one bit per ``ReadNeed``.
     private let known: ReadNeed.Mask
+    /// The bits the registry gives the needs.
+    private let bits: ReadNeed.Bits
 
-    public init(item: Item, repository: RepositoryState, now: Date, me: String, automation: Set<String> = []) {
+    /// The context of `item`, with the needs as `registry` gives them bits.
+    public init(
+        item: Item, repository: RepositoryState, now: Date, me: String, registry: PluginRegistry,
+        automation: Set<String> = []
+    ) {
         self.item = item
         self.repository = repository
         self.now = now
         self.me = me
         self.automation = automation
-        self.known = ReadNeed.Mask(item.known).union(ReadNeed.Mask(repository.known))
+        bits = registry.bits
+        known = bits.mask(read: item.known).union(bits.mask(read: repository.known))
     }
 
     /// Whether `account`'s activity is automation: the bot's own, or an account named in `bots:`.
@@ -31,7 +38,7 @@ public final class ItemContext: Sendable {
 
     /// Whether every need in `needs` has been read, for the item or its repository.
     public func knows(_ needs: Set<ReadNeed>) -> Bool {
-        knows(ReadNeed.Mask(needs))
+        knows(bits.mask(needs))
     }
 
     /// Whether every need in `needs` has been read: the test evaluation makes per condition.

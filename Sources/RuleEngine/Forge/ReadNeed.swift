@@ -1,78 +1,108 @@
 /// A piece of forge state beyond the list rows that a field or action needs before it can answer.
 ///
 /// The read planner fetches a need only for items that still match once everything cheaper has
-/// been decided, which is how a run stays within gitbay's request budget.
-public enum ReadNeed: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+/// been decided, which is how a run stays within gitbay's request budget. The needs of an item
+/// (its labels, its activity, its detail) are the engine's own, since every kind's listing and
+/// detail read answer them; the facts of a repository (branch tips, the dependency checker) only
+/// the plugin that reads them knows, so that plugin declares them (``ReadNeedDefinition``) and the
+/// engine carries them by name. A need is open like ``ItemKind``: its name is its identity.
+public struct ReadNeed: RawRepresentable, Sendable, Hashable, Codable {
+    /// The need as the reference names it (`labels`, `refs`), and as it is coded.
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(_ name: String) {
+        rawValue = name
+    }
+
+    /// The name, unique among the needs declared.
+    public var name: String { rawValue }
+
+    /// The needs of an item that the engine itself understands, by their Swift names.
+    private enum ItemNeed: String {
+        case labels
+        case activity
+        case detail
+        case freshDetail = "fresh"
+    }
+
     /// An issue's or merge request's labels (learnt from `label:` queries or `show`).
-    case labels
+    public static let labels = ReadNeed(ItemNeed.labels.rawValue)
     /// An issue's `updated_at` (learnt from `issue list --q` rows).
-    case activity
+    public static let activity = ReadNeed(ItemNeed.activity.rawValue)
     /// The whole item (`issue show`, `mr show`): body, comments, assignees, checks, reviews.
-    case detail
-    /// Branch and tag tips (`repo refs`).
-    case refs
-    /// The dependency checker's state, with its tracking issue (`repo deps status`).
-    case dependencies
-    /// The repository's open merge requests (their heads and sources).
-    case openMergeRequests
-    /// The repository's merge requests in every state (to tell whether a stack's parent merged).
-    case allMergeRequests
-    /// The detail as the server gives it in this run, not restored from the read cache: what a
-    /// field or action needs when what it reads can change without moving the version the cache
-    /// is checked against (an assignee, a merge request's comments). ``FieldDefinition`` and
+    public static let detail = ReadNeed(ItemNeed.detail.rawValue)
+    /// The detail as the server gives it in this run, not restored from the read cache.
+    ///
+    /// What a field or action needs when what it reads can change without moving the version the
+    /// cache is checked against (an assignee, a merge request's comments). ``FieldDefinition`` and
     /// ``ActionDefinition`` add it to every `.detail` need unless declared `cached()`.
-    case freshDetail = "fresh"
-    /// The statuses of the commit an item stands on, with their descriptions (`status list` of a
-    /// merge request's head), which its detail read does not give.
-    case statuses
+    public static let freshDetail = ReadNeed(ItemNeed.freshDetail.rawValue)
 
-    /// What an item's own reads answer besides its detail, each read only for items a rule that
-    /// needs it may act on (``ItemKindReading/readBeyondDetail(_:of:in:into:)``).
-    public static let beyondDetail: Set<ReadNeed> = [.statuses]
-
-    public static func < (lhs: ReadNeed, rhs: ReadNeed) -> Bool {
-        lhs.ordinal < rhs.ordinal
-    }
-
-    /// The need's place in the declaration order: its sort key and its bit in a ``Mask``.
-    fileprivate var ordinal: Int {
-        switch self {
-        case .labels: return 0
-        case .activity: return 1
-        case .detail: return 2
-        case .refs: return 3
-        case .dependencies: return 4
-        case .openMergeRequests: return 5
-        case .allMergeRequests: return 6
-        case .freshDetail: return 7
-        case .statuses: return 8
-        }
-    }
+    /// Every need of an item, in the engine's order: what a record whose rows are whole (a build,
+    /// a milestone), or one read in full, knows of itself.
+    public static let item: [ReadNeed] = [.labels, .activity, .detail, .freshDetail]
 }
 
 extension ReadNeed {
     /// A set of needs as one bit each, which evaluation tests per condition without hashing.
     ///
-    /// 64 bits leave room for needs to come. A need past the last bit would shift to no bit at all,
-    /// which every context seems to know, so it would never be read: building its mask stops the
-    /// program instead.
+    /// The bits are the registry's (``Bits``): a need it gives no bit to would shift to no bit at
+    /// all, which every context seems to know, so it would never be read; building its mask stops
+    /// the program instead.
     public struct Mask: OptionSet, Sendable, Hashable {
         public let rawValue: UInt64
 
         public init(rawValue: UInt64) {
             self.rawValue = rawValue
         }
+    }
 
-        public init(_ needs: Set<ReadNeed>) {
-            self = []
-            for need in needs {
-                insert(Mask(need: need))
+    /// Each declared need's bit in a ``Mask``, in the order the registry declares them.
+    ///
+    /// The registry makes it once from the needs the engine and the plugins declare (``PluginRegistry/needs``),
+    /// so that a plugin's need has a bit without the engine naming it.
+    public struct Bits: Sendable, Hashable {
+        private let bits: [ReadNeed: Int]
+
+        /// The bits of `needs`, the first need's lowest; needs past the mask's width get none.
+        init(_ needs: [ReadNeed]) {
+            var bits: [ReadNeed: Int] = [:]
+            for need in needs.prefix(Mask.RawValue.bitWidth) where bits[need] == nil {
+                bits[need] = bits.count
             }
+            self.bits = bits
         }
 
-        init(need: ReadNeed) {
-            precondition(need.ordinal < RawValue.bitWidth, "read need '\(need.rawValue)' has no bit in ReadNeed.Mask")
-            self.init(rawValue: 1 << need.ordinal)
+        /// Whether `need` has a bit of its own.
+        public func covers(_ need: ReadNeed) -> Bool {
+            bits[need] != nil
+        }
+
+        /// `needs`, which something asks for, as bits; stops the program for a need without a
+        /// bit, which would otherwise seem known to every context and never be read.
+        public func mask(_ needs: Set<ReadNeed>) -> Mask {
+            var mask: Mask = []
+            for need in needs {
+                guard let bit = bits[need] else {
+                    preconditionFailure("read need '\(need.name)' has no bit in ReadNeed.Mask: no plugin declares it")
+                }
+                mask.insert(Mask(rawValue: 1 << bit))
+            }
+            return mask
+        }
+
+        /// `needs`, which have been read, as bits: one without a bit is left out, since nothing
+        /// can ask for it (a record of another registry's run may know more than this one declares).
+        public func mask(read needs: Set<ReadNeed>) -> Mask {
+            var mask: Mask = []
+            for need in needs {
+                if let bit = bits[need] { mask.insert(Mask(rawValue: 1 << bit)) }
+            }
+            return mask
         }
     }
 }

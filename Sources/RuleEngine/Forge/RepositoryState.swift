@@ -5,10 +5,9 @@ import GitbayKit
 public struct RepositoryState: Sendable, Hashable {
     public var path: RepositoryPath { didSet { memo = RepositoryMemo() } }
     public var defaultBranch: String? { didSet { memo = RepositoryMemo() } }
-    /// Branch and tag tips; `nil` until read.
-    public var refs: RepositoryRefs? { didSet { memo = RepositoryMemo() } }
-    /// The dependency checker's state; `nil` until read.
-    public var dependencies: DependencyStatus? { didSet { memo = RepositoryMemo() } }
+    /// The facts plugins read (branch tips, the dependency checker), each under the need that
+    /// declares it, of the type its plugin keeps (``subscript(_:as:)``).
+    private var facts: [ReadNeed: any Hashable & Sendable] = [:] { didSet { memo = RepositoryMemo() } }
     /// The items of each kind, as their plugins keep them (``records(_:as:)``).
     public private(set) var collections: [ItemKind: any ItemCollection] = [:] { didSet { memo = RepositoryMemo() } }
     /// Which repository-wide needs have been read (`.refs`, `.dependencies`, `.openMergeRequests`...).
@@ -19,15 +18,22 @@ public struct RepositoryState: Sendable, Hashable {
     public private(set) var memo = RepositoryMemo()
 
     public init(
-        path: RepositoryPath, defaultBranch: String? = nil, refs: RepositoryRefs? = nil,
-        dependencies: DependencyStatus? = nil, known: Set<ReadNeed> = [], archived: Bool = false
+        path: RepositoryPath, defaultBranch: String? = nil, known: Set<ReadNeed> = [], archived: Bool = false
     ) {
         self.path = path
         self.defaultBranch = defaultBranch
-        self.refs = refs
-        self.dependencies = dependencies
         self.known = known
         self.archived = archived
+    }
+
+    /// The fact the plugin that declares `need` keeps, as read; `nil` until read (or when kept as
+    /// another type).
+    ///
+    /// The engine carries these without knowing them: only that plugin's fields and readers
+    /// consult them, through a property it adds (`repository.refs`).
+    public subscript<Fact: Hashable & Sendable>(_ need: ReadNeed, as type: Fact.Type = Fact.self) -> Fact? {
+        get { facts[need] as? Fact }
+        set { facts[need] = newValue }
     }
 
     /// The records of `kind`, of the type its plugin keeps; none when there are none of that type.
@@ -51,18 +57,25 @@ public struct RepositoryState: Sendable, Hashable {
     }
 
     public static func == (lhs: RepositoryState, rhs: RepositoryState) -> Bool {
-        lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.refs == rhs.refs
-            && lhs.dependencies == rhs.dependencies && lhs.known == rhs.known && lhs.archived == rhs.archived
-            && lhs.collections.holdsTheSame(as: rhs.collections)
+        lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.known == rhs.known
+            && lhs.archived == rhs.archived && lhs.collections.holdsTheSame(as: rhs.collections)
+            && lhs.facts.count == rhs.facts.count
+            && lhs.facts.allSatisfy { need, fact in rhs.facts[need].map(fact.isEqual) ?? false }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(defaultBranch)
-        hasher.combine(refs)
-        hasher.combine(dependencies)
+        hasher.combine(Set(facts.keys))
         hasher.combine(known)
         hasher.combine(archived)
         collections.hash(into: &hasher)
+    }
+}
+
+extension Hashable {
+    /// Whether `other` is this value, for facts whose types only their plugins know.
+    fileprivate func isEqual(to other: any Hashable & Sendable) -> Bool {
+        (other as? Self) == self
     }
 }

@@ -14,9 +14,13 @@ public protocol BotPlugin: Sendable {
     var kinds: [any ItemKindDefinition] { get }
     /// The reads `watch` polls for changes the activity feed does not show (none by default).
     var probes: [any QuietChangeProbe] { get }
+    /// The repository facts this plugin reads and its fields and actions may need, beyond the
+    /// needs of an item the engine knows (none by default).
+    var needs: [ReadNeedDefinition] { get }
 }
 
 extension BotPlugin {
     public var kinds: [any ItemKindDefinition] { [] }
     public var probes: [any QuietChangeProbe] { [] }
+    public var needs: [ReadNeedDefinition] { [] }
 }

@@ -15,7 +15,7 @@ public enum FieldReference {
                 + "`GITBAY_REGENERATE_DOCS=1 swift test --filter FieldReferenceTests`.",
             "",
             "\"Reads\" names what the bot fetches beyond the list row before it can answer: "
-                + legend.map { "`\($0.0)` (\($0.1))" }.joined(separator: ", ") + ".",
+                + legend(registry).map { "`\($0.0)` (\($0.1))" }.joined(separator: ", ") + ".",
         ]
         for kind in registry.kinds {
             let fields = registry.fields(for: kind)
@@ -23,28 +23,27 @@ public enum FieldReference {
             guard !fields.isEmpty || !actions.isEmpty else { continue }
             lines += ["", "## `\(kind.rawValue)`", "", "### Fields", ""]
             lines += ["| field | type | reads | what it is |", "| --- | --- | --- | --- |"]
-            lines += fields.map { row("`\($0.name)`", $0.type.name, reads($0.needs), $0.doc) }
+            lines += fields.map { row("`\($0.name)`", $0.type.name, reads($0.needs, registry), $0.doc) }
             lines += ["", "### Actions", ""]
             lines += ["| action | argument | reads | what it does |", "| --- | --- | --- | --- |"]
-            lines += actions.map { row("`\($0.name)`", argument(of: $0), reads($0.needs), $0.doc) }
+            lines += actions.map { row("`\($0.name)`", argument(of: $0), reads($0.needs, registry), $0.doc) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What each need costs, so that a reader can see which conditions make a run more expensive.
-    private static let legend: [(String, String)] = ReadNeed.allCases.map { need in
-        switch need {
-        case .labels: return (need.rawValue, "`label:` queries or `show`")
-        case .activity: return (need.rawValue, "`list --q` rows, for `updated_at`")
-        case .detail: return (need.rawValue, "one `show` per item")
-        case .refs: return (need.rawValue, "`repo refs`")
-        case .dependencies: return (need.rawValue, "`repo deps status`")
-        case .openMergeRequests: return (need.rawValue, "`mr list --state open`")
-        case .allMergeRequests: return (need.rawValue, "`mr list --state all`")
-        case .freshDetail: return (need.rawValue, "the `show` read in this run, never the read cache's copy")
-        case .statuses: return (need.rawValue, "one `status list` of the item's commit, with descriptions")
+    /// What each need costs, so that a reader can see which conditions make a run more expensive:
+    /// the engine says it of an item's needs, each plugin of the repository facts it declares.
+    private static func legend(_ registry: PluginRegistry) -> [(String, String)] {
+        registry.needs.map { need in
+            (need.name, registry.definition(of: need)?.cost ?? itemCosts[need] ?? "")
         }
     }
+
+    /// What the needs of an item cost.
+    private static let itemCosts: [ReadNeed: String] = [
+        .labels: "`label:` queries or `show`", .activity: "`list --q` rows, for `updated_at`",
+        .detail: "one `show` per item", .freshDetail: "the `show` read in this run, never the read cache's copy",
+    ]
 
     /// The argument's kind, or for named parameters each name, its words, and `?` when optional.
     private static func argument(of action: ActionDefinition) -> String {
@@ -55,8 +54,9 @@ public enum FieldReference {
         }.joined(separator: ", ")
     }
 
-    private static func reads(_ needs: Set<ReadNeed>) -> String {
-        needs.isEmpty ? "row" : needs.sorted().map { "`\($0.rawValue)`" }.joined(separator: ", ")
+    /// The names of `needs` in the registry's order.
+    private static func reads(_ needs: Set<ReadNeed>, _ registry: PluginRegistry) -> String {
+        needs.isEmpty ? "row" : registry.needs.filter(needs.contains).map { "`\($0.name)`" }.joined(separator: ", ")
     }
 
     /// One table row, with `|` escaped so a doc line cannot break the table.

@@ -15,7 +15,7 @@ public protocol ItemKindReading: Sendable {
     /// complete leaves the item as it is.
     func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws
 
-    /// Reads what `needs` asks of one item that its detail does not give (``ReadNeed/beyondDetail``:
+    /// Reads what `needs` asks of one item that its detail does not give (``PluginRegistry/beyondDetail``:
     /// a merge request's head statuses), marking it known; a kind with nothing more reads nothing.
     func readBeyondDetail(
         _ needs: Set<ReadNeed>, of number: Int, in path: RepositoryPath, into context: inout ReadContext

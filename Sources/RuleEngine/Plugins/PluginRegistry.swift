@@ -15,18 +15,46 @@ public struct PluginRegistry: Sendable {
     public let pluginNames: [String]
     /// Every plugin's ``QuietChangeProbe``s, in the order the plugins were given.
     public let probes: [any QuietChangeProbe]
+    /// Every need a field or action may declare, in the order the reference lists them: the
+    /// item's reads, the repository facts the plugins declare (by ``ReadNeedDefinition/rank``),
+    /// then ``ReadNeed/freshDetail``, which says how the detail was read rather than adding a read.
+    public let needs: [ReadNeed]
+    /// The repository facts the plugins declare, in the order of ``needs``.
+    public let needDefinitions: [ReadNeedDefinition]
+    /// Each need's bit in a ``ReadNeed/Mask``: the item's needs first, then the plugins' in the
+    /// order they are given, so that past the mask's width the last declared go without.
+    public let bits: ReadNeed.Bits
+    /// The declared needs an item's kind reads beyond its detail (``ReadNeedDefinition/perItem``).
+    public let beyondDetail: Set<ReadNeed>
 
     public init(plugins: [any BotPlugin]) {
         pluginNames = plugins.map(\.name)
         probes = plugins.flatMap(\.probes)
         var owners: [String: String] = [:]
+        var declared: [ReadNeedDefinition] = []
+        for need in ReadNeed.item {
+            owners["read need '\(need.name)'"] = "the engine"
+        }
+        for plugin in plugins {
+            for definition in plugin.needs {
+                if Self.claim("read need '\(definition.need.name)'", by: plugin, &owners, &conflicts) {
+                    declared.append(definition)
+                }
+            }
+        }
+        // A stable sort: plugins in the order given on a tie.
+        needDefinitions = declared.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
+            .map(\.element)
+        needs = ReadNeed.item.filter { $0 != .freshDetail } + needDefinitions.map(\.need) + [.freshDetail]
+        bits = ReadNeed.Bits(ReadNeed.item + declared.map(\.need))
+        beyondDetail = Set(declared.filter(\.perItem).map(\.need))
+        for need in needs where !bits.covers(need) {
+            conflicts.append(
+                "read need '\(need.name)' has no bit: ReadNeed.Mask holds \(ReadNeed.Mask.RawValue.bitWidth)")
+        }
         for plugin in plugins {
             for definition in plugin.kinds {
-                let key = "\(definition.kind.rawValue): kind"
-                if let owner = owners[key] {
-                    conflicts.append("\(key) from \(owner) and \(plugin.name)")
-                } else {
-                    owners[key] = plugin.name
+                if Self.claim("\(definition.kind.rawValue): kind", by: plugin, &owners, &conflicts) {
                     definitionsByKind[definition.kind] = definition
                     cachesByKind[definition.kind] = definition as? any CachedDetails
                     watchingByKind[definition.kind] = definition as? any WatchedKind
@@ -41,24 +69,51 @@ public struct PluginRegistry: Sendable {
             for kind in kinds {
                 for field in plugin.fields(for: kind) {
                     let key = "\(kind.rawValue): field '\(field.name)'"
-                    if let owner = owners[key] {
-                        conflicts.append("\(key) from \(owner) and \(plugin.name)")
-                    } else {
-                        owners[key] = plugin.name
+                    if Self.claim(key, by: plugin, &owners, &conflicts) {
                         fieldsByKind[kind, default: [:]][field.name] = field
                     }
+                    conflicts += undeclared(field.needs, by: key)
                 }
                 for action in plugin.actions(for: kind) {
                     let key = "\(kind.rawValue): action '\(action.name)'"
-                    if let owner = owners[key] {
-                        conflicts.append("\(key) from \(owner) and \(plugin.name)")
-                    } else {
-                        owners[key] = plugin.name
+                    if Self.claim(key, by: plugin, &owners, &conflicts) {
                         actionsByKind[kind, default: [:]][action.name] = action
                     }
+                    conflicts += undeclared(action.needs, by: key)
                 }
             }
         }
+    }
+
+    /// Gives `key` to `plugin` unless another has it, which is a conflict; whether `plugin` has it.
+    private static func claim(
+        _ key: String, by plugin: any BotPlugin, _ owners: inout [String: String], _ conflicts: inout [String]
+    ) -> Bool {
+        if let owner = owners[key] {
+            conflicts.append("\(key) from \(owner) and \(plugin.name)")
+            return false
+        }
+        owners[key] = plugin.name
+        return true
+    }
+
+    /// Where `needs` name one no plugin declares ("builds: field 'superseded' needs 'refs', which no
+    /// plugin declares"): nothing would ever read it, so the field would never be known.
+    private func undeclared(_ needs: Set<ReadNeed>, by key: String) -> [String] {
+        needs.filter { !self.needs.contains($0) }.map(\.name).sorted().map {
+            "\(key) needs '\($0)', which no plugin declares"
+        }
+    }
+
+    /// `needs` as bits, for a condition or a context to test.
+    public func mask(_ needs: Set<ReadNeed>) -> ReadNeed.Mask {
+        bits.mask(needs)
+    }
+
+    /// What the plugin that declares `need` says of it; `nil` for the engine's own needs and for
+    /// a need nobody declares.
+    public func definition(of need: ReadNeed) -> ReadNeedDefinition? {
+        needDefinitions.first { $0.need == need }
     }
 
     /// The singular noun of `kind` for messages; the `on:` name when no plugin declares it.

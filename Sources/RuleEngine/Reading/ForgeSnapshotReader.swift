@@ -5,9 +5,10 @@ import GitbayKit
 /// `gitbay-bot snapshot`: unlike ``ReadPlanner`` it reads whatever any rule could consult, not what
 /// given rules need, so the snapshot answers every rule offline as the server would have.
 ///
-/// Per repository: `repo show` (default branch), `repo refs`, `label list` and `repo deps status`;
-/// then each declared kind records its items (``ItemKindReading/snapshot(_:scope:allStates:into:)``:
-/// for the built-in ones, one `issue list --q` and one `mr list --q` with `issue show` / `mr show`
+/// Per repository: `repo show` (default branch), the repository facts the plugins declare
+/// (``ReadNeedDefinition/snapshot``: `repo refs`, `repo deps status`) and `label list`; then each
+/// declared kind records its items (``ItemKindReading/snapshot(_:scope:allStates:into:)``: for the
+/// built-in ones, one `issue list --q` and one `mr list --q` with `issue show` / `mr show`
 /// for every item, and the newest page of `build list`).
 public struct ForgeSnapshotReader: Sendable {
     /// The repositories to record: `repo:` and `owner:` terms, as in a rule's scope.
@@ -31,18 +32,20 @@ public struct ForgeSnapshotReader: Sendable {
         var context = ReadContext(registry: registry, reader: reader)
         let paths = try await context.repositories(in: scope)
 
-        let everything = Set(ReadNeed.allCases)
+        let facts = registry.needDefinitions.compactMap(\.snapshot)
         var labels: [RepositoryPath: [IssueLabel]] = [:]
         for path in paths {
             let repository = try await reader.send(RepoShowCommand(repository: path))
-            context.repositories[path] = RepositoryState(
-                path: path, defaultBranch: repository.defaultBranch,
-                refs: try await reader.send(RepoRefsCommand(repository: path)),
-                dependencies: try await reader.send(RepoDepsStatusCommand(repository: path)), known: everything)
+            var state = RepositoryState(
+                path: path, defaultBranch: repository.defaultBranch, known: Set(registry.needs))
+            for fact in facts {
+                try await fact.read(path, reader, &state)
+            }
+            context.repositories[path] = state
             labels[path] = try await reader.send(LabelListCommand(repository: path))
         }
-        context.note(
-            "repositories: repo show, repo refs, repo deps status, label list", requests: paths.count * 4)
+        let commands = ["repo show"] + facts.map(\.command) + ["label list"]
+        context.note("repositories: \(commands.joined(separator: ", "))", requests: paths.count * commands.count)
         for kind in registry.kinds {
             try await registry.reading(of: kind)?.snapshot(
                 paths, scope: scope, allStates: allStates, into: &context)

@@ -71,7 +71,7 @@ extension ReadSession {
         guard let reading = registry.reading(of: kind),
             let item = registry.items(of: kind, in: context.repository(path)).first(where: { $0.number == number })
         else { return false }
-        let missing = needs.intersection(ReadNeed.beyondDetail).subtracting(item.known)
+        let missing = needs.intersection(registry.beyondDetail).subtracting(item.known)
         guard !missing.isEmpty else { return false }
         try await reading.readBeyondDetail(missing, of: number, in: path, into: &context)
         return true

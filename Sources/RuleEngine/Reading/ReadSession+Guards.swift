@@ -196,7 +196,7 @@ extension ReadSession {
         now: Date, me: String
     ) -> Acting {
         let context = ItemContext(
-            item: item, repository: repository, now: now, me: me, automation: automation)
+            item: item, repository: repository, now: now, me: me, registry: registry, automation: automation)
         guard let verdict = condition.decide(context) else { return .unknown }
         guard verdict else { return .no }
         let reference = registry.reference(to: item, in: repository.path)

@@ -39,13 +39,14 @@ struct ReadSession: Sendable {
             }
             for (path, repository) in context.repositories where rule.scope.contains(path) && !repository.archived {
                 for item in registry.items(of: rule.kind, in: repository) {
-                    let beyond = actionNeeds.intersection(ReadNeed.beyondDetail)
+                    let beyond = actionNeeds.intersection(registry.beyondDetail)
                     guard !item.known.contains(.freshDetail) || !beyond.isSubset(of: item.known) else { continue }
                     if let only, !only.contains(registry.reference(to: item, in: path), kind: rule.kind, in: path) {
                         continue
                     }
                     let itemContext = ItemContext(
-                        item: item, repository: repository, now: now, me: me, automation: automation)
+                        item: item, repository: repository, now: now, me: me, registry: registry,
+                        automation: automation)
                     let verdict = condition.decide(itemContext)
                     guard verdict != false else { continue }
                     guard verdict == nil || !itemContext.knows(actionNeeds) else { continue }
