@@ -55,20 +55,7 @@ private let simulatorOptions = ["--clock", "frozen", "--time-scale", "1000", "--
         try await SimulatorProcess.run(stateFile: file, options: simulatorOptions) { simulator in
             // Decided by the listing alone: `idle` comes with the rows (the shipped rule's `quiet`
             // needs each issue's comments, so it must read them before it can trip).
-            let rules = try rules(
-                """
-                scope: repo:*
-                rules:
-                  - name: mark-stale
-                    on: issues
-                    when:
-                      - state = open
-                      - idle > 60d
-                      - labels lacks [stale, pinned, security]
-                    do:
-                      - add-label: stale
-                      - comment: No activity for {{ idle }}.
-                """)
+            let rules = try rules(markStale)
             let guards = EvaluationOptions(maxActions: 1000)
             let reader = try simulator.client()
             let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
