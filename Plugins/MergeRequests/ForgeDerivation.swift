@@ -33,6 +33,8 @@ enum ForgeDerivation {
     ) -> [MergeRequest] {
         mergeRequests.map { original in
             var mergeRequest = original
+            // By context, as gitbay lists a commit's statuses (store/statuses.go ListCommitStatuses).
+            mergeRequest.checks.sort { $0.context.utf8.lexicographicallyPrecedes($1.context.utf8) }
             mergeRequest.checksCombined = checksCombined(original)
             mergeRequest.stackedOn = stackParent(of: original, among: mergeRequests).map(reference)
             mergeRequest.stacked = stackChildren(of: original, among: mergeRequests).map(reference)

@@ -427,11 +427,17 @@ def stack_children(r, a):
 CHECK_KEYS = ("context", "state", "url", "updated_at", "duration")
 
 
+def commit_statuses(r, sha):
+    """store/statuses.go ListCommitStatuses: the latest status per context of one commit,
+    `ORDER BY cs.context` (SQLite's binary collation: code point order)."""
+    return sorted(r["statuses"].get(sha, []), key=lambda st: st["context"])
+
+
 def mr_checks(r, m):
     """`mr show` checks: the commit statuses of the MR's current head, whatever its history
-    (control/mr.go runMRShow, CheckOut: context, state, url?, updated_at, duration?).
-    guess: in the order the contexts were first reported on that commit."""
-    return [{k: st[k] for k in CHECK_KEYS if st.get(k)} for st in r["statuses"].get(m["head_sha"], [])]
+    (control/mr.go runMRShow, CheckOut: context, state, url?, updated_at, duration?), by context
+    (store ChecksForCommit lists them with ListCommitStatuses)."""
+    return [{k: st[k] for k in CHECK_KEYS if st.get(k)} for st in commit_statuses(r, m["head_sha"])]
 
 
 def combined_state(statuses):
@@ -2160,7 +2166,7 @@ def h_status_list(ctx, fl, p):
     r = ctx.forge.repo(fl.pos[0])
     full = resolve_commit(r, fl.pos[1])
     rows = []
-    for st in r["statuses"].get(full, []):
+    for st in commit_statuses(r, full):
         row = {"context": st["context"], "state": st["state"]}
         for src, dst in (("description", "description"), ("url", "url"), ("creator", "creator")):
             if st.get(src):

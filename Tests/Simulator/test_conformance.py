@@ -589,6 +589,16 @@ class StatusCommandTests(StateSim):
         self.assertEqual(self.sim.data("status", "list", "krz/app", "main"),
                          {"sha": SHA_A, "combined": "", "statuses": None})
 
+    def test_a_commits_statuses_are_listed_by_context(self):
+        """store/statuses.go ListCommitStatuses orders by context, for `status list` and `mr show` alike."""
+        self.start(forge([app_repo()]))
+        for context in ("zeta/deploy", "ext/lint", "alpha/docs"):
+            self.ok("status", "set", "krz/app", SHA_B, "--context", context, "--state", "success")
+        want = ["alpha/docs", "ext/lint", "zeta/deploy"]
+        listed = self.sim.data("status", "list", "krz/app", SHA_B)
+        self.assertEqual([st["context"] for st in listed["statuses"]], want)
+        self.assertEqual([c["context"] for c in self.mr("krz/app", 1)["checks"]], want)
+
     def test_status_set_refusals(self):
         self.start(forge([app_repo(), dict(app_repo(), path="krz/old", archived=True)]))
         base = ("status", "set", "krz/app", SHA_B)
