@@ -85,8 +85,7 @@ extension MergeRequestsPlugin {
             context.item.box(as: MergeRequestRecord.self).map {
                 let mr = $0.record.mergeRequest
                 return Conversation(
-                    author: mr.author, createdAt: mr.createdAt, comments: mr.comments,
-                    reviews: mr.reviews.map { (reviewer: $0.reviewer, at: $0.createdAt) })
+                    author: mr.author, createdAt: mr.createdAt, comments: mr.comments, reviews: mr.reviews)
             }
         }
 

@@ -12,10 +12,10 @@ public struct Conversation: Sendable {
     public var author: String
     public var createdAt: Date
     public var comments: [Comment]
-    /// Reviews, as who gave them and when: a review is a person's turn as much as a comment.
-    public var reviews: [(reviewer: String, at: Date)]
+    /// A merge request's reviews: a review is a person's turn as much as a comment.
+    public var reviews: [Review]
 
-    public init(author: String, createdAt: Date, comments: [Comment], reviews: [(reviewer: String, at: Date)] = []) {
+    public init(author: String, createdAt: Date, comments: [Comment], reviews: [Review] = []) {
         self.author = author
         self.createdAt = createdAt
         self.comments = comments
@@ -23,16 +23,18 @@ public struct Conversation: Sendable {
     }
 
     /// The newest comment a person wrote: not a system comment, not by an automation account.
+    ///
+    /// One pass, no copy: conditions ask this of every item of a big forge.
     public func lastPersonComment(in context: ItemContext) -> Comment? {
-        MarkedComments.newestNonSystem(comments.filter { !context.isAutomation($0.author) })
+        newestComment { !context.isAutomation($0.author) }
     }
 
     /// The newest turn a person took, a comment or a review, with its author.
     public func lastPersonTurn(in context: ItemContext) -> (author: String, at: Date)? {
         var newest = lastPersonComment(in: context).map { (author: $0.author, at: $0.createdAt) }
-        for review in reviews where !context.isAutomation(review.reviewer) && review.at >= (newest?.at ?? .distantPast)
-        {
-            newest = (review.reviewer, review.at)
+        for review in reviews
+        where !context.isAutomation(review.reviewer) && review.createdAt >= (newest?.at ?? .distantPast) {
+            newest = (review.reviewer, review.createdAt)
         }
         return newest
     }
@@ -51,6 +53,16 @@ public struct Conversation: Sendable {
 
     /// The bot's own newest comment: the notice a rule left, say.
     public func myLastComment(in context: ItemContext) -> Comment? {
-        MarkedComments.newestNonSystem(comments.filter { $0.author == context.me })
+        newestComment { $0.author == context.me }
+    }
+
+    /// The newest non-system comment `include` takes (ties in the server's order), in one pass.
+    private func newestComment(where include: (Comment) -> Bool) -> Comment? {
+        var newest: Comment?
+        for comment in comments where !comment.isSystem && include(comment) {
+            if let current = newest, comment.createdAt < current.createdAt { continue }
+            newest = comment
+        }
+        return newest
     }
 }
