@@ -62,6 +62,28 @@ private func settled(_ simulator: SimulatorProcess) async throws -> Bool {
     try await eventually { try await counter("in_flight", simulator) == 0 }
 }
 
+/// After a stop: the server saw one write, the one in flight, and the bot journaled it as applied;
+/// nothing was sent after it, and the next run finishes the rest exactly once.
+private func onlyTheWriteInFlightLanded(_ simulator: SimulatorProcess, state: BotState) async throws {
+    #expect(try await settled(simulator))
+    let sent = try simulator.journalEntries().map(argv).sorted()
+    let botApplied = try await state.commands(server: simulator.baseURL, outcome: "applied").sorted()
+    #expect(sent.count == 1, "\(sent)")
+    #expect(sent == botApplied)
+    try await finishesExactlyOnce(simulator, state: state)
+}
+
+/// `run` of the shipped rules in this process, in a task of its own that the test can cancel.
+private func inProcessRun(
+    _ simulator: SimulatorProcess, state: BotState, control: CommandControl, console: RecordingConsole
+) -> Task<Int32, Never> {
+    Task {
+        await BotCLI.run(
+            ["run", rules, "--state-dir", state.folder] + connection(simulator),
+            environment: testEnvironment(["GITBAY_TOKEN": simulator.token]), console: console, control: control)
+    }
+}
+
 /// Runs the bot once with a state folder under `fault`; a request a `hold` fault holds goes on once the bot
 /// waits on it: an answer that comes late, however late.
 private func runFirst(
@@ -161,14 +183,7 @@ func idleForge(issues count: Int) throws -> URL {
             let ended = try await child.finish()
             #expect(inFlight)
             #expect(ended.reason == .exit && ended.status == code, "\(ended.output)\(ended.error)")
-            #expect(try await settled(simulator))
-            // Every write the server saw, the bot journaled as applied: the one in flight finished,
-            // and nothing was sent after it.
-            let sent = try simulator.journalEntries().map(argv).sorted()
-            let botApplied = try await state.commands(server: simulator.baseURL, outcome: "applied").sorted()
-            #expect(sent.count == 1, "\(sent)")
-            #expect(sent == botApplied)
-            try await finishesExactlyOnce(simulator, state: state)
+            try await onlyTheWriteInFlightLanded(simulator, state: state)
         }
     }
 
@@ -178,15 +193,8 @@ func idleForge(issues count: Int) throws -> URL {
     func cancellingAnInProcessRunFinishesTheWriteInFlightAndRecordsIt(signal: Int32?, code: Int32) async throws {
         let options = fastSimulator + ["--fault", "hold,method=POST"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let state = BotState()
-            let control = CommandControl()
-            let console = RecordingConsole()
-            let run = Task {
-                await BotCLI.run(
-                    ["run", rules, "--state-dir", state.folder] + connection(simulator),
-                    environment: testEnvironment(["GITBAY_TOKEN": simulator.token]), console: console,
-                    control: control)
-            }
+            let (state, control, console) = (BotState(), CommandControl(), RecordingConsole())
+            let run = inProcessRun(simulator, state: state, control: control, console: console)
             let inFlight = try await holding(1, simulator)
             if let signal { control.recordStop(by: signal) }
             run.cancel()
@@ -194,12 +202,7 @@ func idleForge(issues count: Int) throws -> URL {
             let ended = await run.value
             #expect(inFlight)
             #expect(ended == code, "\(console.output)\(console.error)")
-            #expect(try await settled(simulator))
-            let sent = try simulator.journalEntries().map(argv).sorted()
-            let botApplied = try await state.commands(server: simulator.baseURL, outcome: "applied").sorted()
-            #expect(sent.count == 1, "\(sent)")
-            #expect(sent == botApplied)
-            try await finishesExactlyOnce(simulator, state: state)
+            try await onlyTheWriteInFlightLanded(simulator, state: state)
         }
     }
 
@@ -208,15 +211,8 @@ func idleForge(issues count: Int) throws -> URL {
     @Test func cancellingAnInProcessRunWhileItReadsWritesNothing() async throws {
         let options = fastSimulator + ["--fault", "hold,method=GET,times=1"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
-            let state = BotState()
-            let control = CommandControl()
-            let console = RecordingConsole()
-            let run = Task {
-                await BotCLI.run(
-                    ["run", rules, "--state-dir", state.folder] + connection(simulator),
-                    environment: testEnvironment(["GITBAY_TOKEN": simulator.token]), console: console,
-                    control: control)
-            }
+            let (state, control, console) = (BotState(), CommandControl(), RecordingConsole())
+            let run = inProcessRun(simulator, state: state, control: control, console: console)
             let inFlight = try await holding(1, simulator)
             control.recordStop(by: SIGINT)
             run.cancel()
