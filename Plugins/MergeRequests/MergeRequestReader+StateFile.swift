@@ -8,12 +8,33 @@ import SharedPluginActions
 extension MergeRequestReader: StateFileList, StateFileDerivation {
     var stateFileKey: String { "merge_requests" }
 
-    /// The list in the file's order, as the file says it (so errors point at the right index).
+    /// The list in the file's order, as the file says it (so errors point at the right index),
+    /// each with its head's statuses from the repository's `statuses`, descriptions included:
+    /// what `status list` would answer, so an offline plan judges `set-status` as a live one does.
     func decodeStateFile(
         from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
     ) throws -> any ItemCollection {
         let mergeRequests = try container.decodeIfPresent([MergeRequest].self, forKey: key) ?? []
-        return Records(mergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: Set(ReadNeed.item)) })
+        let statuses =
+            try container.decodeIfPresent([String: [CommitStatus]].self, forKey: StateFileKey("statuses")) ?? [:]
+        return Records(
+            mergeRequests.map { mergeRequest in
+                MergeRequestRecord(
+                    mergeRequest: mergeRequest, known: Set(ReadNeed.item),
+                    headStatuses: Self.headStatuses(of: mergeRequest, recorded: statuses[mergeRequest.headSHA] ?? []))
+            })
+    }
+
+    /// The statuses of `mergeRequest`'s head: those recorded for the commit, then each of its
+    /// `checks` whose context none of them has (a check carries no description), by context as
+    /// gitbay lists them (`store/statuses.go` `ListCommitStatuses`).
+    static func headStatuses(of mergeRequest: MergeRequest, recorded: [CommitStatus]) -> CommitStatuses {
+        var statuses = recorded
+        for check in mergeRequest.checks where !statuses.contains(where: { $0.context == check.context }) {
+            statuses.append(CommitStatus(context: check.context, state: check.state, url: check.url))
+        }
+        statuses.sort { $0.context.utf8.lexicographicallyPrecedes($1.context.utf8) }
+        return CommitStatuses(sha: mergeRequest.headSHA, statuses: statuses)
     }
 
     func encodeStateFile(
@@ -42,8 +63,12 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
         let derived = ForgeDerivation.derive(
             repository.mergeRequests.map(\.mergeRequest).sorted { $0.number > $1.number }.map(Self.normalized),
             path: file.path, settings: file.settings)
-        let everything = Set(ReadNeed.item)
-        repository.mergeRequests = derived.map { MergeRequestRecord(mergeRequest: $0, known: everything) }
+        let everything = Set(ReadNeed.item).union([.statuses])
+        var statuses: [Int: CommitStatuses] = [:]
+        for record in repository.mergeRequests { statuses[record.number] = record.headStatuses }
+        repository.mergeRequests = derived.map {
+            MergeRequestRecord(mergeRequest: $0, known: everything, headStatuses: statuses[$0.number])
+        }
     }
 
     /// Merge requests count towards their labels and their milestone: open or `source_gone` as

@@ -83,4 +83,18 @@ private let forge = """
         #expect(text.contains(":9:18: error: 'pendin' is not a state") && text.contains("did you mean 'pending'?"))
         #expect(text.contains(":10:11: error: 'set-status' takes no 'descripton'; did you mean 'description'?"))
     }
+
+    /// Offline, a forge-state file's `statuses` are what `status list` would answer: a plan of the
+    /// snapshot judges the status done when the child's head carries it, and due when its text differs.
+    @Test(arguments: [("waits for !1 to merge", false), ("waits for !9 to merge", true)])
+    func aSnapshotsStatusesDecideWhetherItIsDone(recorded: String, due: Bool) async throws {
+        let statuses =
+            #""statuses": {"\#(sha("b"))": [{"context": "gitbay-bot/stack", "state": "success", "description": "\#(recorded)"}]},"#
+        let snapshot = Scratch.url("stack-status-\(UUID().uuidString).json")
+        try forge.replacingOccurrences(of: #""merge_requests": ["#, with: statuses + #" "merge_requests": ["#)
+            .write(to: snapshot, atomically: true, encoding: .utf8)
+        let plan = await runBot(["plan", example.path, "--snapshot", snapshot.path])
+        #expect(plan.code == 0, "\(plan.error)")
+        #expect(plan.output.contains(Self.statusSet("b", "'waits for !1 to merge'")) == due, "\(plan.output)")
+    }
 }
