@@ -117,6 +117,25 @@ private let demoExpectations = """
         #expect(result.error.contains("\(file):12:15: error: issues have no action 'coment'; did you mean 'comment'?"))
     }
 
+    /// A test's `bots:` are automation as gitbay-bot.yml's are: alice's reply on krz/gitbay#35 no
+    /// longer revives it, so the stale rules close it instead; a name that is no account is refused.
+    @Test func aTestsBotsAreAutomation() async throws {
+        let asBot = demoExpectations.replacingOccurrences(
+            of: "{rule: unmark-stale, item: krz/gitbay#35, actions: [remove-label]}",
+            with: "{rule: close-stale, item: krz/gitbay#35, actions: [comment, close]}")
+        let directory = try folder([
+            "bots.yml": demoTest(expect: asBot).replacingOccurrences(of: "expect:", with: "bots: [alice]\nexpect:"),
+            "people.yml": demoTest(expect: asBot),
+            "bad.yml": demoTest(expect: demoExpectations).replacingOccurrences(
+                of: "expect:", with: "bots: [\"@alice\"]\nexpect:"),
+        ])
+        let result = await runBot(["test", directory])
+        #expect(result.output.hasPrefix("ERR  bad.yml\nok   bots.yml\nFAIL people.yml\n"), "\(result.output)")
+        #expect(
+            result.error.contains("\(directory)/bad.yml:3:8: error: bots lists gitbay account names"), "\(result.error)"
+        )
+    }
+
     @Test func anUnknownKeyIsRefusedWithASuggestion() async throws {
         let directory = try folder(["typo.yml": "forge: \(demo)\nrule: [\(rules)]\nexpect: []\n"])
         let result = await runBot(["test", directory])

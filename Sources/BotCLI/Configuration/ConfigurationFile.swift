@@ -60,10 +60,17 @@ struct ConfigurationFile: Decodable, Sendable {
         maxResponseSize.flatMap { ByteCount(parsing: $0.value) }.flatMap { $0 >= Self.smallestResponseCap ? $0 : nil }
     }
 
-    /// Whether `text` can be a gitbay account name: what a `bots:` entry must be (an `@` or a
-    /// space is a mistake that would silently match nobody).
-    static func isAccountName(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    /// The entries of a `bots:` list that cannot be gitbay account names, each at its place: an
+    /// `@` or a space is a mistake that would silently match nobody.
+    static func problems(ofBots bots: [Located<String>]) -> [Diagnostic] {
+        bots.filter { account in
+            account.value.isEmpty
+                || !account.value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+        }.map { account in
+            .error(
+                "bots lists gitbay account names (letters, digits, '-', '_', '.'), not '\(account.value)'",
+                at: account.location)
+        }
     }
 
     /// An empty configuration, as when no file is found.
@@ -111,12 +118,7 @@ struct ConfigurationFile: Decodable, Sendable {
         for path in [tokenFile, journal, stateDir].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
             problems.append(.error("a path may not be empty", at: path.location))
         }
-        for account in bots ?? [] where !Self.isAccountName(account.value) {
-            problems.append(
-                .error(
-                    "bots lists gitbay account names (letters, digits, '-', '_', '.'), not '\(account.value)'",
-                    at: account.location))
-        }
+        problems += Self.problems(ofBots: bots ?? [])
         return problems
     }
 }

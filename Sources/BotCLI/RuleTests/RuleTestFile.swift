@@ -5,7 +5,7 @@ import YAML
 struct RuleTestFile: Decodable {
     /// Listed so a "missing key" note never calls a real key that was not read yet unknown.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case description, forge, rules, now, scope, expect
+        case description, forge, rules, now, scope, bots, expect
     }
 
     /// What the test is about, for the people reading it.
@@ -18,6 +18,8 @@ struct RuleTestFile: Decodable {
     var now: Located<String>?
     /// A scope replacing every rule's own, as `--scope` does.
     var scope: Located<String>?
+    /// The accounts whose comments are automation, as `bots:` in gitbay-bot.yml says.
+    var bots: [Located<String>]?
     /// Every plan entry with pending actions the rules must produce, and no others.
     var expect: [Expectation]
 

@@ -36,6 +36,7 @@ struct RuleTestRunner: Sendable {
                 diagnostics.append(.error(error.message, at: text.location(ofScalarOffset: error.span.start)))
             }
         }
+        diagnostics += ConfigurationFile.problems(ofBots: test.bots ?? [])
         var files: [(path: String, bytes: [UInt8])] = []
         for entry in test.rules {
             do {
@@ -81,6 +82,7 @@ struct RuleTestRunner: Sendable {
         do {
             var state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
             if let now { state.now = now }
+            state.automation = Set(test.bots?.map(\.value) ?? [])
             return state
         } catch {
             diagnostics.append(.error("\(forgePath): \(error)", at: test.forge.location))
