@@ -49,6 +49,19 @@ private func reads(_ simulator: SimulatorProcess) async throws -> Int {
         }
     }
 
+    /// A preview that cannot make its cache (a state folder that cannot exist) says so once and
+    /// plans without it: the cache saves requests, it is never why a preview fails.
+    @Test func aPreviewWhoseCacheCannotBeMadePlansWithoutIt() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
+            let plan = await runBot(against: simulator, ["plan", rules, "--state-dir", "/proc/gitbay-bot"])
+            #expect(plan.code == 0, "\(plan.error)")
+            #expect(
+                plan.error.hasPrefix(
+                    "note: the read cache is not used: cannot use the state database /proc/gitbay-bot/"))
+            #expect(plan.output.hasSuffix("11 commands pending (6 rules, 8 entries)\n"), "\(plan.output)")
+        }
+    }
+
     @Test func detailsKeptByARunServeTheNextPlan() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
             let state = BotState()
