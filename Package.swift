@@ -75,7 +75,7 @@ let package = Package(
                 "MergeRequestsPlugin", "StateDatabase", "CSignals",
             ]
         ),
-        .executableTarget(name: "gitbay-bot", dependencies: ["BotCLI", "BuiltinPlugins"]),
+        .executableTarget(name: "gitbay-bot", dependencies: ["ArgumentParsing", "BotCLI", "BuiltinPlugins"]),
 
         // The signal handlers of the entry point, in C: `struct sigaction` differs between glibc and
         // Darwin, and a handler may only make async-signal-safe calls.

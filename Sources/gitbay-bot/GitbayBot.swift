@@ -1,3 +1,4 @@
+import ArgumentParsing
 import BotCLI
 import BuiltinPlugins
 import Foundation
@@ -19,10 +20,11 @@ enum GitbayBot {
     static func main() async {
         let signals = SignalRelay.start(stopping: [SIGINT, SIGTERM], repeating: [SIGHUP])
         let control = CommandControl()
+        let console = StandardConsole()
         let command = Task {
             await BotCLI.run(
                 Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-                console: StandardConsole(), registry: BuiltinPlugins.registry, control: control)
+                console: console, registry: BuiltinPlugins.registry, control: control)
         }
         if let signals {
             Task {
@@ -33,9 +35,22 @@ enum GitbayBot {
                     }
                     control.recordStop(by: signal)
                     command.cancel()
+                    // Said once the stop is in force, so whoever sent the signal can tell it arrived.
+                    console.write(
+                        "note: \(name(of: signal)) received: stopping after the write in flight\n", to: .error)
                 }
             }
         }
         exit(await command.value)
+    }
+
+    /// The signal's name as people write it.
+    private static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
     }
 }

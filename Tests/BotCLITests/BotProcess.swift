@@ -41,6 +41,13 @@ final class BotProcess: Sendable {
         child.send(signal)
     }
 
+    /// Sends `signal` as a stop and waits (bounded) until the bot says it took it: from then on
+    /// its run is cancelled, so what the test does next cannot race the signal's delivery.
+    func stop(with signal: Int32) async throws {
+        child.send(signal)
+        _ = try await waitForError(containing: "received: stopping after the write in flight")
+    }
+
     /// Waits until the bot has written `text` to stderr, at most `seconds`; what it wrote so far.
     func waitForError(containing text: String, within seconds: Int = 30) async throws -> String {
         try await child.errorOutput(timeout: .seconds(seconds)) { $0.contains(text) }

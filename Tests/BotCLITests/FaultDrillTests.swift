@@ -178,7 +178,7 @@ func idleForge(issues count: Int) throws -> URL {
                 ["run", rules, "--state-dir", state.folder] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
             let inFlight = try await holding(1, simulator)
-            child.send(signal)
+            try await child.stop(with: signal)
             try await simulator.control(#"{"faults":[],"release":1}"#)
             let ended = try await child.finish()
             #expect(inFlight)
@@ -238,7 +238,7 @@ func idleForge(issues count: Int) throws -> URL {
                 ["run", rules, "--state-dir", state.folder, "--summary-issue", "krz/gitbay"] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
             let inFlight = try await holding(1, simulator)
-            child.send(SIGTERM)
+            try await child.stop(with: SIGTERM)
             try await simulator.control(#"{"faults":["500,command=issue create"],"release":1}"#)
             let ended = try await child.finish()
             #expect(inFlight)
