@@ -78,6 +78,9 @@ public enum BotCLI {
                     try TestCommand(invocation: invocation, console: console, registry: registry).run()
                 }
             case "watch":
+                // At once, before the rules are read or the server asked: a SIGHUP to a watcher
+                // still starting is a reload, not a stop.
+                control.acceptReloads()
                 return await finish { () throws(CommandFailure) in
                     try await WatchCommand(
                         invocation: invocation, environment: environment, console: console, registry: registry,

@@ -44,7 +44,6 @@ struct Watcher {
     /// Watches until cancelled (exit 130 or 143, by the signal the control recorded) or a failure
     /// that waiting cannot mend; the control's reloads load `reload()`'s rules.
     mutating func watch(reload: () throws(CommandFailure) -> [Rule]) async throws(CommandFailure) -> BotExitCode {
-        control.acceptReloads()
         guard let me = try await account() else { return .stopped(by: control.stopSignal) }
         // A dry run keeps its cache and feed position in the account's database without its lock,
         // as `plan` does: only forge writes are forbidden.
