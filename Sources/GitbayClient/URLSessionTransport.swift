@@ -63,7 +63,9 @@ public final class URLSessionTransport: HTTPTransport {
         return try result.get()
     }
 
-    private static func urlRequest(for request: HTTPRequest) -> URLRequest {
+    /// The request as URLSession takes it, with an idle timeout of whole seconds never shorter
+    /// than the request's deadline.
+    static func urlRequest(for request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         if request.method == .post {
