@@ -30,9 +30,8 @@ public enum BotCLI {
                 do {
                     return try await body().rawValue
                 } catch  where Task.isCancelled {
-                    let code = BotExitCode.stopped(by: control.stopSignal)
                     console.write("stopped: \(error.message)\n", to: .error)
-                    return code.rawValue
+                    return control.stoppedCode.rawValue
                 } catch {
                     console.write("error: \(error.message)\n", to: .error)
                     return error.code.rawValue

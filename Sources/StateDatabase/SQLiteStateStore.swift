@@ -18,7 +18,8 @@ public final class SQLiteStateStore: StateStore {
         /// Answering questions (`history`): no lock, and the file is opened read-only.
         case reading
         /// Keeping the read cache for a run that only plans: no lock (a plan never stops a run that
-        /// applies), and only a file a run made, at this version (a plan never makes or upgrades one).
+        /// applies), and only a file made before, at this version: this mode never makes or
+        /// upgrades one (a preview that finds none has ``applying`` make it first).
         case caching
     }
 

@@ -78,7 +78,8 @@ private func detail(
     }
 
     /// A plan keeps the cache of a database a run made, without the run's lock (so a plan never
-    /// makes a run wait), and never makes a database itself.
+    /// makes a run wait); the caching mode never makes a database itself (the command line makes
+    /// one in the applying mode first, `ReadCacheCommandTests`).
     @Test func aPlanUsesARunsDatabaseWithoutItsLockAndMakesNone() async throws {
         let missing = scratchDatabase()
         #expect(throws: StateStoreError.self) { _ = try SQLiteStateStore(path: missing, mode: .caching) }

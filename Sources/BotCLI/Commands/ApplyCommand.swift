@@ -2,7 +2,6 @@ import ArgumentParsing
 import Foundation
 import GitbayClient
 import GitbayKit
-import GitbayPorts
 import RuleEngine
 import StateDatabase
 

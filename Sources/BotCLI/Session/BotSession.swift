@@ -110,9 +110,6 @@ struct BotSession {
         return try outcome.get()
     }
 
-    /// The exit code of a command stopped by cancellation: 128 + the signal that asked for it.
-    var stoppedCode: BotExitCode { .stopped(by: control.stopSignal) }
-
     /// The exit code of an applied plan, or the failure that stopped it.
     private func outcome(of report: ApplyReport, plan: Plan) -> Result<BotExitCode, CommandFailure> {
         if let rejection = report.tokenRejection {
@@ -127,7 +124,7 @@ struct BotSession {
                     "stopped: \(failure); nothing was sent after it, and the next run re-reads every item it touched",
                     code: .ioError))
         }
-        if report.interrupted { return .success(stoppedCode) }
+        if report.interrupted { return .success(control.stoppedCode) }
         if report.outcomes.contains(where: { $0.status == .failed && $0.retryLater }) {
             return .success(.temporaryFailure)
         }

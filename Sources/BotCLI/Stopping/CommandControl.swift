@@ -31,6 +31,12 @@ public final class CommandControl: Sendable {
         state.withLock(\.stopSignal)
     }
 
+    /// The exit code of a command stopped by cancellation: 128 + the signal that asked for it,
+    /// 130 for a plain cancellation.
+    var stoppedCode: BotExitCode {
+        .stopped(by: stopSignal)
+    }
+
     /// Asks for a reload of the rules; `false` when the command does not reload (only `watch`
     /// does), and the caller treats the request as a stop.
     public func requestReload() -> Bool {

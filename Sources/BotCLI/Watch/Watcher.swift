@@ -44,7 +44,7 @@ struct Watcher {
     /// Watches until cancelled (exit 130 or 143, by the signal the control recorded) or a failure
     /// that waiting cannot mend; the control's reloads load `reload()`'s rules.
     mutating func watch(reload: () throws(CommandFailure) -> [Rule]) async throws(CommandFailure) -> BotExitCode {
-        guard let me = try await account() else { return .stopped(by: control.stopSignal) }
+        guard let me = try await account() else { return control.stoppedCode }
         // A dry run keeps its cache and feed position in the account's database without its lock,
         // as `plan` does: only forge writes are forbidden.
         let session = try await BotSession.open(
@@ -114,7 +114,7 @@ struct Watcher {
             }
             guard await sleep(interval) else { break }
         }
-        return session.stoppedCode
+        return control.stoppedCode
     }
 
     /// Looks once with each probe the rules make worth it, and answers the events for what moved
