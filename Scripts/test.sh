@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-Scripts/install-deps.sh
+Scripts/install-deps.sh --tests
 
 echo "== swift format lint"
 lint_paths=(Package.swift Sources Tests)
