@@ -33,23 +33,27 @@ final class RawClient {
 
     /// A connection to `host` (an IP literal) and `port`; `receiveBuffer` shrinks the socket's
     /// receive buffer (before the connect, so the window is small from the start).
+    ///
+    /// The socket is the client's only once connected: a class whose throwing initializer has set
+    /// every property is deinitialized, and a second close of a failed socket's number could close
+    /// whatever another thread opened under it meanwhile (another test's server).
     init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         let isIPv6 = host.contains(":")
         #if os(Linux)
-        descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         #else
-        descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
         #endif
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         #if canImport(Darwin)
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         var timeout = timeval(tv_sec: Self.sendTimeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if var bytes = receiveBuffer {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
         }
         let connected: Int32
         if isIPv6 {
@@ -59,7 +63,7 @@ final class RawClient {
             inet_pton(AF_INET6, host, &address.sin6_addr)
             connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
                 }
             }
         } else {
@@ -69,15 +73,16 @@ final class RawClient {
             inet_pton(AF_INET, host, &address.sin_addr)
             connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
         }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
-            close(descriptor)
+            close(fd)
             throw Failure(description: "connect to \(host) port \(port): \(reason)")
         }
+        descriptor = fd
     }
 
     deinit {
