@@ -81,6 +81,9 @@ let package = Package(
         // Darwin, and a handler may only make async-signal-safe calls.
         .target(name: "CSignals"),
 
+        // The small HTTP/1.1 server of `watch --listen` (metrics, health, status), on threads of its own.
+        .target(name: "HTTPServer"),
+
         // SQLite from the system, for the bot's state database.
         .systemLibrary(
             name: "CSQLite",
@@ -140,6 +143,7 @@ let package = Package(
                 "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin",
             ],
             resources: [.copy("Corpus")]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(
             name: "StateDatabaseTests",
             dependencies: ["StateDatabase", "RuleEngine", "GitbayTestSupport"]

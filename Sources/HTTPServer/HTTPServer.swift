@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small HTTP/1.1 server on POSIX sockets for `gitbay-bot watch --listen`: /metrics, /healthz and
+/// a status page, which a synchronous handler renders from an in-memory snapshot.
+///
+/// It may face a network that is not friendly, so everything a client can hold is bounded
+/// (``Limits``):
+/// - **The request head** (request line and header fields): at most `maxHeadBytes` (8 KiB) of it
+///   is ever held; a longer one gets 431. No body is ever read: only GET and HEAD reach the
+///   handler, and any other method gets 405 with `Allow: GET, HEAD`.
+/// - **The time to send the head**: `readTimeout` (5 s) from the accept for the whole head, not for
+///   each read, so a client trickling a byte a second (slowloris) is cut as surely as a silent one.
+/// - **The time to take the response**: `writeTimeout` (5 s), so a client that never reads a large
+///   page does not keep its thread.
+/// - **Connections**: at most `maxConnections` (4) are served at once, each on a thread of its own.
+///   One more gets 503 with `Retry-After: 1` from the accept thread, written without waiting, and
+///   is closed: a flood costs a refusal each, never a thread.
+/// - **Requests per connection**: one. Every response has `Content-Length` and `Connection: close`,
+///   and the connection is closed after it: enough for a scraper, and no idle connection to bound.
+///
+/// The server runs on threads of its own, never on Swift's cooperative pool (two threads on two
+/// cores), where the bot's passes run: its waits and the handler block their thread. One accept
+/// thread `poll`s the listening socket and a wake-up pipe that ``stop()`` writes. Every descriptor
+/// is close-on-exec, so a child process started meanwhile never holds a connection open, and no
+/// write raises SIGPIPE.
+///
+/// The handler runs on a connection's thread, so it must be quick and must not call ``stop()``.
+public final class HTTPServer: Sendable {
+    /// The bounds on what one client can hold: see ``HTTPServer``.
+    public struct Limits: Sendable, Hashable {
+        /// The most bytes of the request line and header fields.
+        public var maxHeadBytes: Int
+        /// The deadline for the whole request head, from the accept.
+        public var readTimeout: Duration
+        /// The deadline for writing the response, from its first byte.
+        public var writeTimeout: Duration
+        /// The most connections served at once.
+        public var maxConnections: Int
+
+        public init(
+            maxHeadBytes: Int = 8192, readTimeout: Duration = .seconds(5), writeTimeout: Duration = .seconds(5),
+            maxConnections: Int = 4
+        ) {
+            self.maxHeadBytes = maxHeadBytes
+            self.readTimeout = readTimeout
+            self.writeTimeout = writeTimeout
+            self.maxConnections = maxConnections
+        }
+
+        /// What is wrong with these limits, or nil when they can be served.
+        fileprivate var problem: String? {
+            if maxHeadBytes < 1 { return "maxHeadBytes must be at least 1, not \(maxHeadBytes)" }
+            if readTimeout <= .zero { return "readTimeout must be positive, not \(readTimeout)" }
+            if writeTimeout <= .zero { return "writeTimeout must be positive, not \(writeTimeout)" }
+            if maxConnections < 1 { return "maxConnections must be at least 1, not \(maxConnections)" }
+            return nil
+        }
+    }
+
+    /// Answers one GET or HEAD request (for HEAD, the server sends the headers only); runs on a
+    /// connection's thread.
+    public typealias Handler = @Sendable (Request) -> Response
+
+    /// The bound port: the one asked for, or the one the system chose for port 0.
+    public let port: Int
+    /// The address asked for.
+    public let address: ListenAddress
+    /// The threads and descriptors; they never hold the server, so releasing it stops them.
+    let loop: ServerLoop
+
+    private init(port: Int, address: ListenAddress, loop: ServerLoop) {
+        self.port = port
+        self.address = address
+        self.loop = loop
+    }
+
+    /// A server on `address`, serving on threads of its own when this returns.
+    public static func start(
+        on address: ListenAddress, limits: Limits = Limits(), handler: @escaping Handler
+    ) throws(HTTPServerError) -> HTTPServer {
+        if let problem = limits.problem { throw HTTPServerError("cannot listen on \(address): \(problem)") }
+        let (listener, port) = try ListeningSocket.open(on: address)
+        guard let wake = POSIX.pipe() else {
+            let reason = String(cString: strerror(errno))
+            close(listener)
+            throw HTTPServerError("cannot listen on \(address): no wake-up pipe: \(reason)")
+        }
+        let loop = ServerLoop(listener: listener, wake: wake, limits: limits, handler: handler)
+        loop.start()
+        return HTTPServer(port: port, address: address, loop: loop)
+    }
+
+    /// Stops serving; idempotent.
+    ///
+    /// Stops accepting, closes the listening socket and every open connection, and waits (at most
+    /// 2 seconds) for the server's threads to end.
+    public func stop() {
+        loop.stop()
+    }
+
+    /// A server released without ``stop()`` stops as it goes (waiting as ``stop()`` does).
+    deinit {
+        loop.stop()
+    }
+}
