@@ -72,7 +72,7 @@ let package = Package(
             dependencies: [
                 "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "BuiltinPlugins",
-                "MergeRequestsPlugin", "StateDatabase", "CSignals",
+                "MergeRequestsPlugin", "StateDatabase", "CSignals", "HTTPServer",
             ]
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["ArgumentParsing", "BotCLI", "BuiltinPlugins"]),

@@ -43,11 +43,9 @@ enum SoakBenchmark {
         func isTerminal(_ stream: StandardStream) -> Bool { false }
     }
 
-    /// This process's resident memory in MiB, from /proc.
+    /// This process's resident memory in MiB.
     private static func residentMiB() -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+        Double(ResidentMemory.bytes() ?? 0) / 1_048_576
     }
 
     private static func measure(seconds: Double) async throws -> [BenchRow] {

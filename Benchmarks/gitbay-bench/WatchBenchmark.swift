@@ -40,55 +40,68 @@ enum WatchBenchmark {
     /// The lines the watcher prints, kept.
     private final class Lines: Console {
         let output = Mutex("")
+        let error = Mutex("")
         func write(_ text: String, to stream: StandardStream) {
-            if stream == .output { output.withLock { $0 += text } }
+            if stream == .output { output.withLock { $0 += text } } else { error.withLock { $0 += text } }
         }
         func isTerminal(_ stream: StandardStream) -> Bool { false }
+    }
+
+    /// One watcher's run: its pass lines, its exit code and, when it served, what scraping cost.
+    private struct Watched {
+        var passes: [[String: Any]]
+        var code: BotExitCode
+        /// How long each once-a-second scrape of /metrics took, seen from the scraper.
+        var scrapes: [Duration] = []
+        var scrapeBytes = 0
+        /// This process's CPU seconds per scrape over back-to-back scrapes, server and scraper both.
+        var cpuPerScrape: Double?
+
+        /// The `requests` (or `seconds`) of the passes of `kind`, without the first full pass, which
+        /// fills the cache.
+        func values(_ kind: String, _ key: String) -> [Double] {
+            let matching = passes.filter { $0["pass"] as? String == kind }.compactMap {
+                ($0[key] as? NSNumber)?.doubleValue
+            }
+            return kind == "full" ? Array(matching.dropFirst()) : matching
+        }
+    }
+
+    private static func mean(_ values: [Double]) -> Double {
+        values.reduce(0, +) / Double(max(1, values.count))
     }
 
     private static func measure(repos: Int, mergeRequests: Int, seconds: Double) async throws -> [BenchRow] {
         let file = try await GeneratedForge.file(repos: repos, mergeRequests: mergeRequests)
         let options = ["--clock", "frozen", "--api-rate", "1000000", "--write-rate", "1000000"]
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-watch-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: state) }
         return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
-            let lines = Lines()
-            let control = CommandControl()
-            let watcher = Task {
-                await BotCLI.run(
-                    [
-                        "watch", ShippedRules.folder.path, "--scope", "repo:*", "--dry-run", "--interval", "1s",
-                        "--full-every", "10s", "--format", "json", "--state-dir", state.path, "--url",
-                        simulator.baseURL.absoluteString, "--rate-limit", "1000000",
-                    ], environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: lines,
-                    control: control)
-            }
-            try await Task.sleep(for: .seconds(seconds))
-            // As systemd would stop it: the entry point records SIGTERM and cancels the command.
-            control.recordStop(by: SIGTERM)
-            watcher.cancel()
+            let plain = try await watch(simulator, seconds: seconds, scraping: false)
+            let scraped = try await watch(simulator, seconds: seconds, scraping: true)
             let open = try await simulator.client().all(try MergeRequestQueryCommand(query: "repo:* is:mr is:open"))
                 .count
             let floor = 1 + (open + 199) / 200
-            let code = await watcher.value
-            let passes = lines.output.withLock { $0 }.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
-            func requests(_ kind: String, droppingFirst: Bool = false) -> [Int] {
-                let matching = passes.filter { $0["pass"] as? String == kind }.compactMap { $0["requests"] as? Int }
-                return droppingFirst ? Array(matching.dropFirst()) : matching
-            }
-            let idle = requests("idle")
-            let full = requests("full", droppingFirst: true)
-            let idleMean = Double(idle.reduce(0, +)) / Double(max(1, idle.count))
-            let fullMean = Double(full.reduce(0, +)) / Double(max(1, full.count))
+            let idle = plain.values("idle", "requests")
+            let full = plain.values("full", "requests")
+            let idleMean = mean(idle)
+            let fullMean = mean(full)
             let perHour = idleMean * 120 + fullMean * 4
-            let size = "\(repos) repos, \(open) open MRs, \(Int(seconds)) s, exit \(code)"
+            let size = "\(repos) repos, \(open) open MRs, \(Int(seconds)) s, exit \(plain.code.rawValue)"
+            let scrapedSize = "same, scraping /metrics every 1 s, exit \(scraped.code.rawValue)"
+            let sameRequests =
+                mean(scraped.values("idle", "requests")) == idleMean
+                && mean(scraped.values("full", "requests")) == fullMean
+            let timing = ["idle", "full"].map {
+                mean(scraped.values($0, "seconds")) / max(1e-9, mean(plain.values($0, "seconds")))
+            }
+            let latencies = scraped.scrapes.map {
+                Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000
+            }.sorted()
+            let median = latencies.isEmpty ? 0 : latencies[latencies.count / 2]
             return [
                 BenchRow(
                     name: "watch", size: size, measure: "requests per idle pass (\(idle.count) passes)",
                     value: String(format: "%.2f", idleMean), target: "= \(floor): the feed + open MRs / 200",
-                    verdict: !idle.isEmpty && idle.allSatisfy { $0 <= floor } ? "PASS" : "FAIL"),
+                    verdict: !idle.isEmpty && idle.allSatisfy { Int($0) <= floor } ? "PASS" : "FAIL"),
                 BenchRow(
                     name: "watch", size: size, measure: "requests per full pass, cache warm (\(full.count) passes)",
                     value: String(format: "%.1f", fullMean), target: "(reported)", verdict: "—"),
@@ -96,8 +109,88 @@ enum WatchBenchmark {
                     name: "watch", size: size, measure: "requests per hour at --interval 30s --full-every 15m",
                     value: String(format: "%.0f", perHour) + " = \(String(format: "%.0f", idleMean)) × 120 + "
                         + String(format: "%.0f", fullMean) + " × 4",
-                    target: "≤ 7200 (gitbay's 120/min)", verdict: perHour <= 7200 && code == 143 ? "PASS" : "FAIL"),
+                    target: "≤ 7200 (gitbay's 120/min)",
+                    verdict: perHour <= 7200 && plain.code == .terminated ? "PASS" : "FAIL"),
+                BenchRow(
+                    name: "watch", size: scrapedSize,
+                    measure: "requests per idle and full pass, against the run without scraping",
+                    value: String(
+                        format: "%.2f and %.1f", mean(scraped.values("idle", "requests")),
+                        mean(scraped.values("full", "requests"))),
+                    target: "the same", verdict: sameRequests && scraped.code == .terminated ? "PASS" : "FAIL"),
+                BenchRow(
+                    name: "watch", size: scrapedSize,
+                    measure: "pass time, idle and full, over the run without scraping",
+                    value: String(format: "× %.2f and × %.2f", timing[0], timing[1]), target: "≈ 1 (noise on 2 cores)",
+                    verdict: "—"),
+                BenchRow(
+                    name: "watch", size: scrapedSize,
+                    measure: "one scrape: median latency (\(latencies.count) scrapes), bytes, CPU (server + scraper)",
+                    value: String(
+                        format: "%.1f ms, %d B, %.2f ms CPU", median, scraped.scrapeBytes,
+                        (scraped.cpuPerScrape ?? 0) * 1000),
+                    target: "(reported)", verdict: scraped.scrapes.isEmpty ? "FAIL" : "—"),
             ]
         }
+    }
+
+    /// Runs the real command in this process for `seconds`, scraping its /metrics once a second when
+    /// `scraping`, then 200 times back to back for the CPU cost of one scrape, and stops it as
+    /// systemd would.
+    private static func watch(_ simulator: SimulatorProcess, seconds: Double, scraping: Bool) async throws -> Watched {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-watch-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let lines = Lines()
+        let control = CommandControl()
+        let watcher = Task {
+            await BotCLI.run(
+                [
+                    "watch", ShippedRules.folder.path, "--scope", "repo:*", "--dry-run", "--interval", "1s",
+                    "--full-every", "10s", "--format", "json", "--state-dir", state.path, "--url",
+                    simulator.baseURL.absoluteString, "--rate-limit", "1000000",
+                ] + (scraping ? ["--listen", "127.0.0.1:0"] : []),
+                environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: lines, control: control)
+        }
+        var result = Watched(passes: [], code: .ok)
+        let end = ContinuousClock.now + .seconds(seconds)
+        if scraping {
+            let url = try await metricsURL(lines)
+            let transport = PlatformTransport.make()
+            let request = HTTPRequest(method: .get, url: url, headers: [], body: nil, timeout: .seconds(10))
+            while ContinuousClock.now < end {
+                let started = ContinuousClock.now
+                let response = try await transport.send(request)
+                result.scrapes.append(ContinuousClock.now - started)
+                result.scrapeBytes = response.body.count
+                try await Task.sleep(until: started + .seconds(1))
+            }
+            let cpu = ProcessCPU.now()
+            for _ in 0..<200 { _ = try await transport.send(request) }
+            result.cpuPerScrape = (ProcessCPU.now().seconds - cpu.seconds) / 200
+        } else {
+            try await Task.sleep(until: end)
+        }
+        // As systemd would stop it: the entry point records SIGTERM and cancels the command.
+        control.recordStop(by: SIGTERM)
+        watcher.cancel()
+        result.code = BotExitCode(rawValue: await watcher.value) ?? .failure
+        result.passes = lines.output.withLock { $0 }.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        return result
+    }
+
+    /// The watcher's /metrics, from the note it prints once it listens.
+    private static func metricsURL(_ lines: Lines) async throws -> URL {
+        for _ in 0..<300 {
+            let said = lines.error.withLock { $0 }
+            if let line = said.split(separator: "\n").first(where: { $0.contains("status page at http") }),
+                let base = line.split(separator: " ").last, let url = URL(string: base + "metrics")
+            {
+                return url
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw StateBenchmark.WrongAnswer(description: "the watcher did not say where it listens")
     }
 }

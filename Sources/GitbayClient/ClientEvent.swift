@@ -9,8 +9,8 @@ public enum ClientEvent: Sendable, Hashable {
     case sending(argv: [String], effect: CommandEffect, attempt: Int)
     /// The client is about to wait before sending.
     case waiting(Duration, reason: WaitReason)
-    /// A request failed for a passing reason and will be sent again.
-    case retrying(argv: [String], attempt: Int, reason: String)
+    /// A request failed for a passing reason (`failure`) and will be sent again.
+    case retrying(argv: [String], attempt: Int, failure: GitbayError)
 
     /// Why the client waits.
     public enum WaitReason: Sendable, Hashable {

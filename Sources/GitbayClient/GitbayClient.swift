@@ -135,7 +135,7 @@ public final class GitbayClient: Sendable {
 
             guard attempt < configuration.retry.maxAttempts else { throw retry.error }
             let delay = retry.wait ?? configuration.retry.backoff(afterAttempt: attempt, jitter: jitter())
-            onEvent(.retrying(argv: command.argv, attempt: attempt + 1, reason: retry.error.message))
+            onEvent(.retrying(argv: command.argv, attempt: attempt + 1, failure: retry.error))
             try await wait(delay, reason: retry.reason, argv: command.argv)
         }
     }

@@ -53,6 +53,16 @@ final class BotProcess: Sendable {
         try await child.errorOutput(timeout: .seconds(seconds)) { $0.contains(text) }
     }
 
+    /// Waits until what the bot wrote to stdout satisfies `condition`, at most `seconds`; what it
+    /// wrote so far.
+    func waitForOutput(
+        within seconds: Int = 30, where condition: @escaping @Sendable (String) -> Bool
+    )
+        async throws -> String
+    {
+        try await child.output(timeout: .seconds(seconds), where: condition)
+    }
+
     /// Waits for the bot to end, at most `seconds`; past them it is killed and the wait fails.
     func finish(within seconds: Int = 30) async throws -> Ending {
         let ended = try await child.wait(timeout: .seconds(seconds))

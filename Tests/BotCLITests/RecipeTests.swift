@@ -41,11 +41,16 @@ private func text(_ path: String) throws -> String {
         #expect(service.contains("Type=oneshot"))
         #expect(service.contains("ExecStart=/usr/local/bin/gitbay-bot run"))
         #expect(timer.contains("OnCalendar="))
-        #expect(watch.contains("Type=simple") && watch.contains("Restart=on-failure"))
+        #expect(watch.contains("Type=notify") && watch.contains("Restart=on-failure"))
+        #expect(watch.contains("WatchdogSec=") && watch.contains("NotifyAccess=main"))
+        #expect(watch.contains("--listen 127.0.0.1:"))
         #expect(watch.contains("ExecStart=/usr/local/bin/gitbay-bot watch"))
         #expect(watch.contains("ExecReload=/bin/kill -HUP $MAINPID"))
+        // Scripts/install-deps.sh --tests installs systemd's tools where they are missing.
         let analyze = "/usr/bin/systemd-analyze"
-        guard FileManager.default.isExecutableFile(atPath: analyze) else { return }
+        try #require(
+            FileManager.default.isExecutableFile(atPath: analyze),
+            "systemd-analyze is not installed: run Scripts/install-deps.sh --tests")
         let folder = Scratch.url("units-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The binary's install path differs per machine; verify everything else about the units.

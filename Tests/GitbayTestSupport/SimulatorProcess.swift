@@ -1,5 +1,6 @@
 import Foundation
 import GitbayClient
+import Synchronization
 
 /// A running gitbay simulator (`Tests/Simulator/gitbay_sim.py`) on 127.0.0.1 at a port it chose.
 ///
@@ -14,19 +15,24 @@ public final class SimulatorProcess: @unchecked Sendable {
     public let token: String
     /// The file the simulator journals every write to.
     public let journal: URL
-    private let process: ChildProcess
+    /// The running simulator; another one after ``serveAgain()``.
+    private let process: Mutex<ChildProcess?>
     private let directory: URL
+    private let arguments: [String]
 
     /// The repository's root folder, found from this file's place in it.
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    private init(baseURL: URL, token: String, journal: URL, process: ChildProcess, directory: URL) {
+    private init(
+        baseURL: URL, token: String, journal: URL, process: ChildProcess, directory: URL, arguments: [String]
+    ) {
         self.baseURL = baseURL
         self.token = token
         self.journal = journal
-        self.process = process
+        self.process = Mutex(process)
         self.directory = directory
+        self.arguments = arguments
     }
 
     /// Starts a simulator serving `state` (forge-state JSON text), runs `body`, then stops it.
@@ -54,19 +60,59 @@ public final class SimulatorProcess: @unchecked Sendable {
         let journal = directory.appendingPathComponent("journal.jsonl")
         let token = "gb_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
 
-        let process = try ChildProcess(
-            "/usr/bin/env",
+        let arguments =
             [
                 "python3", repositoryRoot.appendingPathComponent("Tests/Simulator/gitbay_sim.py").path,
-                "--state", stateFile.path, "--port", "0", "--token", token, "--journal", journal.path,
-            ] + options, environment: ProcessInfo.processInfo.environment, error: .discard)
+                "--state", stateFile.path, "--token", token, "--journal", journal.path,
+            ] + options
+        do {
+            let (process, url) = try await launch(arguments + ["--port", "0"])
+            return SimulatorProcess(
+                baseURL: url, token: token, journal: journal, process: process, directory: directory,
+                arguments: arguments)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    /// Starts the simulator with `arguments` and waits (bounded) for the URL it prints first.
+    private static func launch(_ arguments: [String]) async throws -> (ChildProcess, URL) {
+        let process = try ChildProcess(
+            "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, error: .discard)
         let line = try? await process.firstLine(timeout: .seconds(30))
         guard let line, let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
             await process.stop()
-            try? FileManager.default.removeItem(at: directory)
-            throw SimulatorError.didNotStart(arguments: options)
+            throw SimulatorError.didNotStart(arguments: arguments)
         }
-        return SimulatorProcess(baseURL: url, token: token, journal: journal, process: process, directory: directory)
+        return (process, url)
+    }
+
+    /// Stops the simulator's process, as a server that goes down does.
+    ///
+    /// Connections are refused until ``serveAgain()``; its files stay.
+    public func stopServing() async {
+        guard let running = process.withLock({ $0.take() }) else { return }
+        await running.stop()
+    }
+
+    /// Starts the simulator again on the same port, from the forge state it started with (what was
+    /// written since is gone, and the feed starts afresh), as a server restored from a backup.
+    public func serveAgain() async throws {
+        let port = baseURL.port ?? 0
+        var lastError: (any Error)?
+        // The port was just freed; another program may take it first, which this reports.
+        for _ in 0..<3 {
+            do {
+                let (started, _) = try await Self.launch(arguments + ["--port", "\(port)"])
+                process.withLock { $0 = started }
+                return
+            } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        throw lastError ?? SimulatorError.didNotStart(arguments: arguments)
     }
 
     /// The writes the simulator journaled, one JSON object a line, in order.
@@ -136,7 +182,7 @@ public final class SimulatorProcess: @unchecked Sendable {
 
     /// Stops the simulator (SIGTERM, SIGKILL after 5 s) and removes its files.
     public func stop() async {
-        await process.stop()
+        await stopServing()
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -17,8 +17,10 @@ enum ForgeConnection {
         return try client(settings, access: access, console: console)
     }
 
+    /// A client for `settings`; `observer` is told of every request and wait (`watch`'s telemetry).
     static func client(
-        _ settings: Settings, access: GitbayClientConfiguration.Access, console: any Console
+        _ settings: Settings, access: GitbayClientConfiguration.Access, console: any Console,
+        observer: (@Sendable (ClientEvent) -> Void)? = nil
     ) throws(CommandFailure) -> GitbayClient {
         let configuration = GitbayClientConfiguration(
             baseURL: settings.url, token: try token(settings.token, console: console), access: access,
@@ -26,6 +28,7 @@ enum ForgeConnection {
             rateLimits: RateLimits(requestsPerMinute: settings.rateLimit), maxResponseSize: settings.maxResponseSize)
         let progress = console.isTerminal(.error)
         let onEvent: @Sendable (ClientEvent) -> Void = { event in
+            observer?(event)
             guard progress, case .waiting(let duration, let reason) = event, duration >= .seconds(1) else { return }
             console.write("waiting \(duration.components.seconds) s: \(describe(reason))\n", to: .error)
         }

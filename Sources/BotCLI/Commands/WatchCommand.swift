@@ -2,6 +2,7 @@ import ArgumentParsing
 import Foundation
 import GitbayClient
 import GitbayKit
+import HTTPServer
 import RuleEngine
 import StateDatabase
 
@@ -26,7 +27,11 @@ struct WatchCommand {
             --format json). SIGHUP reloads the rules (invalid rules are reported and the old ones \
             kept); SIGINT and SIGTERM stop after the write in flight (exit 130, 143). Busy servers, \
             rate limits and network trouble are waited out with a growing pause; a token the \
-            server turns away is exit 1.
+            server turns away is exit 1. With --listen it serves Prometheus metrics at /metrics, \
+            /healthz (200 while a pass succeeded within max(3 intervals, twice the longest pass), \
+            else 503 and why) and a status page at /. Started by systemd as Type=notify, it says \
+            READY=1 after the first full pass, STATUS= after each, STOPPING=1 on a stop, and feeds \
+            the watchdog (WatchdogSec=) only while its passes and waits make progress.
             """,
         options: [
             SharedOptions.config, SharedOptions.url, SharedOptions.tokenFile, SharedOptions.insecure,
@@ -40,6 +45,11 @@ struct WatchCommand {
                 "full-every", valueName: "duration",
                 help: "How often to run a full pass, for time-based conditions (default 15m).", defaultValue: "15m"),
             .flag("dry-run", help: "Plan every pass and write nothing."),
+            .value(
+                "listen", valueName: "host:port",
+                help:
+                    "Serve /metrics (Prometheus), /healthz and a status page on this address (loopback "
+                    + "unless an address says otherwise; off by default)."),
             .value(
                 "format", valueName: "format", help: "How to print each pass.", allowedValues: ["text", "json"],
                 defaultValue: "text"),
@@ -56,17 +66,71 @@ struct WatchCommand {
     func run() async throws(CommandFailure) -> BotExitCode {
         let interval = try duration("interval", default: 30)
         let fullEvery = try duration("full-every", default: 900)
+        let listen = try listenAddress()
         let planning = PlanningRun(
             invocation: invocation, environment: environment, console: console, registry: registry, control: control)
         let settings = try planning.settings()
         let dryRun = invocation.flag("dry-run")
+        let telemetry = WatchTelemetry(
+            server: settings.url.absoluteString, interval: interval, fullEvery: fullEvery, dryRun: dryRun)
+        let rules = try planning.loadRules(settings)
+        let client = try ForgeConnection.client(
+            settings, access: dryRun ? .readOnly : .readWrite, console: console, observer: telemetry.record)
+        let server = try serve(on: listen, telemetry)
+        defer { server?.stop() }
+        let notifier = SystemdNotifier(environment: environment)
+        let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry) }
+        defer { watchdog?.stop() }
         var watcher = Watcher(
-            rules: try planning.loadRules(settings), settings: settings,
-            client: try ForgeConnection.client(settings, access: dryRun ? .readOnly : .readWrite, console: console),
-            dryRun: dryRun, interval: interval, fullEvery: fullEvery, json: invocation.value("format") == "json",
-            verbose: invocation.flag("verbose"), registry: registry, control: control, console: console)
-        return try await watcher.watch { () throws(CommandFailure) in
-            try planning.loadRules(settings)
+            rules: rules, settings: settings, client: client, dryRun: dryRun, interval: interval,
+            fullEvery: fullEvery, json: invocation.value("format") == "json", verbose: invocation.flag("verbose"),
+            registry: registry, control: control, console: console, telemetry: telemetry, notifier: notifier)
+        let ended = await withTaskCancellationHandler { () async -> Result<BotExitCode, CommandFailure> in
+            do throws(CommandFailure) {
+                return .success(
+                    try await watcher.watch { () throws(CommandFailure) in try planning.loadRules(settings) })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            telemetry.stopping()
+            notifier?.notify(["STOPPING=1", "STATUS=stopping after the write in flight"])
+        }
+        return try ended.get()
+    }
+
+    /// The `--listen` address, `nil` without one; an address that is not loopback is served as
+    /// asked, with a warning, because the page names the server, the account and the rules.
+    private func listenAddress() throws(CommandFailure) -> ListenAddress? {
+        guard let text = invocation.value("listen") else { return nil }
+        let address: ListenAddress
+        do {
+            address = try ListenAddress.parse(text)
+        } catch {
+            throw CommandFailure(error.message, code: .usage)
+        }
+        if !address.isLoopback {
+            console.write(
+                "warning: --listen \(address) serves /metrics, /healthz and the status page to every host that "
+                    + "can reach this one; they show the server, the account, the rules and recent actions "
+                    + "(never the token)\n", to: .error)
+        }
+        return address
+    }
+
+    /// Starts the status server on `address`, before the first pass, so that a probe sees the start.
+    private func serve(on address: ListenAddress?, _ telemetry: WatchTelemetry) throws(CommandFailure) -> HTTPServer? {
+        guard let address else { return nil }
+        let endpoints = StatusEndpoints(telemetry: telemetry)
+        do {
+            let server = try HTTPServer.start(on: address) { endpoints.respond(to: $0) }
+            let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+            console.write(
+                "note: serving /metrics, /healthz and the status page at http://\(host):\(server.port)/\n",
+                to: .error)
+            return server
+        } catch {
+            throw CommandFailure(error.message, code: .failure)
         }
     }
 

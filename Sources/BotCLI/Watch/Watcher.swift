@@ -23,6 +23,10 @@ struct Watcher {
     let registry: PluginRegistry
     let control: CommandControl
     let console: any Console
+    /// Where each pass, wait and reload is recorded for `/metrics`, `/healthz` and the page.
+    let telemetry: WatchTelemetry
+    /// systemd, when it started the watcher as `Type=notify`: told when it is ready and each pass.
+    let notifier: (any ServiceNotifier)?
 
     /// The longest pause after repeated transient failures.
     static let longestPause: TimeInterval = 300
@@ -39,18 +43,27 @@ struct Watcher {
         var actions = 0
         var applied = 0
         var failed = 0
+        /// How long it took, from its start to its line.
+        var seconds: TimeInterval = 0
+        /// Each action's rule and outcome (`planned` in a dry run), for `actions_total`.
+        var outcomes: [WatchStatus.ActionKey] = []
     }
 
     /// Watches until cancelled (exit 130 or 143, by the signal the control recorded) or a failure
     /// that waiting cannot mend; the control's reloads load `reload()`'s rules.
     mutating func watch(reload: () throws(CommandFailure) -> [Rule]) async throws(CommandFailure) -> BotExitCode {
+        telemetry.rulesLoaded(Self.loaded(rules), reloaded: false)
         guard let me = try await account() else { return control.stoppedCode }
+        telemetry.account(me)
         // A dry run keeps its cache and feed position in the account's database without its lock,
         // as `plan` does: only forge writes are forbidden.
         let session = try await BotSession.open(
             settings, client: client, account: me, stateUse: dryRun ? .planning : .applying, registry: registry,
             control: control, console: console)
+        var announcedReady = false
         var position = try await readPosition(session.store)
+        telemetry.feedPosition(position)
+        await refreshRecentActions(session.store)
         var lastFull: Date?
         var failures = 0
         // What each probe (by the kind of event it raises) saw last; a full pass starts it afresh.
@@ -59,13 +72,17 @@ struct Watcher {
             if control.takeReload() {
                 do {
                     rules = try reload()
+                    telemetry.rulesLoaded(Self.loaded(rules), reloaded: true)
                     note("rules reloaded: \(rules.count) rules")
                 } catch {
+                    telemetry.reloadFailed(error.message)
                     note("the rules were not reloaded, the old ones stay: \(error.message)")
                 }
             }
             do {
                 let before = client.metrics.reads + client.metrics.writes
+                let started = Date()
+                telemetry.passBegins()
                 var pass: Pass
                 let due = lastFull.map { Date().timeIntervalSince($0) >= fullEvery } ?? true
                 let poll = due ? nil : try await FeedPoll.read(after: position, reader: client)
@@ -95,26 +112,54 @@ struct Watcher {
                     lastFull = Date()
                 }
                 if let position { try await record(position, in: session.store) }
+                telemetry.feedPosition(position)
                 pass.requests = client.metrics.reads + client.metrics.writes - before
-                report(pass)
+                let ended = Date()
+                pass.seconds = ended.timeIntervalSince(started)
+                let line = report(pass)
+                if pass.applied + pass.failed > 0 { await refreshRecentActions(session.store) }
+                telemetry.passSucceeded(
+                    WatchStatus.PassRecord(
+                        kind: pass.kind, started: started, ended: ended, requests: pass.requests,
+                        actions: pass.actions, applied: pass.applied, failed: pass.failed, line: line),
+                    outcomes: pass.outcomes)
+                let ready = telemetry.status.ready && !announcedReady
+                announcedReady = announcedReady || ready
+                notifier?.notify((ready ? ["READY=1"] : []) + ["STATUS=\(line)"])
                 failures = 0
             } catch let failure as CommandFailure {
                 throw failure
             } catch  where Task.isCancelled {
                 break
             } catch let error as GitbayError {
-                guard Self.isTransient(error) else { throw CommandFailure(error) }
                 failures += 1
-                let pause = pause(after: failures)
-                note("pass failed, trying again in \(Int(pause)) s: \(error)")
-                guard await sleep(pause) else { break }
+                guard try await wait(after: error, failures: failures, saying: "pass failed") else { break }
                 continue
             } catch {
                 throw CommandFailure("\(error)", code: .failure)
             }
+            telemetry.idles(for: interval)
             guard await sleep(interval) else { break }
         }
         return control.stoppedCode
+    }
+
+    /// The rules as the status page lists them.
+    private static func loaded(_ rules: [Rule]) -> [WatchStatus.LoadedRule] {
+        rules.map { WatchStatus.LoadedRule(name: $0.name, kind: $0.kind.rawValue) }
+    }
+
+    /// The state store's newest actions, for the status page; a store that cannot say leaves the
+    /// page as it was (the next pass's journal write will report the trouble).
+    private func refreshRecentActions(_ store: any StateStore) async {
+        guard let records = try? await store.history(HistoryQuery(limit: WatchStatus.recentLimit)) else { return }
+        telemetry.recentActions(
+            records.map { record in
+                WatchStatus.ActionRecord(
+                    at: record.at, rule: record.rule, item: record.item, command: ShellQuote.line(record.argv),
+                    outcome: HistoryEntry(record, command: nil, account: "").outcome.rawValue,
+                    reasons: (record.reasons ?? []).map { "\($0.condition) (\($0.observed))" })
+            })
     }
 
     /// Looks once with each probe the rules make worth it, and answers the events for what moved
@@ -142,14 +187,31 @@ struct Watcher {
                 return try await client.send(WhoAmICommand()).username
             } catch {
                 guard !Task.isCancelled else { return nil }
-                guard Self.isTransient(error) else { throw CommandFailure(error) }
                 failures += 1
-                let pause = pause(after: failures)
-                note("the server did not answer, trying again in \(Int(pause)) s: \(error)")
-                guard await sleep(pause) else { return nil }
+                guard try await wait(after: error, failures: failures, saying: "the server did not answer") else {
+                    return nil
+                }
             }
         }
         return nil
+    }
+
+    /// Waits out a transient failure, saying so on stderr, to systemd and on the page.
+    ///
+    /// `error` is the `failures`th in a row; answers `false` when cancelled meanwhile. An error
+    /// that waiting cannot mend is the command's failure.
+    private func wait(
+        after error: GitbayError, failures: Int, saying lead: String
+    ) async throws(CommandFailure)
+        -> Bool
+    {
+        guard let cause = WatchStatus.WaitCause(error) else { throw CommandFailure(error) }
+        let pause = pause(after: failures)
+        let summary = WatchTelemetry.summary(of: error)
+        telemetry.passFailed(summary, cause: cause, pause: pause)
+        notifier?.notify(["STATUS=\(lead), trying again in \(Int(pause)) s: \(summary)"])
+        note("\(lead), trying again in \(Int(pause)) s: \(error)")
+        return await sleep(pause)
     }
 
     /// The pause after `failures` transient failures in a row: the interval, doubling, at most
@@ -170,11 +232,30 @@ struct Watcher {
         }
         let plan = session.plan(passRules, state: state, only: targets)
         pass.actions = plan.pendingCommandCount
+        if dryRun { recordPlanned(plan, in: &pass) }
         guard !dryRun, plan.pendingCommandCount > 0 else { return }
         let (run, applied) = try await session.apply(plan, command: "watch")
-        pass.applied = applied.outcomes.filter { $0.status == .applied }.count
-        pass.failed = applied.outcomes.filter { $0.status == .failed }.count
+        pass.applied = applied.count(.applied)
+        pass.failed = applied.count(.failed)
+        pass.outcomes = applied.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) }
         _ = try await session.settle(applied, plan: plan, run: run)
+    }
+
+    /// A dry run's planned actions stand in for the journal's, which it does not write: counted as
+    /// `planned`, and shown on the page when there are any.
+    private func recordPlanned(_ plan: Plan, in pass: inout Pass) {
+        let planned = plan.acting.flatMap { entry in
+            entry.actions.filter { $0.status == .pending }.compactMap { action in
+                action.command.map { command in
+                    WatchStatus.ActionRecord(
+                        at: plan.evaluatedAt, rule: entry.rule, item: entry.item.reference,
+                        command: ShellQuote.line(command.argv), outcome: "planned",
+                        reasons: entry.reasons.map { "\($0.condition) (\($0.observed))" })
+                }
+            }
+        }
+        pass.outcomes = planned.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.outcome) }
+        if !planned.isEmpty { telemetry.recentActions(planned) }
     }
 
     private func readPosition(_ store: any StateStore) async throws(CommandFailure) -> Int? {
@@ -193,34 +274,28 @@ struct Watcher {
         }
     }
 
-    /// Whether waiting can mend `error`: the server busy or limiting, the network or the server
-    /// gone for a while, an answer cut short.
-    static func isTransient(_ error: GitbayError) -> Bool {
-        switch error.kind {
-        case .rateLimited, .busy, .serverError, .transport, .malformedResponse: return true
-        default: return false
-        }
-    }
-
-    /// One line per pass: text for people, JSON lines for log shippers.
-    private func report(_ pass: Pass) {
+    /// Prints one line per pass, text for people or JSON lines for log shippers, and answers the
+    /// text line, for the status page and systemd.
+    private func report(_ pass: Pass) -> String {
         let at = GitbayTimestamp.format(Date(), precision: .seconds)
+        let line =
+            "\(at) \(pass.kind) pass: \(pass.events) events (\(pass.ownEvents) own), "
+            + "\(pass.unannounced) unannounced changes, \(pass.items) items, "
+            + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
+            + (pass.failed > 0 ? ", \(pass.failed) failed" : "")
         if json {
             let fields: [String: Any] = [
                 "at": at, "pass": pass.kind, "events": pass.events, "own_events": pass.ownEvents,
                 "unannounced": pass.unannounced,
                 "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
-                "failed": pass.failed,
+                "failed": pass.failed, "seconds": (pass.seconds * 1000).rounded() / 1000,
             ]
             let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
             console.write(String(decoding: data, as: UTF8.self) + "\n", to: .output)
         } else {
-            console.write(
-                "\(at) \(pass.kind) pass: \(pass.events) events (\(pass.ownEvents) own), "
-                    + "\(pass.unannounced) unannounced changes, \(pass.items) items, "
-                    + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
-                    + (pass.failed > 0 ? ", \(pass.failed) failed" : "") + "\n", to: .output)
+            console.write(line + "\n", to: .output)
         }
+        return line
     }
 
     private func note(_ text: String) {

@@ -1,0 +1,145 @@
+import Foundation
+import GitbayClient
+
+/// What a watcher has done and is doing, as one value: the source of `/metrics`, `/healthz`, the
+/// status page and systemd's notifications.
+///
+/// The watcher and its client change it through ``WatchTelemetry``; readers take a copy, so a
+/// scrape or a page never waits for a pass, and a pass never waits for a scrape.
+struct WatchStatus: Sendable {
+    /// Why the watcher or its client waits, as `waits_total` labels it.
+    enum WaitCause: String, Sendable, CaseIterable, Comparable {
+        /// The server answered 429, or refused a write as over the account's write budget.
+        case rateLimit = "rate_limit"
+        /// The server answered 503, or failed with a 5xx.
+        case busy
+        /// The network or the connection failed, or an answer was cut short or garbled.
+        case transport
+        /// The client's own pacing to the request budget (`--rate-limit`).
+        case pacing
+
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// The cause of waiting after `error`, `nil` when waiting cannot mend it.
+        init?(_ error: GitbayError) {
+            switch error.kind {
+            case .rateLimited: self = .rateLimit
+            case .busy, .serverError: self = .busy
+            case .transport, .malformedResponse: self = .transport
+            default: return nil
+            }
+        }
+
+        /// How the status page names it.
+        var phrase: String {
+            switch self {
+            case .rateLimit: return "the server is rate-limiting this account"
+            case .busy: return "the server is busy or failing"
+            case .transport: return "the server cannot be reached"
+            case .pacing: return "pacing to the request budget"
+            }
+        }
+    }
+
+    /// A wait under way: its cause and when it ends.
+    struct Wait: Sendable, Hashable {
+        var cause: WaitCause
+        var since: Date
+        var until: Date
+    }
+
+    /// One finished pass, for the page's table and systemd's `STATUS=`.
+    struct PassRecord: Sendable, Hashable {
+        var kind: String
+        var started: Date
+        var ended: Date
+        var requests: Int
+        var actions: Int
+        var applied: Int
+        var failed: Int
+        /// The line the watcher printed for it.
+        var line: String
+    }
+
+    /// One action from the state store's journal (or, in a dry run, from the last plan).
+    struct ActionRecord: Sendable, Hashable {
+        var at: Date
+        var rule: String
+        var item: String
+        var command: String
+        var outcome: String
+        var reasons: [String]
+    }
+
+    /// The result of the last reload of the rules.
+    struct Reload: Sendable, Hashable {
+        var at: Date
+        /// `nil` when it loaded; otherwise why the old rules stay.
+        var failure: String?
+    }
+
+    /// A rule as the page lists it.
+    struct LoadedRule: Sendable, Hashable {
+        var name: String
+        var kind: String
+    }
+
+    /// A label pair of `actions_total`.
+    struct ActionKey: Sendable, Hashable, Comparable {
+        var rule: String
+        var outcome: String
+
+        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.rule, lhs.outcome) < (rhs.rule, rhs.outcome) }
+    }
+
+    /// How many passes and actions the page and the metrics keep.
+    static let recentLimit = 50
+
+    /// The server's URL, which never carries the token.
+    var server: String
+    /// The account the token belongs to, once the server said.
+    var account: String?
+    var started: Date
+    var interval: TimeInterval
+    var fullEvery: TimeInterval
+    var dryRun: Bool
+    var passes: [String: Int] = ["full": 0, "events": 0, "idle": 0]
+    var reads = 0
+    var writes = 0
+    var actions: [ActionKey: Int] = [:]
+    var waits: [WaitCause: Int] = Dictionary(uniqueKeysWithValues: WaitCause.allCases.map { ($0, 0) })
+    var lastPassEnded: Date?
+    var lastSuccessfulPassEnded: Date?
+    /// The longest successful pass so far, which sets how long a pass may be expected to take.
+    var longestPass: TimeInterval = 0
+    /// When the pass under way started.
+    var passStarted: Date?
+    var currentWait: Wait?
+    /// The cause of the client's last retry, which its backoff waits for.
+    var retryCause: WaitCause?
+    /// When the watcher, idle between passes, polls next.
+    var nextPoll: Date?
+    var nextFullPass: Date?
+    var feedPosition: Int?
+    var rules: [LoadedRule] = []
+    var reloadFailures = 0
+    var lastReload: Reload?
+    var recentPasses: [PassRecord] = []
+    var recentActions: [ActionRecord] = []
+    /// The last failure since the last successful pass, in one line.
+    var lastFailure: String?
+    /// When the watcher last showed it moves: a request sent, a wait begun, a pass begun or ended.
+    var lastProgress: Date
+    /// Whether the first full pass has ended (systemd's `READY=1`).
+    var ready = false
+    var stopping = false
+
+    init(server: String, started: Date, interval: TimeInterval, fullEvery: TimeInterval, dryRun: Bool) {
+        self.server = server
+        self.started = started
+        self.interval = interval
+        self.fullEvery = fullEvery
+        self.dryRun = dryRun
+        lastProgress = started
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import GitbayClient
+import GitbayKit
+import Synchronization
+
+/// The one place a watcher records what it does, for everything that reports on it from outside
+/// its loop: the HTTP endpoints, systemd's watchdog and status.
+///
+/// Each call takes a lock for a few assignments only, so the watcher's passes, its client's tasks
+/// and the server's threads share it without waiting on one another.
+final class WatchTelemetry: Sendable {
+    private let state: Mutex<WatchStatus>
+    private let clock: @Sendable () -> Date
+
+    init(
+        server: String, interval: TimeInterval, fullEvery: TimeInterval, dryRun: Bool,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.clock = clock
+        state = Mutex(
+            WatchStatus(server: server, started: clock(), interval: interval, fullEvery: fullEvery, dryRun: dryRun))
+    }
+
+    /// A copy of the status now.
+    var status: WatchStatus {
+        state.withLock { $0 }
+    }
+
+    /// The time by the telemetry's clock, for judging a copy of the status.
+    var now: Date { clock() }
+
+    /// Takes what the client reports: each request sent and each wait it begins.
+    func record(_ event: ClientEvent) {
+        let now = clock()
+        state.withLock { status in
+            status.lastProgress = now
+            switch event {
+            case .sending(_, let effect, _):
+                if effect == .write { status.writes += 1 } else { status.reads += 1 }
+                status.currentWait = nil
+            case .retrying(_, _, let failure):
+                let cause = WatchStatus.WaitCause(failure) ?? .transport
+                status.waits[cause, default: 0] += 1
+                status.retryCause = cause
+                status.lastFailure = Self.summary(of: failure)
+            case .waiting(let duration, let reason):
+                let cause = Self.cause(of: reason, after: status.retryCause)
+                if cause == .pacing { status.waits[.pacing, default: 0] += 1 }
+                let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+                status.currentWait = WatchStatus.Wait(cause: cause, since: now, until: now + seconds)
+            }
+        }
+    }
+
+    /// A pass begins.
+    func passBegins() {
+        let now = clock()
+        state.withLock { status in
+            status.passStarted = now
+            status.lastProgress = now
+            status.nextPoll = nil
+            status.currentWait = nil
+        }
+    }
+
+    /// A pass ended well: counted by kind, its actions by rule and outcome.
+    func passSucceeded(_ record: WatchStatus.PassRecord, outcomes: [WatchStatus.ActionKey]) {
+        let now = clock()
+        state.withLock { status in
+            status.passes[record.kind, default: 0] += 1
+            for key in outcomes { status.actions[key, default: 0] += 1 }
+            status.lastPassEnded = now
+            status.lastSuccessfulPassEnded = now
+            if let started = status.passStarted {
+                status.longestPass = max(status.longestPass, now.timeIntervalSince(started))
+            }
+            status.passStarted = nil
+            status.lastProgress = now
+            status.lastFailure = nil
+            status.currentWait = nil
+            status.recentPasses.append(record)
+            if status.recentPasses.count > WatchStatus.recentLimit { status.recentPasses.removeFirst() }
+            if record.kind == "full" {
+                status.ready = true
+                status.nextFullPass = now + status.fullEvery
+            }
+        }
+    }
+
+    /// A pass failed for a reason waiting can mend; the watcher pauses `pause` seconds.
+    func passFailed(_ failure: String, cause: WatchStatus.WaitCause, pause: TimeInterval) {
+        let now = clock()
+        state.withLock { status in
+            status.lastPassEnded = now
+            status.passStarted = nil
+            status.lastFailure = failure
+            status.lastProgress = now
+            status.waits[cause, default: 0] += 1
+            status.currentWait = WatchStatus.Wait(cause: cause, since: now, until: now + pause)
+        }
+    }
+
+    /// The watcher sleeps until its next poll.
+    func idles(for seconds: TimeInterval) {
+        let now = clock()
+        state.withLock { status in
+            status.lastProgress = now
+            status.nextPoll = now + seconds
+        }
+    }
+
+    /// The account the server says the token is.
+    func account(_ name: String) {
+        state.withLock { $0.account = name }
+    }
+
+    func feedPosition(_ position: Int?) {
+        state.withLock { $0.feedPosition = position }
+    }
+
+    /// The rules in force, after the start or a reload that loaded.
+    func rulesLoaded(_ rules: [WatchStatus.LoadedRule], reloaded: Bool) {
+        let now = clock()
+        state.withLock { status in
+            status.rules = rules
+            if reloaded { status.lastReload = WatchStatus.Reload(at: now, failure: nil) }
+        }
+    }
+
+    /// A reload that failed: the old rules stay.
+    func reloadFailed(_ failure: String) {
+        let now = clock()
+        state.withLock { status in
+            status.reloadFailures += 1
+            status.lastReload = WatchStatus.Reload(at: now, failure: failure)
+        }
+    }
+
+    /// The newest actions, newest first, as the page shows them.
+    func recentActions(_ actions: [WatchStatus.ActionRecord]) {
+        state.withLock { $0.recentActions = Array(actions.prefix(WatchStatus.recentLimit)) }
+    }
+
+    /// A stop was asked for (SIGTERM, SIGINT): the watcher finishes the write in flight and ends.
+    func stopping() {
+        state.withLock { $0.stopping = true }
+    }
+
+    /// What went wrong, in the words `/healthz` and the page use: the server's answer first.
+    static func summary(of error: GitbayError) -> String {
+        let status = error.httpStatus.map { " (HTTP \($0))" } ?? ""
+        switch error.kind {
+        case .busy: return "the server answers 503: it is busy"
+        case .rateLimited: return "the server is rate-limiting this account\(status)"
+        case .serverError: return "the server fails\(status): \(error.message)"
+        case .transport: return "the server cannot be reached: \(error.message)"
+        default: return "the server's answer is not gitbay's\(status): \(error.message)"
+        }
+    }
+
+    /// The cause of a client's wait; a backoff's is that of the failure it follows.
+    private static func cause(
+        of reason: ClientEvent.WaitReason, after retry: WatchStatus.WaitCause?
+    ) -> WatchStatus.WaitCause {
+        switch reason {
+        case .pacing: return .pacing
+        case .rateLimited, .tooManyWrites: return .rateLimit
+        case .busy: return .busy
+        case .backoff: return retry ?? .transport
+        }
+    }
+}

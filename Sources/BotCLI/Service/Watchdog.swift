@@ -1,0 +1,32 @@
+import Foundation
+
+/// Feeds systemd's watchdog while the watcher moves, and starves it once the watcher is stuck.
+///
+/// It sends `WATCHDOG=1` at half the interval systemd asked for, but only while
+/// ``WatchHealth/isProgressing(_:now:)`` holds. So a watcher whose request never returns (or whose
+/// threads are all blocked, which stops this task too) is restarted by systemd, while one that
+/// waits out a server that is down is left to wait.
+struct Watchdog {
+    private let task: Task<Void, Never>
+
+    /// Starts feeding `notifier`'s watchdog from `telemetry`; `nil` when systemd watches nothing.
+    init?(notifier: any ServiceNotifier, telemetry: WatchTelemetry) {
+        guard let interval = notifier.watchdogInterval else { return nil }
+        task = Task {
+            while !Task.isCancelled {
+                if WatchHealth.isProgressing(telemetry.status, now: telemetry.now) {
+                    notifier.notify(["WATCHDOG=1"])
+                }
+                do {
+                    try await Task.sleep(for: interval / 2)
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+
+    func stop() {
+        task.cancel()
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+@testable import BotCLI
+
+private let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// A watcher that has run one full pass and applied one action, with names that need escaping.
+private func busyWatcher() -> WatchStatus {
+    var status = WatchStatus(
+        server: "https://gitbay.example", started: start, interval: 30, fullEvery: 900, dryRun: false)
+    status.account = "triage-bot"
+    status.passes["full"] = 1
+    status.reads = 40
+    status.writes = 1
+    status.actions[WatchStatus.ActionKey(rule: "say \"hi\"\\now\nplease", outcome: "applied")] = 1
+    status.lastPassEnded = start + 20
+    status.lastSuccessfulPassEnded = start + 20
+    status.feedPosition = 812
+    status.rules = [WatchStatus.LoadedRule(name: "close-<stale>", kind: "issues")]
+    status.recentPasses = [
+        WatchStatus.PassRecord(
+            kind: "full", started: start, ended: start + 20, requests: 41, actions: 1, applied: 1, failed: 0,
+            line: "full pass")
+    ]
+    status.recentActions = [
+        WatchStatus.ActionRecord(
+            at: start + 19, rule: "close-<stale>", item: "krz/app#7", command: "issue close krz/app#7",
+            outcome: "applied", reasons: ["idle > 60d (61d 3h)", "labels has stale ([stale])"])
+    ]
+    return status
+}
+
+/// `/metrics` and the status page, rendered from a status value: the real Prometheus parser reads
+/// the metrics, and the page escapes what it shows.
+@Suite struct StatusRenderingTests {
+    @Test func theMetricsParseWithPrometheusClientAndEscapeLabelValues() async throws {
+        let text = MetricsExposition.render(busyWatcher(), now: start + 25, residentBytes: 52_428_800)
+        let families = try await PrometheusText.parse(text)
+        func family(_ name: String) throws -> PrometheusText.Family {
+            try #require(families.first { $0.name == name }, "\(name) in \(families.map(\.name))")
+        }
+        let actions = try family("gitbay_bot_actions")
+        #expect(actions.type == "counter")
+        #expect(actions.samples.first?.labels["rule"] == "say \"hi\"\\now\nplease")
+        #expect(try family("gitbay_bot_passes").samples.first { $0.labels["kind"] == "full" }?.value == 1)
+        #expect(try family("gitbay_bot_requests").samples.map(\.value).sorted() == [1, 40])
+        #expect(try family("gitbay_bot_last_successful_pass_timestamp_seconds").samples.first?.value == 1_800_000_020)
+        #expect(try family("gitbay_bot_feed_position").samples.first?.value == 812)
+        #expect(try family("gitbay_bot_resident_memory_bytes").samples.first?.value == 52_428_800)
+        #expect(try family("gitbay_bot_healthy").samples.first?.value == 1)
+        #expect(try family("gitbay_bot_waits").samples.count == WatchStatus.WaitCause.allCases.count)
+    }
+
+    @Test func aGaugeWithNothingToSayHasNoSampleRatherThanAZero() async throws {
+        let fresh = WatchStatus(
+            server: "https://gitbay.example", started: start, interval: 30, fullEvery: 900, dryRun: true)
+        let families = try await PrometheusText.parse(MetricsExposition.render(fresh, now: start, residentBytes: nil))
+        for name in ["gitbay_bot_last_pass_timestamp_seconds", "gitbay_bot_feed_position"] {
+            #expect(families.first { $0.name == name }?.samples == [], "\(name)")
+        }
+    }
+
+    @Test func thePageShowsRulesPassesActionsAndEscapesThem() {
+        let page = StatusPage.render(busyWatcher(), now: start + 25)
+        #expect(page.contains("<code>close-&lt;stale&gt;</code>"))
+        #expect(!page.contains("close-<stale>"))
+        #expect(page.contains("<li>idle &gt; 60d (61d 3h)</li>"))
+        #expect(page.contains("<code>issue close krz/app#7</code>"))
+        #expect(page.contains("ok: the last successful pass ended 5 s ago"))
+        #expect(page.contains("Feed position: event 812."))
+        #expect(!page.contains("<script"))
+        #expect(!page.contains("&lt;time"), "times are elements, not text")
+    }
+
+    @Test func thePageSaysWhatTheWatcherWaitsFor() {
+        var status = busyWatcher()
+        status.currentWait = WatchStatus.Wait(cause: .rateLimit, since: start + 20, until: start + 80)
+        status.lastFailure = "the server is rate-limiting this account (HTTP 429)"
+        status.nextPoll = start + 40
+        let page = StatusPage.render(status, now: start + 30)
+        #expect(page.contains("Waiting 50 s more: the server is rate-limiting this account."))
+        #expect(page.contains("Last failure: the server is rate-limiting this account (HTTP 429)"))
+        #expect(!page.contains("Next poll"), "a wait under way is what the watcher does now")
+        status.currentWait = nil
+        let idle = StatusPage.render(status, now: start + 30)
+        #expect(idle.contains("Next poll of the feed at <time datetime=\"2027-01-15T08:00:40Z\">"))
+    }
+}
