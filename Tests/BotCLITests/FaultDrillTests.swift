@@ -36,17 +36,6 @@ private func bot(
     await runBot(arguments + connection(simulator), environment: ["GITBAY_TOKEN": simulator.token])
 }
 
-/// Polls `condition` every 20 ms until it holds; false only if it never did within `seconds`, a bound
-/// against hanging that a working bot and simulator never come near.
-private func eventually(within seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}
-
 /// One of the simulator's counters of requests in progress: `held` by a `hold` fault, or `in_flight`.
 private func counter(_ name: String, _ simulator: SimulatorProcess) async throws -> Int {
     try #require(try await simulator.stats()[name] as? Int)

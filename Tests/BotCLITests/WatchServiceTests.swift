@@ -85,16 +85,6 @@ private struct ServedWatcher {
     }
 }
 
-/// Polls `condition` until it holds, at most `seconds`.
-private func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(200))
-    }
-    return try await condition()
-}
-
 /// `watch --listen` against the simulator: Prometheus's own parser reads /metrics, /healthz
 /// follows the server down and back, a real browser loads the page, systemd's protocol is spoken
 /// to a stand-in socket, and clients that misbehave cannot hold up a pass.
@@ -147,7 +137,7 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
         }
     }
 
-    @Test func anAddressThatIsNotLoopbackIsServedWithAWarningAndANameIsRefused() async throws {
+    @Test func anAddressThatIsNotLoopbackIsServedWithAWarningANameIsRefusedAndAPortInUseIsExit1() async throws {
         let refused = await runBot(["watch", "--listen", "example.org:9464", "--url", "http://127.0.0.1:9"])
         #expect(refused.code == 64)
         #expect(refused.error.contains("not 'example.org:9464'"), "\(refused.error)")
@@ -164,10 +154,21 @@ private func eventually(within seconds: Double, _ condition: () async throws -> 
                 console: console, control: control)
         }
         let warned = try await eventually(within: 30) { console.error.contains("status page at http://0.0.0.0:") }
-        watcher.cancel()
-        #expect(await watcher.value == 130)
         #expect(warned)
         #expect(console.error.contains("warning: --listen 0.0.0.0:0 serves /metrics"), "\(console.error)")
+        // A second watcher on the port the first one holds stops at once, saying why.
+        let port = try #require(
+            console.error.split(separator: "\n").first { $0.contains("status page at") }?.split(separator: ":").last?
+                .dropLast())
+        let taken = await runBot(
+            [
+                "watch", folder, "--listen", "127.0.0.1:\(port)", "--url", "http://127.0.0.1:9", "--state-dir",
+                BotState().folder,
+            ], environment: ["GITBAY_TOKEN": "gb_" + String(repeating: "0", count: 64)])
+        #expect(taken.code == 1)
+        #expect(taken.error.contains("cannot listen on 127.0.0.1:\(port)"), "\(taken.error)")
+        watcher.cancel()
+        #expect(await watcher.value == 130)
     }
 
     @Test func healthzTurns503WhileTheServerIsDownAndBackTo200WhenItReturns() async throws {

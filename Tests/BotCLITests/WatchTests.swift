@@ -128,16 +128,6 @@ private func feedKinds(_ simulator: SimulatorProcess) async throws -> [String] {
     try await simulator.client().send(try FeedCommand(limit: 50)).items.map(\.kind)
 }
 
-/// Polls `condition` until it holds, at most `seconds`.
-private func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    return try await condition()
-}
-
 /// `watch` against the simulator: it acts on other people's activity within one interval plus
 /// five seconds, pushes included though gitbay's feed never shows them, does each thing once,
 /// stops cleanly, and a restart after `kill -9` loses and doubles nothing.

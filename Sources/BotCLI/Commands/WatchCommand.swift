@@ -29,7 +29,8 @@ struct WatchCommand {
             rate limits and network trouble are waited out with a growing pause; a token the \
             server turns away is exit 1. With --listen it serves Prometheus metrics at /metrics, \
             /healthz (200 while a pass succeeded within max(3 intervals, twice the longest pass), \
-            else 503 and why) and a status page at /. Started by systemd as Type=notify, it says \
+            else 503 and why) and a status page at / (an address it cannot listen on is exit 1 at the \
+            start). Started by systemd as Type=notify, it says \
             READY=1 after the first full pass, STATUS= after each, STOPPING=1 on a stop, and feeds \
             the watchdog (WatchdogSec=) only while its passes and waits make progress.
             """,

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Polls `condition` every `every` until it holds; false only if it never did within `seconds`.
+///
+/// The bound keeps a test from hanging, and is never what a working bot and simulator come near;
+/// the last look after the deadline counts, since a busy machine may wake the poller late.
+public func eventually(
+    within seconds: Double = 60, every interval: Duration = .milliseconds(50),
+    _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: interval)
+    }
+    return try await condition()
+}
