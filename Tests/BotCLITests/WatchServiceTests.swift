@@ -49,14 +49,14 @@ private struct ServedWatcher {
     /// The folder of the rules it watches with.
     let rules: String
 
-    init(_ simulator: SimulatorProcess, environment: [String: String] = [:]) async throws {
+    init(_ simulator: SimulatorProcess, environment: [String: String] = [:], _ extra: [String] = []) async throws {
         let state = BotState()
         rules = try ruleFolder()
         bot = try BotProcess(
             [
                 "watch", rules, "--state-dir", state.folder, "--interval", "1s", "--full-every", "1h",
                 "--url", simulator.baseURL.absoluteString, "--rate-limit", "6000", "--listen", "127.0.0.1:0",
-            ], environment: environment.merging(["GITBAY_TOKEN": simulator.token]) { mine, _ in mine })
+            ] + extra, environment: environment.merging(["GITBAY_TOKEN": simulator.token]) { mine, _ in mine })
         let said = try await bot.waitForError(containing: "status page at http")
         let line = try #require(said.split(separator: "\n").first { $0.contains("serving /metrics") })
         let address = try #require(line.split(separator: " ").last)
@@ -72,9 +72,12 @@ private struct ServedWatcher {
         return (response.status, String(decoding: response.body, as: UTF8.self), response.header("Content-Type"))
     }
 
-    /// Waits (bounded) until the watcher has printed `count` pass lines.
-    func passes(_ count: Int, within seconds: Int = 30) async throws {
-        _ = try await bot.waitForOutput(within: seconds) { $0.components(separatedBy: " pass: ").count > count }
+    /// Waits (bounded) until the watcher has printed `count` pass lines (stdout has nothing else);
+    /// answers them.
+    @discardableResult
+    func passes(_ count: Int, within seconds: Int = 30) async throws -> [Substring] {
+        try await bot.waitForOutput(within: seconds) { $0.split(separator: "\n").count >= count }
+            .split(separator: "\n")
     }
 
     func stop() async throws -> BotProcess.Ending {
@@ -216,24 +219,35 @@ private struct ServedWatcher {
         defer { socket.close() }
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
             let watcher = try await ServedWatcher(
-                simulator, environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"])
+                simulator, environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"],
+                ["--format", "json"])
             let ready = try #require(try await socket.first(within: .seconds(30)) { $0 == "READY=1" })
             #expect(ready.assignments.contains { $0.hasPrefix("STATUS=") && $0.contains("full pass") })
             let fed = try await socket.first(within: .seconds(10), after: ready.at) { $0 == "WATCHDOG=1" }
             #expect(fed != nil, "the watchdog is fed while passes run")
-            try await watcher.passes(2)
+            let before = try await watcher.passes(2)
             // Every read from now on hangs until released: the next poll never returns.
             try await simulator.control(#"{"faults": ["hold,method=GET"]}"#)
+            #expect(try await eventually(within: 30) { try await simulator.stats()["held"] as? Int ?? 0 >= 1 })
             let hung = Date()
-            try await Task.sleep(for: .seconds(9))
-            let late = socket.received.filter {
-                $0.at > hung.addingTimeInterval(5) && $0.assignments.contains("WATCHDOG=1")
-            }
-            #expect(late.isEmpty, "no WATCHDOG=1 once nothing moved for 3 intervals: \(late.map(\.at))")
+            // Nothing moves from the held request on; the watcher says so once max(3 intervals,
+            // twice its longest pass) have gone by, and the watchdog's next tick is the first unfed.
+            let longest =
+                before.compactMap {
+                    (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["seconds"] as? Double
+                }.max() ?? 0
+            let starved = hung.addingTimeInterval(max(3, 2 * longest) + 1.5)
+            try await Task.sleep(for: .seconds(starved.timeIntervalSinceNow + 4))
+            let late = socket.received.filter { $0.at > starved && $0.assignments.contains("WATCHDOG=1") }
+            #expect(late.isEmpty, "no WATCHDOG=1 once nothing moved: \(late.map(\.at)), starved from \(starved)")
+            let fedUntil = socket.received.last { $0.assignments.contains("WATCHDOG=1") }?.at
+            #expect(
+                fedUntil.map { $0 > hung } == true,
+                "fed until the stall was long enough: \(String(describing: fedUntil))")
             let stopped = Date()
             let end = try await watcher.stop()
             #expect(try await socket.first(within: .seconds(5), after: stopped) { $0 == "STOPPING=1" } != nil)
-            #expect(end.output.components(separatedBy: " pass: ").count >= 3)
+            #expect(end.output.split(separator: "\n").count >= 2)
         }
     }
 
@@ -257,7 +271,7 @@ private struct ServedWatcher {
                 return sent
             }
             let printed = try await watcher.bot.waitForOutput(within: 30) { _ in true }
-            let passesBefore = printed.components(separatedBy: " pass: ").count - 1
+            let passesBefore = printed.split(separator: "\n").count
             try await watcher.passes(passesBefore + 3, within: 30)
             let flooded = await flood.value
             let after = try residentKilobytes(of: watcher.bot.processIdentifier)
