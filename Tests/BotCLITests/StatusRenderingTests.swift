@@ -74,6 +74,11 @@ private func busyWatcher() -> WatchStatus {
         #expect(!page.contains("&lt;time"), "times are elements, not text")
     }
 
+    @Test func theServerIsShownWithoutTheUserOrPasswordItsURLMayCarry() throws {
+        let url = try #require(URL(string: "https://bot:s3cret@gitbay.example:8443/base"))
+        #expect(WatchCommand.shown(url) == "https://gitbay.example:8443/base")
+    }
+
     @Test func thePageSaysWhatTheWatcherWaitsFor() {
         var status = busyWatcher()
         status.currentWait = WatchStatus.Wait(cause: .rateLimit, since: start + 20, until: start + 80)

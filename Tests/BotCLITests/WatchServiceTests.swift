@@ -240,10 +240,6 @@ private struct ServedWatcher {
             try await Task.sleep(for: .seconds(starved.timeIntervalSinceNow + 4))
             let late = socket.received.filter { $0.at > starved && $0.assignments.contains("WATCHDOG=1") }
             #expect(late.isEmpty, "no WATCHDOG=1 once nothing moved: \(late.map(\.at)), starved from \(starved)")
-            let fedUntil = socket.received.last { $0.assignments.contains("WATCHDOG=1") }?.at
-            #expect(
-                fedUntil.map { $0 > hung } == true,
-                "fed until the stall was long enough: \(String(describing: fedUntil))")
             let stopped = Date()
             let end = try await watcher.stop()
             #expect(try await socket.first(within: .seconds(5), after: stopped) { $0 == "STOPPING=1" } != nil)
