@@ -143,7 +143,7 @@ let package = Package(
                 "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin",
             ],
             resources: [.copy("Corpus")]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "GitbayTestSupport"]),
         .testTarget(
             name: "StateDatabaseTests",
             dependencies: ["StateDatabase", "RuleEngine", "GitbayTestSupport"]

@@ -21,7 +21,8 @@ import Darwin
             try? other.fileHandleForReading.close()
         }
         #expect(fcntl(open.fileHandleForWriting.fileDescriptor, F_GETFD) & FD_CLOEXEC == 0)
-        let child = try ChildProcess("/bin/sh", ["-c", "ls /proc/$$/fd; exec sleep 30"], environment: environment)
+        // The sleep outlasts any stall of a loaded machine; the test stops it.
+        let child = try ChildProcess("/bin/sh", ["-c", "ls /proc/$$/fd; exec sleep 600"], environment: environment)
         let listed = try await child.output(timeout: .seconds(10)) { $0.hasSuffix("\n") && $0.contains("2\n") }
         let inChild = Set(listed.split(separator: "\n").compactMap { Int($0) })
         // `ls` itself opens one more (the directory it lists); what /proc shows of sleep is exact.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GitbayTestSupport
 import Synchronization
 import Testing
 

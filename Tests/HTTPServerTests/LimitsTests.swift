@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 import Testing
 
 @testable import HTTPServer

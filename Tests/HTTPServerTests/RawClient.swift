@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 
 #if canImport(Glibc)
 import Glibc
