@@ -17,7 +17,11 @@ struct MeasuredBotProcess {
     struct Outcome {
         /// The exit status, or nil when a signal ended the bot.
         var exitStatus: Int32?
-        /// The peak resident set size, from `wait4`'s `ru_maxrss`.
+        /// The peak resident set size: the highest `VmHWM` sampled while the bot ran.
+        ///
+        /// Not `wait4`'s `ru_maxrss`, which on Linux starts at the test process's own peak (the
+        /// spawn is a vfork, and the exec records the shared memory's high-water mark): 197 MiB
+        /// for a bot that peaked at 68, once the whole suite had run in the test process.
         var peakResidentBytes: Int
         /// Whether the watchdog stopped the bot for passing ``MeasuredBotProcess/limit``.
         var stoppedByWatchdog: Bool
@@ -38,9 +42,11 @@ struct MeasuredBotProcess {
         let child = try ChildProcess(
             BotProcess.executable.path, arguments, environment: BotProcess.environment(environment))
         var stoppedByWatchdog = false
+        var sampledPeak = 0
         let deadline = ContinuousClock.now.advanced(by: patience)
         while child.isRunning && ContinuousClock.now < deadline {
-            if Self.peakResidentSoFar(child.pid) > limit {
+            sampledPeak = max(sampledPeak, Self.peakResidentSoFar(child.pid))
+            if sampledPeak > limit {
                 stoppedByWatchdog = true
                 child.send(SIGKILL)
                 break
@@ -49,7 +55,9 @@ struct MeasuredBotProcess {
         }
         let ended = try await child.wait(timeout: max(deadline - ContinuousClock.now, .seconds(5)))
         return Outcome(
-            exitStatus: ended.status, peakResidentBytes: ended.peakResidentKilobytes * 1024,
+            exitStatus: ended.status,
+            peakResidentBytes: sampledPeak > 0
+                ? sampledPeak : ended.peakResidentKilobytes * 1024,
             stoppedByWatchdog: stoppedByWatchdog, output: ended.outputText, error: ended.errorText)
     }
 

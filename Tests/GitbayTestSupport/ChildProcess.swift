@@ -51,7 +51,11 @@ public final class ChildProcess: Sendable {
         public var signal: Int32?
         public var output: Data
         public var error: Data
-        /// The child's own resource usage, from `wait4`.
+        /// The child's peak resident memory, from `wait4`'s `ru_maxrss`: an upper bound only.
+        ///
+        /// On Linux the spawn shares the test process's memory until the exec (glibc's
+        /// `posix_spawn` is a vfork), and the exec records that memory's high-water mark as the
+        /// child's, so a child of a large test process reports at least the test process's peak.
         public var peakResidentKilobytes: Int
 
         public var outputText: String { String(decoding: output, as: UTF8.self) }
