@@ -23,21 +23,7 @@ private let forge = """
 
 /// The rule that acts on the forge above, in a folder of its own.
 private func ruleFolder() throws -> String {
-    let folder = Scratch.url("service-rules-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try """
-    scope: repo:krz/app
-    rules:
-      - name: unmark-stale
-        on: issues
-        when:
-          - state = open
-          - labels has stale
-          - last_comment.author != @me
-        do:
-          - remove-label: stale
-    """.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
-    return folder.path
+    try scopedRuleFolder(unmarkStaleRule)
 }
 
 private let simulatorOptions = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]

@@ -34,14 +34,8 @@ private let forge = """
                    "ref": "feat-3", "created_at": "2025-01-01T00:00:00Z"}]}]}
     """
 
-/// The shipped rules that judge no time (`unmark-stale`, `ready-when-stack-lands`,
-/// `cancel-superseded`), in a folder of their own, scoped to the test repository.
-private func rules() throws -> String {
-    let folder = Scratch.url("watch-rules-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try """
-    scope: repo:krz/app
-    rules:
+/// The shipped `unmark-stale` rule, as the watch suites use it: an item of a `rules:` list.
+let unmarkStaleRule = """
       - name: unmark-stale
         on: issues
         when:
@@ -50,25 +44,42 @@ private func rules() throws -> String {
           - last_comment.author != @me
         do:
           - remove-label: stale
-      - name: ready-when-stack-lands
-        on: merge_requests
-        when:
-          - state = open
-          - draft
-          - stack.landed
-        do:
-          - ready
-          - comment: "!{{ stack.parent }} merged, so this one is ready for review."
-      - name: cancel-superseded
-        on: builds
-        when:
-          - status in [pending, running]
-          - superseded
-          - not ref.default
-        do:
-          - cancel
-    """.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+    """
+
+/// `rules` (items of a `rules:` list) scoped to the test repository `krz/app`, in a folder of
+/// their own; answers the folder.
+func scopedRuleFolder(_ rules: String) throws -> String {
+    let folder = Scratch.url("watch-rules-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try ("scope: repo:krz/app\nrules:\n" + rules).write(
+        to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
     return folder.path
+}
+
+/// The shipped rules that judge no time (`unmark-stale`, `ready-when-stack-lands`,
+/// `cancel-superseded`), in a folder of their own, scoped to the test repository.
+private func rules() throws -> String {
+    try scopedRuleFolder(
+        unmarkStaleRule + """
+
+              - name: ready-when-stack-lands
+                on: merge_requests
+                when:
+                  - state = open
+                  - draft
+                  - stack.landed
+                do:
+                  - ready
+                  - comment: "!{{ stack.parent }} merged, so this one is ready for review."
+              - name: cancel-superseded
+                on: builds
+                when:
+                  - status in [pending, running]
+                  - superseded
+                  - not ref.default
+                do:
+                  - cancel
+            """)
 }
 
 private let interval = 2.0

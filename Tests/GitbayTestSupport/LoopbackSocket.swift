@@ -16,16 +16,12 @@ public final class LoopbackSocket: @unchecked Sendable {
     /// Connects to 127.0.0.1:`port`.
     public init(port: Int) throws {
         #if os(Linux)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        descriptor = try closeOnExecSocket(AF_INET, Int32(SOCK_STREAM.rawValue))
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        if descriptor >= 0 {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            var on: Int32 = 1
-            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        }
+        descriptor = try closeOnExecSocket(AF_INET, SOCK_STREAM)
+        var on: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        guard descriptor >= 0 else { throw StandInError("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -80,6 +76,18 @@ public final class LoopbackSocket: @unchecked Sendable {
             received += buffer[0..<count]
         }
     }
+}
+
+/// A socket of `domain` and `type` that no child process inherits.
+func closeOnExecSocket(_ domain: Int32, _ type: Int32) throws -> Int32 {
+    #if os(Linux)
+    let descriptor = socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), 0)
+    #else
+    let descriptor = socket(domain, type, 0)
+    if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    #endif
+    guard descriptor >= 0 else { throw StandInError("socket: \(String(cString: strerror(errno)))") }
+    return descriptor
 }
 
 /// `close(2)`, under a name that no type's own `close()` hides.

@@ -32,12 +32,10 @@ public final class NotifySocketStandIn: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         path = folder + "/notify.sock"
         #if os(Linux)
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        descriptor = try closeOnExecSocket(AF_UNIX, Int32(SOCK_DGRAM.rawValue))
         #else
-        descriptor = socket(AF_UNIX, SOCK_DGRAM, 0)
-        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        descriptor = try closeOnExecSocket(AF_UNIX, SOCK_DGRAM)
         #endif
-        guard descriptor >= 0 else { throw StandInError("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
