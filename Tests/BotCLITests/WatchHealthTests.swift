@@ -76,11 +76,12 @@ private func status() -> WatchStatus {
         telemetry.record(.waiting(.milliseconds(500), reason: .pacing))
         telemetry.record(.sending(argv: ["issue", "close"], effect: .write, attempt: 1))
         clock.withLock { $0 = start + 12 }
-        telemetry.passSucceeded(
+        let becameReady = telemetry.passSucceeded(
             WatchStatus.PassRecord(
                 kind: "full", started: start, ended: start + 12, requests: 2, actions: 1, applied: 1, failed: 0,
                 line: "full pass"),
             outcomes: [WatchStatus.ActionKey(rule: "close-stale", outcome: "applied")])
+        #expect(becameReady, "the first full pass makes the watcher ready")
         let recorded = telemetry.status
         #expect(recorded.reads == 1 && recorded.writes == 1)
         #expect(recorded.waits == [.busy: 1, .pacing: 1, .rateLimit: 0, .transport: 0])
@@ -88,5 +89,12 @@ private func status() -> WatchStatus {
         #expect(recorded.longestPass == 12 && recorded.currentWait == nil && recorded.lastFailure == nil)
         #expect(recorded.nextFullPass == start + 912)
         #expect(recorded.actions == [WatchStatus.ActionKey(rule: "close-stale", outcome: "applied"): 1])
+        telemetry.passBegins()
+        let again = telemetry.passSucceeded(
+            WatchStatus.PassRecord(
+                kind: "full", started: start + 12, ended: start + 13, requests: 1, actions: 0, applied: 0, failed: 0,
+                line: "full pass"),
+            outcomes: [])
+        #expect(!again, "READY=1 is said once")
     }
 }

@@ -16,7 +16,7 @@ enum HistoryRenderer {
                 text += "    \(entry.outcome == .failed ? "error" : "note"): \(detail)\n"
             }
             if !entry.reasons.isEmpty {
-                let reasons = entry.reasons.map { "\($0.condition) (\($0.observed))" }.joined(separator: ", ")
+                let reasons = entry.reasons.map(\.reasonDescription).joined(separator: ", ")
                 text += "    because \(reasons)\n"
             }
         }

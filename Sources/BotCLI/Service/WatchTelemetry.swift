@@ -63,10 +63,13 @@ final class WatchTelemetry: Sendable {
         }
     }
 
-    /// A pass ended well: counted by kind, its actions by rule and outcome.
-    func passSucceeded(_ record: WatchStatus.PassRecord, outcomes: [WatchStatus.ActionKey]) {
+    /// A pass ended well: counted by kind, its actions by rule and outcome; answers whether it made
+    /// the watcher ready (its first full pass), which systemd is told once.
+    @discardableResult
+    func passSucceeded(_ record: WatchStatus.PassRecord, outcomes: [WatchStatus.ActionKey]) -> Bool {
         let now = clock()
-        state.withLock { status in
+        return state.withLock { status in
+            let wasReady = status.ready
             status.passes[record.kind, default: 0] += 1
             for key in outcomes { status.actions[key, default: 0] += 1 }
             status.lastPassEnded = now
@@ -84,6 +87,7 @@ final class WatchTelemetry: Sendable {
                 status.ready = true
                 status.nextFullPass = now + status.fullEvery
             }
+            return status.ready && !wasReady
         }
     }
 

@@ -60,7 +60,6 @@ struct Watcher {
         let session = try await BotSession.open(
             settings, client: client, account: me, stateUse: dryRun ? .planning : .applying, registry: registry,
             control: control, console: console)
-        var announcedReady = false
         var position = try await readPosition(session.store)
         telemetry.feedPosition(position)
         await refreshRecentActions(session.store)
@@ -118,14 +117,12 @@ struct Watcher {
                 pass.seconds = ended.timeIntervalSince(started)
                 let line = report(pass)
                 if pass.applied + pass.failed > 0 { await refreshRecentActions(session.store) }
-                telemetry.passSucceeded(
+                let becameReady = telemetry.passSucceeded(
                     WatchStatus.PassRecord(
                         kind: pass.kind, started: started, ended: ended, requests: pass.requests,
                         actions: pass.actions, applied: pass.applied, failed: pass.failed, line: line),
                     outcomes: pass.outcomes)
-                let ready = telemetry.status.ready && !announcedReady
-                announcedReady = announcedReady || ready
-                notifier?.notify((ready ? ["READY=1"] : []) + ["STATUS=\(line)"])
+                notifier?.notify((becameReady ? ["READY=1"] : []) + ["STATUS=\(line)"])
                 failures = 0
             } catch let failure as CommandFailure {
                 throw failure
@@ -158,7 +155,7 @@ struct Watcher {
                 WatchStatus.ActionRecord(
                     at: record.at, rule: record.rule, item: record.item, command: ShellQuote.line(record.argv),
                     outcome: HistoryEntry(record, command: nil, account: "").outcome.rawValue,
-                    reasons: (record.reasons ?? []).map { "\($0.condition) (\($0.observed))" })
+                    reasons: (record.reasons ?? []).map(\.reasonDescription))
             })
     }
 
@@ -250,7 +247,7 @@ struct Watcher {
                     WatchStatus.ActionRecord(
                         at: plan.evaluatedAt, rule: entry.rule, item: entry.item.reference,
                         command: ShellQuote.line(command.argv), outcome: "planned",
-                        reasons: entry.reasons.map { "\($0.condition) (\($0.observed))" })
+                        reasons: entry.reasons.map(\.reasonDescription))
                 }
             }
         }
