@@ -78,8 +78,11 @@ public final class SimulatorProcess: @unchecked Sendable {
 
     /// Starts the simulator with `arguments` and waits (bounded) for the URL it prints first.
     private static func launch(_ arguments: [String]) async throws -> (ChildProcess, URL) {
+        // The simulator's standard input is a pipe only this process writes: if the test process
+        // dies, however it dies, the simulator reads end of file and stops.
         let process = try ChildProcess(
-            "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, error: .discard)
+            "/usr/bin/env", arguments + ["--exit-with-stdin"], environment: ProcessInfo.processInfo.environment,
+            input: .pipe, error: .discard)
         let line = try? await process.firstLine(timeout: .seconds(30))
         guard let line, let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
             await process.stop()

@@ -3078,6 +3078,9 @@ def parse_args(argv):
     ap.add_argument("--clock", choices=["running", "frozen"], default="running")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fault", action="append", default=[], metavar="SPEC")
+    ap.add_argument("--exit-with-stdin", action="store_true",
+                    help="stop when standard input reaches end of file: a parent that dies, however it "
+                         "dies, leaves no simulator behind")
     args = ap.parse_args(argv)
     if args.time_scale <= 0:
         ap.error("--time-scale must be positive")
@@ -3110,6 +3113,11 @@ def main(argv=None):
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    if args.exit_with_stdin:
+        def stop_at_end_of_input():
+            sys.stdin.buffer.read()
+            stop(None, None)
+        threading.Thread(target=stop_at_end_of_input, daemon=True).start()
     try:
         server.serve_forever(poll_interval=0.05)
     finally:

@@ -1050,3 +1050,27 @@ class GeneratedMilestoneTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ExitWithStdinTest(unittest.TestCase):
+    """--exit-with-stdin: the simulator stops when its parent's end of the pipe closes."""
+
+    def test_it_stops_at_the_end_of_its_input_and_not_before(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            state = os.path.join(tmp, "state.json")
+            with open(state, "w", encoding="utf-8") as f:
+                json.dump({"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "bot",
+                           "repos": []}, f)
+            proc = subprocess.Popen([sys.executable, SIM, "--state", state, "--port", "0", "--exit-with-stdin"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            try:
+                self.assertTrue(proc.stdout.readline().startswith(b"http://"))
+                with self.assertRaises(subprocess.TimeoutExpired):
+                    proc.wait(timeout=1)
+                proc.stdin.close()
+                self.assertEqual(proc.wait(timeout=10), 0)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                proc.stdout.close()
