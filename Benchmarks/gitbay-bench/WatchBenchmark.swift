@@ -93,9 +93,7 @@ enum WatchBenchmark {
             let timing = ["idle", "full"].map {
                 mean(scraped.values($0, "seconds")) / max(1e-9, mean(plain.values($0, "seconds")))
             }
-            let latencies = scraped.scrapes.map {
-                Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000
-            }.sorted()
+            let latencies = scraped.scrapes.map { $0.seconds * 1000 }.sorted()
             let median = latencies.isEmpty ? 0 : latencies[latencies.count / 2]
             return [
                 BenchRow(

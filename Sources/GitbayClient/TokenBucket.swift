@@ -62,11 +62,3 @@ public struct TokenBucket: Sendable, Hashable {
         .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-}

@@ -21,8 +21,7 @@ private func busyWatcher() -> WatchStatus {
     status.rules = [WatchStatus.LoadedRule(name: "close-<stale>", kind: "issues")]
     status.recentPasses = [
         WatchStatus.PassRecord(
-            kind: "full", started: start, ended: start + 20, requests: 41, actions: 1, applied: 1, failed: 0,
-            line: "full pass")
+            kind: "full", started: start, ended: start + 20, requests: 41, actions: 1, applied: 1, failed: 0)
     ]
     status.recentActions = [
         WatchStatus.ActionRecord(
@@ -81,7 +80,7 @@ private func busyWatcher() -> WatchStatus {
 
     @Test func thePageSaysWhatTheWatcherWaitsFor() {
         var status = busyWatcher()
-        status.currentWait = WatchStatus.Wait(cause: .rateLimit, since: start + 20, until: start + 80)
+        status.currentWait = WatchStatus.Wait(cause: .rateLimit, until: start + 80)
         status.lastFailure = "the server is rate-limiting this account (HTTP 429)"
         status.nextPoll = start + 40
         let page = StatusPage.render(status, now: start + 30)

@@ -52,7 +52,7 @@ private func status() -> WatchStatus {
         watcher.lastProgress = start + 5
         #expect(WatchHealth.isProgressing(watcher, now: start + 95))
         #expect(!WatchHealth.isProgressing(watcher, now: start + 96), "no request sent for 91 s")
-        watcher.currentWait = WatchStatus.Wait(cause: .rateLimit, since: start + 5, until: start + 300)
+        watcher.currentWait = WatchStatus.Wait(cause: .rateLimit, until: start + 300)
         #expect(WatchHealth.isProgressing(watcher, now: start + 200), "a 429's wait is progress")
         #expect(!WatchHealth.isProgressing(watcher, now: start + 340), "a wait overrun by an interval is not")
         watcher.currentWait = nil
@@ -78,8 +78,7 @@ private func status() -> WatchStatus {
         clock.withLock { $0 = start + 12 }
         let becameReady = telemetry.passSucceeded(
             WatchStatus.PassRecord(
-                kind: "full", started: start, ended: start + 12, requests: 2, actions: 1, applied: 1, failed: 0,
-                line: "full pass"),
+                kind: "full", started: start, ended: start + 12, requests: 2, actions: 1, applied: 1, failed: 0),
             outcomes: [WatchStatus.ActionKey(rule: "close-stale", outcome: "applied")])
         #expect(becameReady, "the first full pass makes the watcher ready")
         let recorded = telemetry.status
@@ -92,8 +91,7 @@ private func status() -> WatchStatus {
         telemetry.passBegins()
         let again = telemetry.passSucceeded(
             WatchStatus.PassRecord(
-                kind: "full", started: start + 12, ended: start + 13, requests: 1, actions: 0, applied: 0, failed: 0,
-                line: "full pass"),
+                kind: "full", started: start + 12, ended: start + 13, requests: 1, actions: 0, applied: 0, failed: 0),
             outcomes: [])
         #expect(!again, "READY=1 is said once")
     }

@@ -239,16 +239,16 @@ private struct ServedWatcher {
             try await watcher.passes(1)
             let port = try #require(watcher.base.port)
             let before = try residentKilobytes(of: watcher.bot.processIdentifier)
-            let silent = try (0..<8).map { _ in try LoopbackSocket(port: port) }
+            let silent = try (0..<8).map { _ in try RawClient(port: port) }
             // One header line that never ends, 64 KiB at a time, for 4 s, reconnecting when refused.
             async let flooded = offPool { () -> Int in
                 var sent = 0
                 let chunk = Array("X-Flood: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)
                 let end = Date().addingTimeInterval(4)
                 while Date() < end {
-                    guard let connection = try? LoopbackSocket(port: port) else { break }
-                    _ = connection.send("GET / HTTP/1.1\r\n")
-                    while Date() < end, connection.send(chunk) { sent += chunk.count }
+                    guard let connection = try? RawClient(port: port) else { break }
+                    connection.write("GET / HTTP/1.1\r\n")
+                    while Date() < end, connection.write(chunk) { sent += chunk.count }
                 }
                 return sent
             }

@@ -1,3 +1,4 @@
+import GitbayTestSupport
 import Testing
 
 @testable import HTTPServer

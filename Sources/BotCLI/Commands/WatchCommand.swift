@@ -134,10 +134,9 @@ struct WatchCommand {
         let endpoints = StatusEndpoints(telemetry: telemetry)
         do {
             let server = try HTTPServer.start(on: address) { endpoints.respond(to: $0) }
-            let host = address.host.contains(":") ? "[\(address.host)]" : address.host
-            console.write(
-                "note: serving /metrics, /healthz and the status page at http://\(host):\(server.port)/\n",
-                to: .error)
+            var bound = address
+            bound.port = server.port
+            console.write("note: serving /metrics, /healthz and the status page at http://\(bound)/\n", to: .error)
             return server
         } catch {
             throw CommandFailure(error.message, code: .failure)

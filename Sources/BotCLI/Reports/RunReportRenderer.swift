@@ -96,8 +96,7 @@ enum RunReportRenderer {
     }
 
     private static func seconds(_ duration: Duration) -> String {
-        let (whole, attoseconds) = duration.components
-        return String(format: "%.1f", Double(whole) + Double(attoseconds) / 1e18)
+        String(format: "%.1f", duration.seconds)
     }
 
     private static func meaning(_ code: BotExitCode) -> String {

@@ -44,11 +44,10 @@ struct WatchStatus: Sendable {
     /// A wait under way: its cause and when it ends.
     struct Wait: Sendable, Hashable {
         var cause: WaitCause
-        var since: Date
         var until: Date
     }
 
-    /// One finished pass, for the page's table and systemd's `STATUS=`.
+    /// One finished pass, for the page's table.
     struct PassRecord: Sendable, Hashable {
         var kind: String
         var started: Date
@@ -57,8 +56,6 @@ struct WatchStatus: Sendable {
         var actions: Int
         var applied: Int
         var failed: Int
-        /// The line the watcher printed for it.
-        var line: String
     }
 
     /// One action from the state store's journal (or, in a dry run, from the last plan).

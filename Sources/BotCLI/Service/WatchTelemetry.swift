@@ -46,8 +46,7 @@ final class WatchTelemetry: Sendable {
             case .waiting(let duration, let reason):
                 let cause = Self.cause(of: reason, after: status.retryCause)
                 if cause == .pacing { status.waits[.pacing, default: 0] += 1 }
-                let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-                status.currentWait = WatchStatus.Wait(cause: cause, since: now, until: now + seconds)
+                status.currentWait = WatchStatus.Wait(cause: cause, until: now + duration.seconds)
             }
         }
     }
@@ -74,9 +73,7 @@ final class WatchTelemetry: Sendable {
             for key in outcomes { status.actions[key, default: 0] += 1 }
             status.lastPassEnded = now
             status.lastSuccessfulPassEnded = now
-            if let started = status.passStarted {
-                status.longestPass = max(status.longestPass, now.timeIntervalSince(started))
-            }
+            status.longestPass = max(status.longestPass, record.ended.timeIntervalSince(record.started))
             status.passStarted = nil
             status.lastProgress = now
             status.lastFailure = nil
@@ -100,7 +97,7 @@ final class WatchTelemetry: Sendable {
             status.lastFailure = failure
             status.lastProgress = now
             status.waits[cause, default: 0] += 1
-            status.currentWait = WatchStatus.Wait(cause: cause, since: now, until: now + pause)
+            status.currentWait = WatchStatus.Wait(cause: cause, until: now + pause)
         }
     }
 

@@ -120,7 +120,7 @@ struct Watcher {
                 let becameReady = telemetry.passSucceeded(
                     WatchStatus.PassRecord(
                         kind: pass.kind, started: started, ended: ended, requests: pass.requests,
-                        actions: pass.actions, applied: pass.applied, failed: pass.failed, line: line),
+                        actions: pass.actions, applied: pass.applied, failed: pass.failed),
                     outcomes: pass.outcomes)
                 notifier?.notify((becameReady ? ["READY=1"] : []) + ["STATUS=\(line)"])
                 failures = 0

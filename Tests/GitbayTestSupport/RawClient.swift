@@ -1,5 +1,4 @@
 import Foundation
-import GitbayTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -11,9 +10,9 @@ import Darwin
 ///
 /// Its calls block their thread, so tests make them inside ``offPool(_:)``, never on the
 /// cooperative pool the other suites run on.
-final class RawClient {
+public final class RawClient {
     /// How a read to the end came out.
-    enum Ending: Equatable {
+    public enum Ending: Equatable, Sendable {
         /// The server closed the connection cleanly.
         case endOfFile
         /// The connection was reset (or failed otherwise).
@@ -23,14 +22,14 @@ final class RawClient {
     }
 
     /// Why a client could not be made.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// The longest a connect or a blocking send waits.
-    static let sendTimeout = 20
+    public static let sendTimeout = 20
 
-    let descriptor: Int32
+    public let descriptor: Int32
 
     /// A connection to `host` (an IP literal) and `port`; `receiveBuffer` shrinks the socket's
     /// receive buffer (before the connect, so the window is small from the start).
@@ -38,16 +37,14 @@ final class RawClient {
     /// The socket is the client's only once connected: a class whose throwing initializer has set
     /// every property is deinitialized, and a second close of a failed socket's number could close
     /// whatever another thread opened under it meanwhile (another test's server).
-    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
+    public init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         let isIPv6 = host.contains(":")
         #if os(Linux)
-        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        let fd = try closeOnExecSocket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue))
         #else
-        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
+        let fd = try closeOnExecSocket(isIPv6 ? AF_INET6 : AF_INET, SOCK_STREAM)
         #endif
-        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         #if canImport(Darwin)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
@@ -92,14 +89,14 @@ final class RawClient {
 
     /// Sends all of `text`; answers false when the connection refused it.
     @discardableResult
-    func write(_ text: String) -> Bool {
+    public func write(_ text: String) -> Bool {
         write(Array(text.utf8))
     }
 
     /// Sends all of `bytes` (waiting at most ``sendTimeout`` for room); answers false when the
     /// connection refused them.
     @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool {
+    public func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
@@ -112,7 +109,7 @@ final class RawClient {
     }
 
     /// Waits at most `timeout` for bytes to read; answers whether there are some (or the end).
-    func readable(within timeout: Duration) -> Bool {
+    public func readable(within timeout: Duration) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -127,7 +124,7 @@ final class RawClient {
 
     /// Reads until the server closes the connection, at most `timeout`; answers what was read and
     /// how the read ended.
-    func readToEnd(timeout: Duration) -> (bytes: [UInt8], ending: Ending) {
+    public func readToEnd(timeout: Duration) -> (bytes: [UInt8], ending: Ending) {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -147,7 +144,9 @@ final class RawClient {
     /// Writes `chunk` over and over without ever waiting for room, reading what comes back, until
     /// the server closes the connection, `limit` bytes are written or `timeout` passes; answers
     /// what was read, how many bytes were written, and whether the server closed the connection.
-    func flood(with chunk: [UInt8], limit: Int, timeout: Duration) -> (received: [UInt8], sent: Int, closed: Bool) {
+    public func flood(
+        with chunk: [UInt8], limit: Int, timeout: Duration
+    ) -> (received: [UInt8], sent: Int, closed: Bool) {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         var sent = 0
@@ -184,7 +183,7 @@ final class RawClient {
     #endif
 
     /// Connects to `port`, sends `request` and reads the whole answer, at most `timeout` in all.
-    static func exchange(
+    public static func exchange(
         _ request: String, port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(20)
     ) throws -> (response: ParsedResponse?, raw: [UInt8], ending: Ending) {
         let client = try RawClient(port: port, host: host)

@@ -2,15 +2,15 @@ import Foundation
 
 /// A response as a client reads it off the wire: the tests' view, parsed independently of the
 /// server's encoder.
-struct ParsedResponse {
-    var statusLine: String
-    var status: Int
+public struct ParsedResponse: Sendable {
+    public var statusLine: String
+    public var status: Int
     /// The header fields in order, names as sent.
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
     /// The response in `bytes`, or nil when they hold no complete head.
-    init?(_ bytes: [UInt8]) {
+    public init?(_ bytes: [UInt8]) {
         let terminator = Array("\r\n\r\n".utf8)
         guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: terminator) }) else { return nil }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -26,15 +26,15 @@ struct ParsedResponse {
     }
 
     /// The values of the fields named `name`, compared without regard to case.
-    func values(_ name: String) -> [String] {
+    public func values(_ name: String) -> [String] {
         headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
     /// The value of the only field named `name`, or nil when there is none or more than one.
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         let values = values(name)
         return values.count == 1 ? values[0] : nil
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
