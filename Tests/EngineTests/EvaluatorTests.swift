@@ -109,11 +109,48 @@ let markStale = """
         #expect(plan.guards == ["rule 'mark-stale' limit of 3 reached: 5 more issues left for the next run"])
     }
 
-    @Test func theActionCapCountsCommandsAcrossRules() throws {
+    @Test func theActionCapCountsCommandsAndNeverSplitsAnEntry() throws {
         let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 7)).plan(
             rules: try rules(markStale), state: try forge(idle: 8, fresh: 100), source: "t")
-        #expect(plan.pendingCommandCount == 7)
-        #expect(plan.guards == ["--max-actions 7 reached: 9 more commands left for the next run"])
+        // Three whole entries of two commands; the fourth would need an eighth command.
+        #expect(plan.pendingCommandCount == 6)
+        #expect(plan.entries.filter(\.hasPendingActions).map(\.item.number) == [1, 2, 3])
+        #expect(plan.entries.allSatisfy { !($0.hasPendingActions && $0.hasHeldActions) })
+        #expect(plan.guards == ["--max-actions 7 reached: 10 more commands left for the next run"])
+    }
+
+    /// With a cap below an entry's size, the entry is held whole (its label alone would make the
+    /// rule stop matching, and the notice would never be sent), and smaller entries still run.
+    @Test func anEntryLargerThanTheCapIsHeldWholeAndOthersStillRun() throws {
+        var state = try forge(idle: 3)
+        state.repositories[0].issues[1].issue.labels = ["stale"]
+        let rule = markStale.replacingOccurrences(of: "      - labels lacks [stale]\n", with: "")
+        let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 1)).plan(
+            rules: try rules(rule), state: state, source: "t")
+        #expect(
+            plan.entries.map { $0.actions.map(\.status) } == [
+                [.held, .held], [.alreadyDone, .pending], [.held, .held],
+            ])
+        #expect(plan.entries[0].actions[0].note == "needs 2 commands, more than --max-actions 1 allows in one run")
+        #expect(
+            plan.guards == [
+                "--max-actions 1: 2 entries need 2 commands each, more than one run may send; raise --max-actions "
+                    + "to let them run"
+            ])
+    }
+
+    /// The first entry that does not fit holds back every later one, so the next run resumes in order.
+    @Test func theFirstEntryThatDoesNotFitHoldsBackTheRest() throws {
+        var state = try forge(idle: 3)
+        state.repositories[0].issues[0].issue.labels = ["stale"]
+        let rule = markStale.replacingOccurrences(of: "      - labels lacks [stale]\n", with: "")
+        let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 2)).plan(
+            rules: try rules(rule), state: state, source: "t")
+        #expect(
+            plan.entries.map { $0.actions.map(\.status) } == [
+                [.alreadyDone, .pending], [.held, .held], [.held, .held],
+            ])
+        #expect(plan.guards == ["--max-actions 2 reached: 4 more commands left for the next run"])
     }
 
     @Test func alreadyDoneActionsAreNotPending() throws {

@@ -22,6 +22,12 @@ public struct EvaluationOptions: Sendable, Hashable {
         considered == 0 ? 0 : Double(acting) / Double(considered)
     }
 
+    /// Whether an entry of `commands` commands can never fit in one run's cap, so it is held
+    /// alone instead of holding back everything after it; a cap of 0 sends nothing at all.
+    public func exceedsCap(_ commands: Int) -> Bool {
+        maxActions > 0 && commands > maxActions
+    }
+
     /// Whether a rule acting on `acting` of the `considered` items it looked at trips the tripwire;
     /// the one test the evaluator holds a rule back by and the read planner reads towards.
     public func trips(acting: Int, considered: Int) -> Bool {

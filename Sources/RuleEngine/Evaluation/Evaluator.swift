@@ -206,24 +206,43 @@ public struct Evaluator: Sendable {
         }
     }
 
-    /// The run-wide cap on commands.
+    /// The run-wide cap on commands, entry by entry: an entry's actions run together or not at all.
+    ///
+    /// Splitting an entry would leave it half done with nothing to finish it: its first action
+    /// (a label, say) changes what its conditions see, so the rule no longer matches on the next
+    /// run and the rest (the notice) would never be sent. Entries are taken in plan order, and the
+    /// first one that does not fit in what is left holds back every later one, so the next run
+    /// resumes exactly there; an entry needing more commands than the whole cap could never fit,
+    /// so it alone is held, saying so, and the run goes on past it.
     private func capActions(_ entries: inout [PlanEntry], guards: inout [String]) {
         var sent = 0
+        var full = false
         var heldCommands = 0
+        var oversized: [Int: Int] = [:]
         let note = "--max-actions \(options.maxActions) reached"
         for index in entries.indices {
-            for action in entries[index].actions.indices where entries[index].actions[action].status == .pending {
-                if sent < options.maxActions {
-                    sent += 1
-                } else {
-                    entries[index].actions[action].status = .held
-                    entries[index].actions[action].note = note
-                    heldCommands += 1
-                }
+            let commands = entries[index].pendingCommandCount
+            guard commands > 0 else { continue }
+            if options.exceedsCap(commands) {
+                entries[index].hold(
+                    note: "needs \(commands) commands, more than --max-actions \(options.maxActions) allows in one run")
+                oversized[commands, default: 0] += 1
+            } else if full || sent + commands > options.maxActions {
+                full = true
+                entries[index].hold(note: note)
+                heldCommands += commands
+            } else {
+                sent += commands
             }
         }
         if heldCommands > 0 {
             guards.append("\(note): \(heldCommands) more commands left for the next run")
+        }
+        for (commands, count) in oversized.sorted(by: { $0.key < $1.key }) {
+            guards.append(
+                "--max-actions \(options.maxActions): \(count) \(count == 1 ? "entry needs" : "entries need") "
+                    + "\(commands) commands each, more than one run may send; raise --max-actions to let "
+                    + "\(count == 1 ? "it" : "them") run")
         }
     }
 }

@@ -88,6 +88,6 @@ public struct Plan: Sendable, Hashable, Codable {
 
     /// The commands that will run, in order.
     public var pendingCommandCount: Int {
-        entries.reduce(0) { $0 + $1.actions.filter { $0.status == .pending }.count }
+        entries.reduce(0) { $0 + $1.pendingCommandCount }
     }
 }

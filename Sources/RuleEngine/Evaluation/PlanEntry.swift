@@ -23,6 +23,15 @@ public struct PlanEntry: Sendable, Hashable, Codable {
     /// Whether any action will run.
     public var hasPendingActions: Bool { hasAction(.pending) }
 
+    /// How many commands the entry will send.
+    public var pendingCommandCount: Int {
+        var count = 0
+        for index in actions.indices where actions[index].status == .pending {
+            count += 1
+        }
+        return count
+    }
+
     /// Whether a limit or guard held any action back.
     public var hasHeldActions: Bool { hasAction(.held) }
 

@@ -93,9 +93,12 @@ extension ReadSession {
                         reads[rule.kind, default: 0] += 1
                     }
                 }
+                // As the evaluator caps them: an entry runs whole or not at all, the first that does
+                // not fit holds back the rest, and one larger than the whole cap is held alone.
                 if case .yes(let commands, _) = candidates[position].acting {
                     acting += 1
-                    budget -= commands
+                    if guards.exceedsCap(commands) { continue }
+                    budget = commands > budget ? 0 : budget - commands
                 }
             }
         }
