@@ -10,7 +10,7 @@ extension IssuesPlugin {
         }
         + [
             SharedActions.comment(
-                comments: { $0.issue?.comments ?? [] }, cached: true,
+                conversation: conversation, cached: true,
                 render: { repository, number, body in
                     try IssueCommentCommand(repository: repository, number: number, body: body).control
                 }),

@@ -60,16 +60,7 @@ extension IssuesPlugin {
                 MarkedComments.newestNonSystem(issue.comments).map { .timestamp($0.createdAt) } ?? .absent
             }.cached(),
         ]
-        + PeopleFields.fields(
-            noun: "issue", turns: "comment", unseen: "edits, closing and reopening, labels and assignments",
-            cached: true
-        ) { context in
-            context.item.box(as: IssueRecord.self).map {
-                Conversation(
-                    author: $0.record.issue.author, createdAt: $0.record.issue.createdAt,
-                    comments: $0.record.issue.comments)
-            }
-        }
+        + PeopleFields.fields(noun: "issue", turns: "comment", cached: true, conversation: conversation)
         + [
             field(
                 "tracking_issue", .boolean, needs: [.dependencies],
@@ -80,6 +71,17 @@ extension IssuesPlugin {
                 return .boolean(status.issueNumber == issue.number)
             }
         ]
+
+    /// What was said on the issue and what was seen done to it, for the people fields and the
+    /// comment action alike; `nil` for another kind of item.
+    static func conversation(_ context: ItemContext) -> Conversation? {
+        context.item.box(as: IssueRecord.self).map {
+            let issue = $0.record.issue
+            return Conversation(
+                author: issue.author, createdAt: issue.createdAt, comments: issue.comments,
+                updatedAt: issue.updatedAt, activity: context.repository.activity(of: context.item))
+        }
+    }
 
     /// A field whose value is derived from the issue; another kind of item answers absent.
     private static func field(

@@ -49,7 +49,7 @@ extension MergeRequestsPlugin {
             SharedActions.comment(
                 // A comment on a merge request moves nothing the listing shows (store/mrs.go
                 // AddMRComment), so who spoke last is always read fresh.
-                comments: { $0.mergeRequest?.comments ?? [] }, cached: false,
+                conversation: conversation, cached: false,
                 render: { repository, number, body in
                     try MergeRequestCommentCommand(repository: repository, number: number, body: body).control
                 }),

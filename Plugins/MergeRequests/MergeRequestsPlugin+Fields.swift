@@ -79,15 +79,18 @@ extension MergeRequestsPlugin {
         ]
         // A merge request's comments do not move the version its read cache is checked against.
         + PeopleFields.fields(
-            noun: "merge request", turns: "comment or review",
-            unseen: "pushes, edits, draft and ready, labels and assignments", cached: false
-        ) { context in
-            context.item.box(as: MergeRequestRecord.self).map {
-                let mr = $0.record.mergeRequest
-                return Conversation(
-                    author: mr.author, createdAt: mr.createdAt, comments: mr.comments, reviews: mr.reviews)
-            }
+            noun: "merge request", turns: "comment or review", cached: false, conversation: conversation)
+
+    /// What was said on the merge request and what was seen done to it, for the people fields
+    /// and the comment action alike; `nil` for another kind of item.
+    static func conversation(_ context: ItemContext) -> Conversation? {
+        context.item.box(as: MergeRequestRecord.self).map {
+            let mr = $0.record.mergeRequest
+            return Conversation(
+                author: mr.author, createdAt: mr.createdAt, comments: mr.comments, reviews: mr.reviews,
+                updatedAt: mr.updatedAt, activity: context.repository.activity(of: context.item))
         }
+    }
 
     /// A field whose value is derived from the merge request; another kind of item answers absent.
     private static func field(

@@ -13,27 +13,27 @@ public enum PeopleFields {
     ///
     /// - Parameters:
     ///   - turns: what counts as a person's turn on such an item (`comment`, `comment or review`).
-    ///   - unseen: what people do to such an item that gitbay shows the bot without saying who
-    ///     did it, and so does not count.
     public static func fields(
-        noun: String, turns: String, unseen: String, cached: Bool,
+        noun: String, turns: String, cached: Bool,
         conversation: @escaping @Sendable (ItemContext) -> Conversation?
     ) -> [FieldDefinition] {
         func field(
-            _ name: String, _ type: FieldType, doc: String,
+            _ name: String, _ type: FieldType, needs: Set<ReadNeed> = [.detail], doc: String,
             value: @escaping @Sendable (Conversation, ItemContext) -> FieldValue
         ) -> FieldDefinition {
-            let definition = FieldDefinition(name, type, needs: [.detail], doc: doc) { context in
+            let definition = FieldDefinition(name, type, needs: needs, doc: doc) { context in
                 conversation(context).map { value($0, context) } ?? .absent
             }
             return cached ? definition.cached() : definition
         }
         return [
+            // `.activity` brings `updated_at`, whose unexplained moves count as a person's.
             field(
-                "quiet", .duration,
-                doc: "Time since a person last acted on the \(noun): their newest \(turns), else its creation. "
-                    + "The bot's and the `bots:` accounts' do not count; nor do \(unseen), since gitbay does not "
-                    + "tell the bot who did them (docs/gitbay/domain.md#activity-by-people)."
+                "quiet", .duration, needs: [.detail, .activity],
+                doc: "Time since a person last acted on the \(noun): their newest \(turns), what the feed shows "
+                    + "them doing (labels, edits, closing and reopening), or a move of `updated_at` that neither the "
+                    + "bot nor a `bots:` account explains (gitbay does not say who edited, so the bot assumes a "
+                    + "person did); else its creation (docs/gitbay/domain.md#activity-by-people)."
             ) { conversation, context in
                 .duration(max(0, context.now.timeIntervalSince(conversation.lastPersonActivity(in: context))))
             },

@@ -48,24 +48,31 @@ public enum SharedActions {
     /// `comment`: the text with the rule's hidden marker, never posted twice while it stands.
     ///
     /// - Parameters:
-    ///   - comments: the item's comments.
+    ///   - conversation: the item's comments and what people did to it.
     ///   - cached: whether every comment moves the version of the kind's cached details, so the
     ///     "last word" check may judge a cached detail (``ActionDefinition/isCached``).
     ///   - render: the command for (repository, number, body).
     public static func comment(
-        comments: @escaping @Sendable (ItemContext) -> [Comment], cached: Bool,
+        conversation: @escaping @Sendable (ItemContext) -> Conversation?, cached: Bool,
         render: @escaping @Sendable (RepositoryPath, Int, String) throws -> ControlCommand
     ) -> ActionDefinition {
         ActionDefinition(
             "comment", argument: .text, needs: [.detail],
-            doc: "Posts the text with the rule's hidden marker; done while the bot's marked comment is the last word.",
+            doc: "Posts the text with the rule's hidden marker; done while the bot's marked comment is the last word "
+                + "and no person has acted on the item since.",
             command: { request, context in
                 try render(
                     context.repository.path, context.item.number,
                     MarkedComments.body(MarkedComments.text(of: request.argument), marker: request.marker))
             },
             isDone: { request, context in
-                MarkedComments.markerStands(request.marker, me: context.me, in: comments(context))
+                // A person who acted since (removed the label, edited the item) has answered the
+                // notice as much as a comment would: a new episode gets a new one.
+                guard let conversation = conversation(context),
+                    let mine = MarkedComments.newestMarked(request.marker, me: context.me, in: conversation.comments),
+                    MarkedComments.markerStands(request.marker, me: context.me, in: conversation.comments)
+                else { return false }
+                return !conversation.personActed(after: mine.createdAt + Conversation.sameChange, in: context)
             }
         ).cached(cached)
     }

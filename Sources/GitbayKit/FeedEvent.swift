@@ -16,13 +16,20 @@ public struct FeedEvent: Decodable, Sendable, Hashable {
     /// The item the event is about, from `data.number`, when the data names one.
     public var number: Int?
     public var createdAt: Date
+    /// A `*.labeled` event's label set after the change, from `data.labels` (gitbay records the
+    /// whole list, `[]` when none is left: `internal/control/issue.go` `runIssueLabel`).
+    public var labels: [String]?
 
     /// The part of the kind before its dot: `issue`, `mr`, `build`, `push`, `status`...
     public var family: String {
         kind.split(separator: ".", maxSplits: 1).first.map(String.init) ?? kind
     }
 
-    public init(id: Int, repo: RepositoryPath, actor: String?, kind: String, number: Int?, createdAt: Date) {
+    public init(
+        id: Int, repo: RepositoryPath, actor: String?, kind: String, number: Int?, createdAt: Date,
+        labels: [String]? = nil
+    ) {
+        self.labels = labels
         self.id = id
         self.repo = repo
         self.actor = actor
@@ -36,8 +43,12 @@ public struct FeedEvent: Decodable, Sendable, Hashable {
         case createdAt = "created_at"
     }
 
-    private struct Data: Decodable {
+    private struct Number: Decodable {
         var number: Int?
+    }
+
+    private struct Labels: Decodable {
+        var labels: [String]?
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,7 +58,8 @@ public struct FeedEvent: Decodable, Sendable, Hashable {
         actor = try container.decodeIfPresent(String.self, forKey: .actor)
         kind = try container.decode(String.self, forKey: .kind)
         // Data of a shape the bot does not know is not an error: the event then names no item.
-        number = (try? container.decodeIfPresent(Data.self, forKey: .data))?.number
+        number = (try? container.decodeIfPresent(Number.self, forKey: .data))?.number
+        labels = (try? container.decodeIfPresent(Labels.self, forKey: .data))?.labels
         createdAt = try container.decodeTimestamp(forKey: .createdAt)
     }
 }

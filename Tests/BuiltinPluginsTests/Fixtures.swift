@@ -46,12 +46,15 @@ enum Fixtures {
 
     static func context(
         _ issue: GitbayKit.Issue, known: Set<ReadNeed> = Set(Fixtures.registry.needs),
-        dependencies: DependencyStatus? = nil, automation: Set<String> = []
+        dependencies: DependencyStatus? = nil, automation: Set<String> = [], activity: [ItemActivity] = []
     ) -> ItemContext {
         let record = IssueRecord(issue: issue, known: known)
         var repository = RepositoryState(path: path, defaultBranch: "main", known: known)
         repository.dependencies = dependencies
         repository.issues = [record]
+        if !activity.isEmpty {
+            repository.activity[ItemActivityKey(kind: Item.issue(record).kind, number: issue.number)] = activity
+        }
         return ItemContext(
             item: .issue(record), repository: repository, now: now, me: me, registry: registry,
             automation: automation)

@@ -68,6 +68,23 @@ import Testing
         #expect(try !action("comment").isDone(Fixtures.request(.text("Idle.")), Fixtures.context(issue)))
     }
 
+    /// A maintainer who removed the stale label after the notice answered it.
+    ///
+    /// The next episode gets a notice of its own. An unexplained move of `updated_at` may be the
+    /// bot's own, so it never makes the bot post again.
+    @Test func aPersonsEventAfterTheNoticeStartsANewEpisode() throws {
+        let issue = Fixtures.issue(
+            comments: [Fixtures.comment(Fixtures.me, "Idle.\n" + Fixtures.marker, daysAgo: 80)],
+            updatedAt: Fixtures.ago(days: 5))
+        let request = Fixtures.request(.text("Idle."))
+        #expect(try action("comment").isDone(request, Fixtures.context(issue)))
+        let removal = ItemActivity(
+            at: Fixtures.ago(days: 70), actor: "maintainer", kind: "issue.labeled", source: .feed, labels: [])
+        #expect(try !action("comment").isDone(request, Fixtures.context(issue, activity: [removal])))
+        let own = ItemActivity(at: Fixtures.ago(days: 70), actor: Fixtures.me, kind: "issue.labeled", source: .feed)
+        #expect(try action("comment").isDone(request, Fixtures.context(issue, activity: [own])))
+    }
+
     @Test func theMarkerCountsOnlyInTheBotsOwnComments() throws {
         let issue = Fixtures.issue(comments: [Fixtures.comment("alice", "quoting " + Fixtures.marker, daysAgo: 3)])
         #expect(try !action("comment").isDone(Fixtures.request(.text("Idle.")), Fixtures.context(issue)))

@@ -14,6 +14,8 @@ public struct RepositoryState: Sendable, Hashable {
     public var known: Set<ReadNeed> { didSet { memo = RepositoryMemo() } }
     /// An archived repository refuses every write (exit 4), so evaluation leaves it alone.
     public var archived: Bool
+    /// What accounts were seen doing to its items (``ItemActivity``), oldest first, by item.
+    public var activity: [ItemActivityKey: [ItemActivity]] = [:] { didSet { memo = RepositoryMemo() } }
     /// What plugins derived from the state above; replaced, never edited, when any of it changes.
     public private(set) var memo = RepositoryMemo()
 
@@ -51,6 +53,11 @@ public struct RepositoryState: Sendable, Hashable {
         collections[kind] = collection
     }
 
+    /// What was seen done to `item`, oldest first; empty when nothing was.
+    public func activity(of item: Item) -> [ItemActivity] {
+        activity[ItemActivityKey(kind: item.kind, number: item.number)] ?? []
+    }
+
     /// The items of `kind`, in the order they are kept.
     public func items(of kind: ItemKind) -> [Item] {
         collections[kind]?.items(of: kind) ?? []
@@ -58,7 +65,8 @@ public struct RepositoryState: Sendable, Hashable {
 
     public static func == (lhs: RepositoryState, rhs: RepositoryState) -> Bool {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.known == rhs.known
-            && lhs.archived == rhs.archived && lhs.collections.holdsTheSame(as: rhs.collections)
+            && lhs.archived == rhs.archived && lhs.activity == rhs.activity
+            && lhs.collections.holdsTheSame(as: rhs.collections)
             && lhs.facts.count == rhs.facts.count
             && lhs.facts.allSatisfy { need, fact in rhs.facts[need].map(fact.isEqual) ?? false }
     }

@@ -49,6 +49,16 @@ public enum MarkedComments {
         }
     }
 
+    /// The bot's newest comment carrying `marker` (ties in the server's order); `nil` when none.
+    public static func newestMarked(_ marker: String, me: String, in comments: [Comment]) -> Comment? {
+        var newest: Comment?
+        for comment in comments where isMarked(comment, marker: marker, me: me) {
+            if let current = newest, comment.createdAt < current.createdAt { continue }
+            newest = comment
+        }
+        return newest
+    }
+
     /// Whether `comment` is the bot's own comment carrying `marker`.
     public static func isMarked(_ comment: Comment, marker: String, me: String) -> Bool {
         !comment.isSystem && comment.author == me && holds(comment.body, marker)
