@@ -91,7 +91,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // The bot's state (runs, the journal) in one SQLite file per server and account: all SQL lives here.
-        .target(name: "StateDatabase", dependencies: ["CSQLite", "RuleEngine"]),
+        .target(name: "StateDatabase", dependencies: ["CSQLite", "GitbayKit", "RuleEngine"]),
 
         // Benchmarks: `swift run -c release gitbay-bench <subcommand>`.
         .executableTarget(

@@ -72,6 +72,11 @@ extension IssuesPlugin {
             }
         ]
 
+    /// `label_age.LABEL` and `comment_age.RULE`.
+    static let families = AgeFamilies.families(
+        noun: "issue", cached: true, labels: { $0.item.box(as: IssueRecord.self)?.record.issue.labels },
+        conversation: conversation)
+
     /// What was said on the issue and what was seen done to it, for the people fields and the
     /// comment action alike; `nil` for another kind of item.
     static func conversation(_ context: ItemContext) -> Conversation? {

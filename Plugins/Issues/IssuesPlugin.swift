@@ -19,6 +19,10 @@ public struct IssuesPlugin: BotPlugin {
         kind == .issues ? Self.fields : []
     }
 
+    public func families(for kind: ItemKind) -> [FieldFamily] {
+        kind == .issues ? Self.families : []
+    }
+
     public func actions(for kind: ItemKind) -> [ActionDefinition] {
         kind == .issues ? Self.actions : []
     }

@@ -81,6 +81,11 @@ extension MergeRequestsPlugin {
         + PeopleFields.fields(
             noun: "merge request", turns: "comment or review", cached: false, conversation: conversation)
 
+    /// `label_age.LABEL` and `comment_age.RULE`.
+    static let families = AgeFamilies.families(
+        noun: "merge request", cached: false,
+        labels: { $0.item.box(as: MergeRequestRecord.self)?.record.mergeRequest.labels }, conversation: conversation)
+
     /// What was said on the merge request and what was seen done to it, for the people fields
     /// and the comment action alike; `nil` for another kind of item.
     static func conversation(_ context: ItemContext) -> Conversation? {

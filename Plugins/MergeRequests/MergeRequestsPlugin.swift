@@ -20,6 +20,10 @@ public struct MergeRequestsPlugin: BotPlugin {
         kind == .mergeRequests ? Self.fields : []
     }
 
+    public func families(for kind: ItemKind) -> [FieldFamily] {
+        kind == .mergeRequests ? Self.families : []
+    }
+
     public func actions(for kind: ItemKind) -> [ActionDefinition] {
         kind == .mergeRequests ? Self.actions : []
     }

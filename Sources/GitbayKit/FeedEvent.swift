@@ -8,7 +8,7 @@ import Foundation
 /// docs/gitbay/protocol.md#events. The feed never shows `push` (docs/gitbay/protocol.md#feed). The bot takes
 /// `number` from the data when there is one (a build event's is a build number) and otherwise treats the
 /// event as concerning the whole repository.
-public struct FeedEvent: Decodable, Sendable, Hashable {
+public struct FeedEvent: Codable, Sendable, Hashable {
     public var id: Int
     public var repo: RepositoryPath
     public var actor: String?
@@ -49,6 +49,23 @@ public struct FeedEvent: Decodable, Sendable, Hashable {
 
     private struct Labels: Decodable {
         var labels: [String]?
+    }
+
+    /// The part of `data` the bot reads, written back as the feed sends it (a forge-state file's
+    /// `events`).
+    private struct Written: Encodable {
+        var number: Int?
+        var labels: [String]?
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(repo, forKey: .repo)
+        try container.encodeIfPresent(actor, forKey: .actor)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(Written(number: number, labels: labels), forKey: .data)
+        try container.encode(GitbayTimestamp.format(createdAt, precision: .milliseconds), forKey: .createdAt)
     }
 
     public init(from decoder: any Decoder) throws {

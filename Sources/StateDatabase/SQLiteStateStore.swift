@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import GitbayKit
 import RuleEngine
 import Synchronization
 
@@ -112,6 +113,47 @@ public final class SQLiteStateStore: StateStore {
         try await access("record the feed position") { connection in
             try connection.run(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('feed_position', ?)", [.text(String(id))])
+        }
+    }
+
+    public func activityPosition() async throws -> Int? {
+        try await access("read the activity position") { connection in
+            try connection.text("SELECT value FROM meta WHERE key = 'activity_position'").flatMap { Int($0) }
+        }
+    }
+
+    public func keepActivity(_ events: [FeedEvent], position: Int) async throws {
+        try await access("keep the feed's activity") { connection in
+            try connection.transaction {
+                for event in events {
+                    guard let number = event.number else { continue }
+                    let labels = try event.labels.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+                    try connection.run(
+                        "INSERT OR REPLACE INTO activity (id, repo, number, kind, actor, at, labels) "
+                            + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [
+                            .integer(Int64(event.id)), .text(event.repo.description), .integer(Int64(number)),
+                            .text(event.kind), event.actor.map { .text($0) } ?? .null,
+                            .real(event.createdAt.timeIntervalSinceReferenceDate), labels.map { .text($0) } ?? .null,
+                        ])
+                }
+                try connection.run(
+                    "INSERT INTO meta (key, value) VALUES ('activity_position', ?) ON CONFLICT (key) DO UPDATE SET "
+                        + "value = MAX(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
+                    [.text(String(position))])
+            }
+        }
+    }
+
+    public func keptActivity() async throws -> [FeedEvent] {
+        try await access("read the feed's activity") { connection in
+            try connection.rows("SELECT id, repo, number, kind, actor, at, labels FROM activity ORDER BY id") { row in
+                guard let repo = try? RepositoryPath(row.text(1) ?? "") else { return nil }
+                return FeedEvent(
+                    id: Int(row.integer(0)), repo: repo, actor: row.text(4), kind: row.text(3) ?? "",
+                    number: Int(row.integer(2)), createdAt: Date(timeIntervalSinceReferenceDate: row.real(5)),
+                    labels: row.text(6).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) })
+            }.compactMap(\.self)
         }
     }
 
@@ -325,6 +367,8 @@ public final class SQLiteStateStore: StateStore {
                 }
                 try connection.run(
                     "DELETE FROM read_cache WHERE stored_at < ?", [.real(date.timeIntervalSinceReferenceDate)])
+                try connection.run(
+                    "DELETE FROM activity WHERE at < ?", [.real(date.timeIntervalSinceReferenceDate)])
                 return dropped.count
             }
             try Self.compact(connection)

@@ -72,6 +72,18 @@ enum StateSchema {
         );
         CREATE INDEX read_cache_by_kind ON read_cache (kind);
         """,
+        """
+        CREATE TABLE activity (
+            id INTEGER PRIMARY KEY NOT NULL,
+            repo TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            actor TEXT,
+            at REAL NOT NULL,
+            labels TEXT
+        );
+        CREATE INDEX activity_by_at ON activity (at);
+        """,
     ]
 
     /// The version this build reads and writes.

@@ -177,10 +177,21 @@ class Forge:
             'orgs must map an org name to {"members": [username...]}')
         self.orgs = orgs
         self._check_org_milestones()
-        self.extra = {k: v for k, v in doc.items() if k not in ("format", "now", "me", "users", "repos", "orgs")}
+        self.extra = {k: v for k, v in doc.items()
+                      if k not in ("format", "now", "me", "users", "repos", "orgs", "events")}
         # The events table, oldest first; ids only grow, across a reload too. It holds every kind,
-        # push included: the feed is a filtered view of it (store/dashboard.go RecentEvents).
-        self.events = getattr(self, "events", [])
+        # push included: the feed is a filtered view of it (store/dashboard.go RecentEvents). A
+        # file's `events` (feed rows, docs/forge-state.md) seed it on the first load only: they are
+        # the history the forge had before the simulator started, not gitbay behaviour.
+        if not hasattr(self, "events"):
+            events = doc.get("events", [])
+            _require(isinstance(events, list) and all(
+                isinstance(e, dict) and isinstance(e.get("id"), int) and isinstance(e.get("repo"), str)
+                and isinstance(e.get("kind"), str) and isinstance(e.get("created_at"), str) for e in events),
+                "events: a list of {id, repo, kind, created_at, actor?, data?}")
+            _require([e["id"] for e in events] == sorted({e["id"] for e in events}),
+                     "events: ids must grow, oldest first")
+            self.events = [dict(e, data=dict(e.get("data") or {})) for e in events]
         # (repo, issue, commit sha or "mr-N") pairs that already acted (store TryRecordCommitRef).
         self.commit_refs = getattr(self, "commit_refs", set())
 

@@ -59,7 +59,8 @@ import Testing
             let store = try SQLiteStateStore(path: path, mode: .applying)
             try await store.record(entry("r1", .intent, "close", at: 1))
         }
-        try raw(path).execute("DROP INDEX journal_by_at; DROP TABLE read_cache; PRAGMA user_version = 1")
+        try raw(path).execute(
+            "DROP INDEX journal_by_at; DROP TABLE read_cache; DROP TABLE activity; PRAGMA user_version = 1")
         let store = try SQLiteStateStore(path: path, mode: .applying)
         #expect(try raw(path).integer("PRAGMA user_version") == StateSchema.version)
         #expect(

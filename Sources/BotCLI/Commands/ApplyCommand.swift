@@ -68,13 +68,17 @@ struct ApplyCommand {
 
     /// Applies a plan in `session` as `command`, showing each outcome on a terminal, prints the
     /// report and answers the exit code with the report, for `run --report`; schedules are
-    /// checked at `frozenNow` when given (`run --now`).
+    /// checked at `frozenNow` when given (`run --now`); `activity` is what the plan was read with,
+    /// else it is read again.
     static func apply(
-        _ plan: Plan, command: String, in session: BotSession, frozenNow: Date? = nil
+        _ plan: Plan, command: String, in session: BotSession, frozenNow: Date? = nil,
+        activity: ActivityHistory? = nil
     ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
         let console = session.console
         let showsProgress = console.isTerminal(.error)
-        let (run, report) = try await session.apply(plan, command: command, frozenNow: frozenNow) { outcome in
+        let (run, report) = try await session.apply(
+            plan, command: command, frozenNow: frozenNow, activity: activity
+        ) { outcome in
             guard showsProgress else { return }
             console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
         }

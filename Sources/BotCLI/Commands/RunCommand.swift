@@ -57,7 +57,8 @@ struct RunCommand {
         if !dryRun, let session = outcome.session {
             (code, applied) = try await ApplyCommand.apply(
                 outcome.plan, command: "run", in: session,
-                frozenNow: invocation.value("now") != nil ? outcome.plan.evaluatedAt : nil)
+                frozenNow: invocation.value("now") != nil ? outcome.plan.evaluatedAt : nil,
+                activity: ActivityHistory(of: outcome.state))
         }
         let report = RunReport(
             plan: outcome.plan, applied: applied, metrics: outcome.session?.client.metrics, exitCode: code)

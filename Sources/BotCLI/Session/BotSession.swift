@@ -66,13 +66,24 @@ struct BotSession {
 
     /// Reads what `rules` need, through the read cache (trusted unless `trustCache` is false),
     /// everything or only `targets`; `guards` nil reads every item (`--read-all`).
+    ///
+    /// Who did what to the items comes first (``activity(for:readFeed:)``); `readFeed` false for a
+    /// `watch` pass, whose own poll kept the feed's news.
     func read(
         _ rules: [Rule], now: Date, guards: EvaluationOptions?, trustCache: Bool = true,
-        only targets: WatchTargets? = nil
+        only targets: WatchTargets? = nil, readFeed: Bool = true
     ) async throws -> (state: ForgeState, report: ReadPlanner.Report) {
         try await ReadPlanner(registry: registry).read(
             rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
-            automation: settings.bots, only: targets)
+            automation: settings.bots, only: targets, activity: try await activity(for: rules, readFeed: readFeed))
+    }
+
+    /// Who did what to the items `rules` judge (the feed since the last run, kept in the state
+    /// store, and the bot's journal); `nil` when no rule consults it.
+    func activity(for rules: [Rule]? = nil, readFeed: Bool = true) async throws -> ActivityHistory? {
+        if let rules, !ActivityHistory.isNeeded(by: rules, registry: registry) { return nil }
+        return try await ActivityHistory.read(
+            registry: registry, reader: client, log: store, journal: store, me: me, readFeed: readFeed)
     }
 
     /// The plan of `rules` on `state`, under the settings' guards.
@@ -86,14 +97,29 @@ struct BotSession {
     /// Cancelling the task stops it after the write in flight; ``settle(_:plan:run:)`` then exits
     /// with 128 + the signal the ``control`` recorded. Rules' schedules are checked again at
     /// `frozenNow` (`run --now`), else on the real clock.
+    ///
+    /// Each entry is re-checked with who did what to its item: `activity` as the plan was read
+    /// with, else read now (a saved plan: the feed since it was made).
     func apply(
-        _ plan: Plan, command: String, frozenNow: Date? = nil,
+        _ plan: Plan, command: String, frozenNow: Date? = nil, activity: ActivityHistory? = nil,
         progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async throws(CommandFailure) -> (run: RunRecord, report: ApplyReport) {
+        let history: ActivityHistory?
+        do {
+            if let activity {
+                history = activity
+            } else {
+                history = try await self.activity()
+            }
+        } catch let error as GitbayError {
+            throw CommandFailure(error)
+        } catch {
+            throw CommandFailure("\(error)", code: .failure)
+        }
         let (run, unfinished) = try await StateStoreOpening.begin(command, in: store)
         let report = await Applier(registry: registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
-            scheduleNow: { frozenNow ?? Date() }, progress: progress)
+            scheduleNow: { frozenNow ?? Date() }, activity: history, progress: progress)
         return (run, report)
     }
 

@@ -86,6 +86,8 @@ struct Watcher {
                 let due = lastFull.map { Date().timeIntervalSince($0) >= fullEvery } ?? true
                 let poll = due ? nil : try await FeedPoll.read(after: position, reader: client)
                 if let poll, !poll.gap {
+                    // What the poll read is who did what: kept, so the pass need not read it again.
+                    if let newest = poll.newest { try await keep(poll.events, upTo: newest, in: session.store) }
                     let unannounced = try await probe(&probed, ownEvents: poll.events.filter { $0.actor == me })
                     let targets = WatchTargets.of(
                         poll.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
@@ -93,7 +95,7 @@ struct Watcher {
                     pass.ownEvents = targets.ownEvents
                     pass.unannounced = unannounced.count
                     if !targets.isEmpty {
-                        try await act(on: targets, in: session, pass: &pass)
+                        try await act(on: targets, in: session, pass: &pass, readFeed: false)
                     }
                     position = poll.newest ?? position
                 } else {
@@ -106,7 +108,7 @@ struct Watcher {
                     probed = [:]
                     _ = try await probe(&probed, ownEvents: [])
                     pass = Pass(kind: "full", events: poll?.events.count ?? 0)
-                    try await act(on: nil, in: session, pass: &pass)
+                    try await act(on: nil, in: session, pass: &pass, readFeed: true)
                     position = start ?? position
                     lastFull = Date()
                 }
@@ -217,13 +219,16 @@ struct Watcher {
         min(Self.longestPause, interval * pow(2, Double(min(failures, 10) - 1)))
     }
 
-    /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`.
-    private func act(on targets: WatchTargets?, in session: BotSession, pass: inout Pass) async throws {
+    /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`;
+    /// `readFeed` for a pass whose feed no poll has kept (``BotSession/read(_:now:guards:trustCache:only:readFeed:)``).
+    private func act(
+        on targets: WatchTargets?, in session: BotSession, pass: inout Pass, readFeed: Bool
+    ) async throws {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
         let (state, report) = try await session.read(
-            passRules, now: Date(), guards: settings.evaluationOptions, only: targets)
+            passRules, now: Date(), guards: settings.evaluationOptions, only: targets, readFeed: readFeed)
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
@@ -231,7 +236,7 @@ struct Watcher {
         pass.actions = plan.pendingCommandCount
         if dryRun { recordPlanned(plan, in: &pass) }
         guard !dryRun, plan.pendingCommandCount > 0 else { return }
-        let (run, applied) = try await session.apply(plan, command: "watch")
+        let (run, applied) = try await session.apply(plan, command: "watch", activity: ActivityHistory(of: state))
         pass.applied = applied.count(.applied)
         pass.failed = applied.count(.failed)
         pass.outcomes = applied.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) }
@@ -258,6 +263,15 @@ struct Watcher {
     private func readPosition(_ store: any StateStore) async throws(CommandFailure) -> Int? {
         do {
             return try await store.feedPosition()
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+    }
+
+    private func keep(_ events: [FeedEvent], upTo position: Int, in store: any StateStore) async throws(CommandFailure)
+    {
+        do {
+            try await store.keepActivity(events, position: position)
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }

@@ -26,10 +26,11 @@ public struct Applier: Sendable {
     /// - Parameters:
     ///   - run: this run's id in the journal.
     ///   - scheduleNow: the clock schedules are checked at; the real one, or `run --now`'s instant.
+    ///   - activity: who did what to the items, weighed by each re-check as the plan weighed it.
     public func apply(
         _ plan: Plan, unfinished: [UnfinishedAction] = [], reader: any ForgeReader, writer: any ForgeWriter,
         journal: (any ApplyJournal)?, run: String = UUID().uuidString, now: @Sendable () -> Date = { Date() },
-        scheduleNow: @Sendable () -> Date = { Date() },
+        scheduleNow: @Sendable () -> Date = { Date() }, activity: ActivityHistory? = nil,
         progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async -> ApplyReport {
         var report = ApplyReport()
@@ -38,7 +39,8 @@ public struct Applier: Sendable {
             progress(outcome)
         }
         var refresher = ItemRefresher(
-            registry: registry, reader: reader, me: plan.me, automation: Set(plan.automation ?? []))
+            registry: registry, reader: reader, me: plan.me, automation: Set(plan.automation ?? []),
+            activity: activity)
         for action in unfinished
         where !plan.entries.contains(where: {
             $0.rule == action.rule && $0.item.reference == action.item

@@ -12,12 +12,18 @@ struct ItemRefresher {
     /// The bot's account and the other automation accounts the plan was judged with.
     let me: String
     let automation: Set<String>
+    /// Who did what to the items, which the fresh read carries as the plan's read did.
+    let activity: ActivityHistory?
     private var context: ReadContext
 
-    init(registry: PluginRegistry, reader: any ForgeReader, me: String, automation: Set<String> = []) {
+    init(
+        registry: PluginRegistry, reader: any ForgeReader, me: String, automation: Set<String> = [],
+        activity: ActivityHistory? = nil
+    ) {
         self.registry = registry
         self.me = me
         self.automation = automation
+        self.activity = activity
         context = ReadContext(registry: registry, reader: reader)
     }
 
@@ -28,9 +34,10 @@ struct ItemRefresher {
             $0.formUnion(registry.action($1.action, for: entry.item.kind)?.needs ?? [])
         }
         guard let fresh = try await reader.refresh(entry.item, needs: needs, in: &context) else { return nil }
+        var repository = fresh.repository
+        activity?.annotate(&repository)
         return ItemContext(
-            item: fresh.item, repository: fresh.repository, now: now, me: me, registry: registry,
-            automation: automation)
+            item: fresh.item, repository: repository, now: now, me: me, registry: registry, automation: automation)
     }
 
     /// Forgets what was read of a repository, so the next context reads it afresh (after a write

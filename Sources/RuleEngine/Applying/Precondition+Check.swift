@@ -27,7 +27,7 @@ extension Precondition {
         case .condition(let text):
             guard let expression = try? ConditionExpression.parse(text),
                 let condition = try? CheckedCondition.check(
-                    expression, fields: registry.fieldSpecs(for: context.item.kind)),
+                    expression, fields: registry.fieldSpecs(for: context.item.kind, naming: [expression.field])),
                 let field = registry.field(condition.field.name, for: context.item.kind),
                 context.knows(field.needs)
             else { return (nil, nil) }

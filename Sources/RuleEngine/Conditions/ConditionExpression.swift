@@ -83,9 +83,14 @@ private struct ConditionParser {
         guard let first = text.unicodeScalars.first, first.properties.isLowercase || first == "_" else {
             return false
         }
+        // After a dot a field family takes a label or a rule by name (`label_age.needs-info`,
+        // `label_age.P1`): rule names have hyphens, labels capitals.
+        var named = false
         return text.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isLowercase || scalar.properties.numericType != nil
+            if scalar == "." { named = true }
+            return scalar.properties.isLowercase || scalar.properties.numericType != nil
                 || "_.".unicodeScalars.contains(scalar)
+                || (named && (scalar == "-" || scalar.properties.isUppercase))
         } && !text.hasSuffix(".") && !text.contains("..")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayKit
 
 /// Everything a run knows of the forge at one instant: the input of evaluation.
 ///
@@ -17,6 +18,10 @@ public struct ForgeState: Sendable, Hashable {
     /// What the read planner left unread because a guard holds it back whatever it says (details
     /// of items beyond a rule's limit, say), one line per rule, which the plan reports with its guards.
     public var unread: [String]
+    /// The feed's events a forge-state file or a snapshot carries, oldest first, so writing the
+    /// state back to a file keeps who did what (the repositories' ``RepositoryState/activity``
+    /// is derived from them).
+    public var feed: [FeedEvent] = []
 
     public init(now: Date, me: String, repositories: [RepositoryState], unread: [String] = []) {
         self.now = now

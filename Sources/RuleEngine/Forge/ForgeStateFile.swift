@@ -18,6 +18,9 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
     /// Every known username; `nil` when the file leaves it to be derived from authors and assignees.
     public var users: [String]?
     public var repos: [ForgeStateRepository]
+    /// The feed's events the forge had, oldest first, as `feed` rows: who labelled, edited or
+    /// closed what, which `quiet` and `label_age` weigh; absent when the file keeps none.
+    public var events: [FeedEvent]?
     /// The kinds whose lists the repositories hold, with how each reads and writes its list.
     public let registry: PluginRegistry
 
@@ -33,6 +36,7 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
 
     public static func == (lhs: ForgeStateFile, rhs: ForgeStateFile) -> Bool {
         lhs.now == rhs.now && lhs.me == rhs.me && lhs.users == rhs.users && lhs.repos == rhs.repos
+            && lhs.events == rhs.events
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -59,6 +63,7 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
                 if let recorded = milestones[repository.path] { file.milestones = recorded }
                 return file
             }, registry: registry)
+        events = state.feed.isEmpty ? nil : state.feed
     }
 
     /// Reads and checks a forge-state file; errors name the JSON path of the bad value.
@@ -81,7 +86,16 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
 
     /// The forge as evaluation sees it: everything known, derived fields computed.
     public func forgeState() -> ForgeState {
-        ForgeState(now: now, me: me, repositories: repos.map { $0.repositoryState(registry: registry) })
+        let activity = ActivityHistory(events: events ?? [], registry: registry)
+        var state = ForgeState(
+            now: now, me: me,
+            repositories: repos.map { file in
+                var repository = file.repositoryState(registry: registry)
+                activity.annotate(&repository)
+                return repository
+            })
+        state.feed = events ?? []
+        return state
     }
 
     /// The file as JSON with sorted keys and gitbay's timestamp forms, ready to write to disk.
@@ -134,6 +148,7 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
         case me
         case users
         case repos
+        case events
     }
 
     public init(from decoder: any Decoder) throws {
@@ -153,6 +168,7 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
         me = try container.decode(String.self, forKey: .me)
         users = try container.decodeIfPresent([String].self, forKey: .users)
         repos = try container.decode([ForgeStateRepository].self, forKey: .repos)
+        events = try container.decodeIfPresent([FeedEvent].self, forKey: .events)
         guard let registry = decoder.userInfo[.pluginRegistry] as? PluginRegistry else {
             throw DecodingError.dataCorruptedError(
                 forKey: .repos, in: container, debugDescription: "no plugin registry to read the item lists")
@@ -167,5 +183,6 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
         try container.encode(me, forKey: .me)
         try container.encodeIfPresent(users, forKey: .users)
         try container.encode(repos, forKey: .repos)
+        try container.encodeIfPresent(events, forKey: .events)
     }
 }

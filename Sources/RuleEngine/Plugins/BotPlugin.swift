@@ -7,6 +7,9 @@ public protocol BotPlugin: Sendable {
     var name: String { get }
     /// The fields this plugin offers for `kind` (none for kinds it does not serve).
     func fields(for kind: ItemKind) -> [FieldDefinition]
+    /// The field families this plugin offers for `kind`: fields named by a label or a rule
+    /// (none by default).
+    func families(for kind: ItemKind) -> [FieldFamily]
     /// The actions this plugin offers for `kind`.
     func actions(for kind: ItemKind) -> [ActionDefinition]
     /// How the plugin reads the kinds whose items it lists (none by default: a plugin may only
@@ -20,6 +23,7 @@ public protocol BotPlugin: Sendable {
 }
 
 extension BotPlugin {
+    public func families(for kind: ItemKind) -> [FieldFamily] { [] }
     public var kinds: [any ItemKindDefinition] { [] }
     public var probes: [any QuietChangeProbe] { [] }
     public var needs: [ReadNeedDefinition] { [] }

@@ -23,7 +23,14 @@ public enum FieldReference {
             guard !fields.isEmpty || !actions.isEmpty else { continue }
             lines += ["", "## `\(kind.rawValue)`", "", "### Fields", ""]
             lines += ["| field | type | reads | what it is |", "| --- | --- | --- | --- |"]
-            lines += fields.map { row("`\($0.name)`", $0.type.name, reads($0.needs, registry), $0.doc) }
+            let rows =
+                fields.map { (name: $0.name, type: $0.type, needs: $0.needs, doc: $0.doc) }
+                + registry.families(for: kind).map {
+                    (name: $0.spec.name, type: $0.type, needs: $0.field($0.parameter)?.needs ?? $0.needs, doc: $0.doc)
+                }
+            lines += rows.sorted { $0.name < $1.name }.map {
+                row("`\($0.name)`", $0.type.name, reads($0.needs, registry), $0.doc)
+            }
             lines += ["", "### Actions", ""]
             lines += ["| action | argument | reads | what it does |", "| --- | --- | --- | --- |"]
             lines += actions.map { row("`\($0.name)`", argument(of: $0), reads($0.needs, registry), $0.doc) }

@@ -1,6 +1,7 @@
 /// Every field and action the installed plugins offer, looked up by item kind and name.
 public struct PluginRegistry: Sendable {
     private var fieldsByKind: [ItemKind: [String: FieldDefinition]] = [:]
+    private var familiesByKind: [ItemKind: [String: FieldFamily]] = [:]
     private var actionsByKind: [ItemKind: [String: ActionDefinition]] = [:]
     private var definitionsByKind: [ItemKind: any ItemKindDefinition] = [:]
     /// The optional concerns, found once when the kinds are registered.
@@ -73,6 +74,13 @@ public struct PluginRegistry: Sendable {
                         fieldsByKind[kind, default: [:]][field.name] = field
                     }
                     conflicts += undeclared(field.needs, by: key)
+                }
+                for family in plugin.families(for: kind) {
+                    let key = "\(kind.rawValue): field '\(family.prefix).*'"
+                    if Self.claim(key, by: plugin, &owners, &conflicts) {
+                        familiesByKind[kind, default: [:]][family.prefix] = family
+                    }
+                    conflicts += undeclared(family.needs, by: key)
                 }
                 for action in plugin.actions(for: kind) {
                     let key = "\(kind.rawValue): action '\(action.name)'"
@@ -169,7 +177,32 @@ public struct PluginRegistry: Sendable {
     }
 
     public func field(_ name: String, for kind: ItemKind) -> FieldDefinition? {
-        fieldsByKind[kind]?[name]
+        if let field = fieldsByKind[kind]?[name] { return field }
+        return family(naming: name, for: kind).flatMap { $0.family.field($0.parameter) }
+    }
+
+    /// The family a field name belongs to (`label_age.stale`: `label_age`), with the name after
+    /// its dot; `nil` when the name is no family's.
+    public func family(naming name: String, for kind: ItemKind) -> (family: FieldFamily, parameter: String)? {
+        guard let dot = name.firstIndex(of: "."), let family = familiesByKind[kind]?[String(name[..<dot])],
+            let parameter = family.parameter(of: name)
+        else { return nil }
+        return (family, parameter)
+    }
+
+    /// The field families of a kind, by prefix.
+    public func families(for kind: ItemKind) -> [FieldFamily] {
+        (familiesByKind[kind] ?? [:]).values.sorted { $0.prefix < $1.prefix }
+    }
+
+    /// ``fieldSpecs(for:)`` with the fields of families that `names` name, for checking a
+    /// condition or a template that names them.
+    public func fieldSpecs(for kind: ItemKind, naming names: [String]) -> [String: FieldSpec] {
+        var specs = fieldSpecs(for: kind)
+        for name in names where specs[name] == nil {
+            if let field = field(name, for: kind) { specs[name] = field.spec }
+        }
+        return specs
     }
 
     /// The fields of a kind, by name.

@@ -50,11 +50,20 @@ public struct ForgeSnapshotReader: Sendable {
             try await registry.reading(of: kind)?.snapshot(
                 paths, scope: scope, allStates: allStates, into: &context)
         }
+        // Who did what, as far back as a first run reads it: offline plans weigh it as live ones do.
+        let inScope = Set(paths)
+        let feed = try await FeedRead.read(after: nil, reader: reader, pages: ActivityHistory.firstReadPages)
+        context.note("activity: feed", requests: feed.requests)
         report.steps += context.report.steps
-        var snapshot = ForgeSnapshot(
-            state: ForgeState(
-                now: now, me: me, repositories: paths.compactMap { context.repositories[$0] }), registry: registry,
-            labels: labels)
+        var state = ForgeState(now: now, me: me, repositories: paths.compactMap { context.repositories[$0] })
+        state.feed = feed.events.filter { inScope.contains($0.repo) && $0.number != nil }
+        let activity = ActivityHistory(events: state.feed, registry: registry)
+        state.repositories = state.repositories.map { repository in
+            var repository = repository
+            activity.annotate(&repository)
+            return repository
+        }
+        var snapshot = ForgeSnapshot(state: state, registry: registry, labels: labels)
         snapshot.report = report
         return snapshot
     }

@@ -37,11 +37,12 @@ public struct ReadPlanner: Sendable {
     /// run, a full read's too; a cache that cannot be read or written costs requests, never the
     /// run. `me`, when the caller already asked the server (to find its database), saves asking
     /// again. `only` (a `watch` pass) reads the details of those items alone. `automation` names
-    /// the accounts besides the bot's whose activity is not a person's (`bots:`).
+    /// the accounts besides the bot's whose activity is not a person's (`bots:`), and `activity`
+    /// who did what to the items (``ActivityHistory``), which every item's judgement weighs.
     public func read(
         rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
         cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil,
-        automation: Set<String> = [], only: WatchTargets? = nil
+        automation: Set<String> = [], only: WatchTargets? = nil, activity: ActivityHistory? = nil
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader)
         session.only = only
@@ -62,6 +63,10 @@ public struct ReadPlanner: Sendable {
         for kind in registry.kinds(ordering: kinds) {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
+        if let activity {
+            if let note = activity.note { session.context.note(note, requests: activity.requests) }
+            session.annotate(with: activity)
+        }
         if session.context.trustsCache {
             await session.restoreCached(rules)
         }
@@ -78,6 +83,7 @@ public struct ReadPlanner: Sendable {
                 session.context.note("read cache: \(entries.count) details could not be kept: \(error)")
             }
         }
+        if let activity { session.annotate(with: activity) }
         var state = ForgeState(
             now: now, me: me, repositories: Array(session.context.repositories.values), unread: session.unreadNotes)
         state.automation = automation
@@ -87,7 +93,8 @@ public struct ReadPlanner: Sendable {
     /// Reads what the rules need for one repository, and everything about one item in it, for
     /// `explain`: every condition of every rule then has a value to show.
     public func read(
-        rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date, automation: Set<String> = []
+        rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date, automation: Set<String> = [],
+        activity: ActivityHistory? = nil
     ) async throws -> ForgeState {
         let scoped = rules.filter { $0.kind == item.kind }.map { rule in
             var rule = rule
@@ -101,6 +108,7 @@ public struct ReadPlanner: Sendable {
         try await session.readDetails(rules: scoped, now: now, me: me)
         try await registry.reading(of: item.kind)?.readDetail(
             of: item.number, in: item.repository, into: &session.context)
+        if let activity { session.annotate(with: activity) }
         var state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         state.automation = automation
         return state

@@ -71,4 +71,11 @@ struct ReadSession: Sendable {
             if requests > 0 { context.note(naming.detailStep, requests: requests) }
         }
     }
+
+    /// Sets every repository's activity from `history`, so each judgement weighs who did what.
+    mutating func annotate(with history: ActivityHistory) {
+        for path in context.repositories.keys {
+            context.update(path) { history.annotate(&$0) }
+        }
+    }
 }

@@ -184,7 +184,8 @@ struct RuleCompiler {
     private mutating func test(_ text: String, node: Node, kind: ItemKind) -> ConditionTree? {
         do {
             let expression = try ConditionExpression.parse(text)
-            let checked = try CheckedCondition.check(expression, fields: registry.fieldSpecs(for: kind))
+            let checked = try CheckedCondition.check(
+                expression, fields: registry.fieldSpecs(for: kind, naming: [expression.field]))
             return .test(checked, node.location)
         } catch {
             var message = error.message
@@ -406,7 +407,9 @@ struct RuleCompiler {
             self.error(error.message, at: node.location(ofScalarOffset: error.span.start))
             return nil
         }
-        let fields = registry.fieldSpecs(for: kind)
+        var named: [String] = []
+        for case .field(let field, _) in template.parts { named.append(field) }
+        let fields = registry.fieldSpecs(for: kind, naming: named)
         var valid = true
         for case .field(let field, let span) in template.parts where fields[field] == nil {
             var message = "the template names unknown field '\(field)'"

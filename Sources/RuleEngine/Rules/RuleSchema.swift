@@ -69,14 +69,17 @@ public enum RuleSchema {
             "schedule": schedule,
         ]
         for kind in registry.kinds {
-            let fields = registry.fields(for: kind).map { NSRegularExpression.escapedPattern(for: $0.name) }
+            let fields =
+                registry.fields(for: kind).map { NSRegularExpression.escapedPattern(for: $0.name) }
+                + registry.families(for: kind).map { NSRegularExpression.escapedPattern(for: $0.prefix) + "\\.\\S+" }
             definitions["\(kind.rawValue)-condition"] = [
                 "oneOf": [
                     [
                         "type": "string",
                         "pattern": "^\\s*(not\\s+)?(\(fields.joined(separator: "|")))(\\s|$)",
                         "description": "A condition on one of the \(kind.rawValue) fields: "
-                            + registry.fields(for: kind).map(\.name).joined(separator: ", "),
+                            + (registry.fields(for: kind).map(\.name) + registry.families(for: kind).map(\.spec.name))
+                            .joined(separator: ", "),
                     ] as [String: Any],
                     block(reference: "#/$defs/\(kind.rawValue)-condition"),
                 ]

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayKit
 import Synchronization
 
 /// A ``StateStore`` in memory: the twin of the SQLite store for tests, answering every question
@@ -11,6 +12,8 @@ public final class InMemoryStateStore: StateStore {
         var importedKeys: Set<String> = []
         var cache: [String: (detail: CachedDetail, at: Date)] = [:]
         var feedPosition: Int?
+        var activityPosition: Int?
+        var activity: [Int: FeedEvent] = [:]
     }
 
     private let state: Mutex<State>
@@ -39,6 +42,21 @@ public final class InMemoryStateStore: StateStore {
 
     public func setFeedPosition(_ id: Int) {
         state.withLock { $0.feedPosition = id }
+    }
+
+    public func activityPosition() -> Int? {
+        state.withLock { $0.activityPosition }
+    }
+
+    public func keepActivity(_ events: [FeedEvent], position: Int) {
+        state.withLock { state in
+            for event in events where event.number != nil { state.activity[event.id] = event }
+            state.activityPosition = max(position, state.activityPosition ?? position)
+        }
+    }
+
+    public func keptActivity() -> [FeedEvent] {
+        state.withLock { $0.activity.values.sorted { $0.id < $1.id } }
     }
 
     public func cachedDetails(of kind: ItemKind) -> [CachedDetail] {
@@ -108,6 +126,7 @@ public final class InMemoryStateStore: StateStore {
             let remaining = Set(state.journal.map(\.run))
             state.runs.removeAll { $0.ended(before: date) && !remaining.contains($0.id) }
             state.cache = state.cache.filter { $0.value.at >= date }
+            state.activity = state.activity.filter { $0.value.createdAt >= date }
             return dropped.count
         }
     }

@@ -9,7 +9,7 @@ import Foundation
 /// One store per server and account. Everything that keeps state asks it questions instead of
 /// reading files, so the storage (SQLite in the `StateDatabase` module, ``InMemoryStateStore`` in
 /// tests) can change without touching the rules or the applier.
-public protocol StateStore: ApplyJournal, ReadCache {
+public protocol StateStore: ApplyJournal, ReadCache, ActivityLog {
     /// The actions earlier runs left unfinished: exactly what ``UnfinishedAction/find(in:)`` answers
     /// over the whole journal.
     func unfinishedActions() async throws -> [UnfinishedAction]
@@ -43,7 +43,8 @@ public protocol StateStore: ApplyJournal, ReadCache {
     /// Drops a run's entries about one rule and item once all of them are older than `date`, oldest
     /// first, unless the rule and item have an action still unfinished (see ``JournalRetention``),
     /// so ``unfinishedActions()`` answers the same before and after; runs that ended before
-    /// `date` with no entries left; and details cached before `date` (an item not seen since).
+    /// `date` with no entries left; details cached before `date` (an item not seen since); and
+    /// feed events kept from before `date`.
     @discardableResult
     func prune(resultsBefore date: Date) async throws -> Int
 

@@ -1,0 +1,162 @@
+import Foundation
+import GitbayKit
+
+/// Who did what to the items of a run, by repository and item: the feed's events kept in the
+/// ``ActivityLog`` and read since its position, and the bot's own applied writes from its journal.
+///
+/// gitbay's `updated_at` never says who moved it and labels do not move it at all
+/// (docs/gitbay/domain.md#activity-by-people); the feed names every event's actor, so a person
+/// removing the label the bot manages, or editing the item, is told apart from the bot.
+public struct ActivityHistory: Sendable, Hashable {
+    public var items: [RepositoryPath: [ItemActivityKey: [ItemActivity]]] = [:]
+    /// The feed requests it took.
+    public var requests = 0
+    /// One line for `--verbose`, or why the feed was not read.
+    public var note: String?
+
+    public init() {}
+
+    /// The activity `state` was read with, to re-check its plan's entries the same way.
+    public init(of state: ForgeState) {
+        for repository in state.repositories where !repository.activity.isEmpty {
+            items[repository.path] = repository.activity
+        }
+    }
+
+    /// How many pages of 200 events a run with no position reads back: far enough for the
+    /// recent past, without paging through a large forge's whole history on the first run.
+    public static let firstReadPages = 5
+    /// How many pages a run reads back to its position before it gives up on what lies between
+    /// (a forge busier than that since the last run); what it read is kept all the same.
+    public static let catchUpPages = 20
+
+    /// Whether any of `rules` consults what people did: a field or action that reads an item's
+    /// detail (its conversation) or its `updated_at`.
+    public static func isNeeded(by rules: [Rule], registry: PluginRegistry) -> Bool {
+        rules.contains { rule in
+            let needs = rule.actions.reduce(into: rule.condition.needs(registry: registry, kind: rule.kind)) {
+                $0.formUnion(registry.action($1.name, for: rule.kind)?.needs ?? [])
+            }
+            return needs.contains(.detail) || needs.contains(.activity)
+        }
+    }
+
+    /// Reads the feed since `log`'s position into it (unless `readFeed` is false: a `watch` pass
+    /// keeps what its own poll read), then answers everything kept with the applied writes
+    /// `journal` holds, for the kinds of `registry`.
+    ///
+    /// A feed that cannot be read fails the run, as any read does: acting without knowing who
+    /// removed a label is what this is here to prevent. A log or journal that cannot be read or
+    /// written costs what it would have told, never the run.
+    public static func read(
+        registry: PluginRegistry, reader: any ForgeReader, log: any ActivityLog, journal: any StateStore,
+        me: String, readFeed: Bool = true
+    ) async throws -> ActivityHistory {
+        var history = ActivityHistory()
+        var fresh: [FeedEvent] = []
+        if readFeed {
+            let position = try await log.activityPosition()
+            let pages = position == nil ? firstReadPages : catchUpPages
+            let feed = try await FeedRead.read(after: position, reader: reader, pages: pages)
+            history.requests = feed.requests
+            do {
+                try await log.keepActivity(feed.events, position: feed.newest ?? position ?? 0)
+            } catch {
+                // Not kept, the events still count for this run; the next one reads them again.
+                fresh = feed.events
+                history.note = "activity: \(feed.events.count) feed events could not be kept: \(error)"
+            }
+            history.note =
+                history.note
+                ?? "activity: feed since "
+                + (position.map { "event \($0)" } ?? "the last \(pages * FeedRead.pageSize) events")
+                + ", \(feed.events.count) new"
+                + (feed.reachedPosition ? "" : " (it reaches back no further; what happened before is not known)")
+        }
+        history.add(((try? await log.keptActivity()) ?? []) + fresh, registry: registry)
+        for record in ((try? await journal.history(HistoryQuery())) ?? []).reversed()
+        where record.outcome == "applied" {
+            guard let reference = registry.reference(parsing: record.item) else { continue }
+            let activity = ItemActivity(
+                at: record.resultAt ?? record.at, actor: me, kind: record.action, source: .journal,
+                argv: record.argv)
+            history.items[reference.repository, default: [:]][
+                ItemActivityKey(kind: reference.kind, number: reference.number), default: []
+            ].append(activity)
+        }
+        history.sort()
+        return history
+    }
+
+    /// The activity of feed `events` alone: a forge-state file's.
+    public init(events: [FeedEvent], registry: PluginRegistry) {
+        add(events, registry: registry)
+        sort()
+    }
+
+    /// Files each event under the item its kind's plugin says it is about
+    /// (``WatchedKind/watchEffect(of:)``): the engine knows no event kind itself.
+    private mutating func add(_ events: [FeedEvent], registry: PluginRegistry) {
+        for event in events {
+            guard let activity = ItemActivity(event), let number = event.number else { continue }
+            for kind in registry.kinds {
+                guard registry.watching(of: kind)?.watchEffect(of: event) == .item(number) else { continue }
+                items[event.repo, default: [:]][ItemActivityKey(kind: kind, number: number), default: []]
+                    .append(activity)
+            }
+        }
+    }
+
+    /// Each item's activity oldest first, events of one instant in the feed's order.
+    private mutating func sort() {
+        for (path, byItem) in items {
+            for (key, activity) in byItem {
+                items[path]?[key] = activity.sorted { ($0.at, $0.id ?? 0) < ($1.at, $1.id ?? 0) }
+            }
+        }
+    }
+
+    /// Sets each repository's activity in `state`.
+    public func annotate(_ repository: inout RepositoryState) {
+        repository.activity = items[repository.path] ?? [:]
+    }
+}
+
+/// The activity feed read newest first, back to an event already handled or for a number of
+/// pages: what a run learns of who did what since the last one.
+public struct FeedRead: Sendable, Hashable {
+    /// The most rows gitbay gives a page (`internal/control/dashboard.go` `runFeed`).
+    public static let pageSize = 200
+
+    /// The events after the position, oldest first.
+    public var events: [FeedEvent]
+    /// The newest event id seen; `nil` on an empty feed.
+    public var newest: Int?
+    public var requests: Int
+    /// Whether the read met the position or the feed's end, so nothing between was missed.
+    public var reachedPosition: Bool
+
+    /// Reads pages of ``pageSize`` until one holds an event at or before `position`, the feed
+    /// ends, or `pages` pages were read.
+    public static func read(after position: Int?, reader: any ForgeReader, pages: Int) async throws -> FeedRead {
+        var command = try FeedCommand(limit: pageSize)
+        var read = FeedRead(events: [], newest: nil, requests: 0, reachedPosition: false)
+        while read.requests < pages {
+            let page = try await reader.send(command)
+            read.requests += 1
+            read.newest = read.newest ?? page.items.first?.id
+            read.events += page.items.filter { event in position.map { event.id > $0 } ?? true }
+            if let position, page.items.contains(where: { $0.id <= position }) {
+                read.reachedPosition = true
+                break
+            }
+            guard let next = page.next else {
+                read.reachedPosition = true
+                break
+            }
+            command.cursor = next
+        }
+        read.events.reverse()
+        return read
+    }
+}

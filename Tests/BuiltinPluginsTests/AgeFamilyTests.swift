@@ -1,0 +1,85 @@
+import Foundation
+import GitbayKit
+import RuleEngine
+import Testing
+
+/// `label_age.LABEL` and `comment_age.RULE`: a close rule counts from its own label or notice.
+@Suite struct AgeFamilyTests {
+    private func labeled(_ labels: [String], daysAgo: Double, by actor: String = "alice", id: Int) -> ItemActivity {
+        ItemActivity(
+            at: Fixtures.ago(days: daysAgo), actor: actor, kind: "issue.labeled", source: .feed, labels: labels, id: id)
+    }
+
+    private func journalAdd(_ label: String, daysAgo: Double) -> ItemActivity {
+        ItemActivity(
+            at: Fixtures.ago(days: daysAgo), actor: Fixtures.me, kind: "add-label", source: .journal,
+            argv: ["issue", "label", "krz/gitbay", "188", "--add", label])
+    }
+
+    private func age(_ field: String, labels: [String] = ["stale"], activity: [ItemActivity]) -> FieldValue? {
+        Fixtures.value(field, Fixtures.context(Fixtures.issue(labels: labels), activity: activity))
+    }
+
+    @Test func theJournalSaysWhenTheBotAddedTheLabel() {
+        #expect(age("label_age.stale", activity: [journalAdd("stale", daysAgo: 9)]) == .duration(9 * Fixtures.day))
+        #expect(age("label_age.stale", activity: [journalAdd("bug", daysAgo: 9)]) == .absent)
+    }
+
+    @Test func theFeedSaysWhenTheLabelCameAfterAnEventWithoutIt() {
+        let events = [labeled(["bug"], daysAgo: 20, id: 1), labeled(["bug", "stale"], daysAgo: 12, id: 2)]
+        #expect(age("label_age.stale", activity: events) == .duration(12 * Fixtures.day))
+        // An event that already holds it says only that it came earlier: unknown, so absent.
+        #expect(age("label_age.stale", activity: [labeled(["stale"], daysAgo: 12, id: 2)]) == .absent)
+    }
+
+    /// A maintainer removed it and the bot put it back: the clock starts again, and the bot's
+    /// first addition no longer counts.
+    @Test func aLabelPutBackStartsItsClockAgain() {
+        let events = [
+            journalAdd("stale", daysAgo: 30), labeled(["stale"], daysAgo: 30, by: Fixtures.me, id: 1),
+            labeled([], daysAgo: 20, id: 2), journalAdd("stale", daysAgo: 3),
+        ]
+        #expect(age("label_age.stale", activity: events) == .duration(3 * Fixtures.day))
+        // Removed and never put back by the bot: the journal's old addition is void.
+        #expect(age("label_age.stale", activity: Array(events.prefix(3))) == .absent)
+    }
+
+    @Test func anItemWithoutTheLabelHasNoAge() {
+        #expect(age("label_age.stale", labels: [], activity: [journalAdd("stale", daysAgo: 9)]) == .absent)
+    }
+
+    @Test func theNoticesAgeComesFromItsRulesMarker() {
+        let issue = Fixtures.issue(comments: [
+            Fixtures.comment(Fixtures.me, "Repro?\n<!-- gitbay-bot:rule=ask item=krz/gitbay#188 -->", daysAgo: 60),
+            Fixtures.comment(
+                Fixtures.me, "Stale.\n<!-- gitbay-bot:rule=mark-stale item=krz/gitbay#188 -->", daysAgo: 5),
+            Fixtures.comment("alice", "<!-- gitbay-bot:rule=close item=krz/gitbay#188 -->", daysAgo: 1),
+        ])
+        let context = Fixtures.context(issue)
+        #expect(Fixtures.value("comment_age.mark-stale", context) == .duration(5 * Fixtures.day))
+        #expect(Fixtures.value("comment_age.ask", context) == .duration(60 * Fixtures.day))
+        // Only the bot's own comments carry its markers.
+        #expect(Fixtures.value("comment_age.close", context) == .absent)
+        // A prefix of a rule's name is another rule.
+        #expect(Fixtures.value("comment_age.mark", context) == .absent)
+    }
+
+    @Test func rulesNameFamiliesAndAMissingNameIsAnError() throws {
+        let good = """
+            scope: owner:krz
+            rules:
+              - name: close-stale
+                on: issues
+                when: [labels has stale, label_age.stale > 14d, comment_age.mark-stale > 14d]
+                do: [close]
+            """
+        let set = RuleSet.load(files: [("r.yml", Array(good.utf8))], registry: Fixtures.registry)
+        #expect(set.diagnostics.isEmpty, "\(set.diagnostics)")
+        let bad = good.replacingOccurrences(of: "label_age.stale > 14d", with: "label_age. > 14d")
+        let diagnostics = RuleSet.load(files: [("r.yml", Array(bad.utf8))], registry: Fixtures.registry).diagnostics
+        #expect("\(diagnostics)".contains("found 'label_age.'"), "\(diagnostics)")
+        let wrongType = good.replacingOccurrences(of: "label_age.stale > 14d", with: "label_age.stale = open")
+        #expect(
+            !RuleSet.load(files: [("r.yml", Array(wrongType.utf8))], registry: Fixtures.registry).diagnostics.isEmpty)
+    }
+}
