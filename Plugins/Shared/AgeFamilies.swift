@@ -22,7 +22,8 @@ public enum AgeFamilies {
                     + "can say when it came, so a rule waiting on it waits."
             ) { label, context in
                 guard let labels = labels(context), labels.contains(label),
-                    let added = labelAdded(label, activity: context.repository.activity(of: context.item))
+                    let added = labelAdded(
+                        label, activity: context.repository.activity(of: context.item), me: context.me)
                 else { return .absent }
                 return .duration(max(0, context.now.timeIntervalSince(added)))
             },
@@ -46,18 +47,25 @@ public enum AgeFamilies {
     /// When `label` was last put on the item, as far as `activity` tells; `nil` when unknown.
     ///
     /// The feed's label events carry the whole set after each change (`internal/control/issue.go`
-    /// `runIssueLabel`), so an addition is an event holding the label after one without it; an
-    /// event holding it with none before says only that it came earlier, which is unknown. The
-    /// journal's additions count until a later event shows the label gone. Of what is known, the
-    /// latest wins: a label put back starts its clock again.
-    static func labelAdded(_ label: String, activity: [ItemActivity]) -> Date? {
+    /// `runIssueLabel`), so an addition is an event holding the label after one without it. An
+    /// event holding it with none known before says only that it came earlier, unless it is the
+    /// bot's own and the journal says the bot added that label: then it is the bot's addition, in
+    /// the server's time. The feed's times are the server's, like the comments' the other fields
+    /// read, so they win; the journal's (the bot's clock) serve when the feed says nothing, until
+    /// the feed shows the label removed. A label put back starts its clock again.
+    static func labelAdded(_ label: String, activity: [ItemActivity], me: String) -> Date? {
+        let journalAdds = activity.filter { entry in
+            entry.source == .journal && entry.kind == "add-label" && added(by: entry.argv ?? []).contains(label)
+        }
         var fromFeed: Date?
         var lastRemoval: Date?
         var holding: Bool?
         for event in activity where event.source == .feed && event.kind.hasSuffix(".labeled") {
             guard let labels = event.labels else { continue }
             if labels.contains(label) {
-                if holding == false { fromFeed = event.at }
+                if holding == false || (holding == nil && event.actor == me && !journalAdds.isEmpty) {
+                    fromFeed = event.at
+                }
                 holding = true
             } else {
                 fromFeed = nil
@@ -65,11 +73,8 @@ public enum AgeFamilies {
                 holding = false
             }
         }
-        let fromJournal = activity.filter { entry in
-            entry.source == .journal && entry.kind == "add-label" && added(by: entry.argv ?? []).contains(label)
-                && lastRemoval.map { entry.at > $0 } ?? true
-        }.map(\.at).max()
-        return [fromFeed, fromJournal].compactMap(\.self).max()
+        if let fromFeed { return fromFeed }
+        return journalAdds.filter { entry in lastRemoval.map { entry.at > $0 } ?? true }.map(\.at).max()
     }
 
     /// The labels an `issue label` or `mr label` command adds: each `--add` value.

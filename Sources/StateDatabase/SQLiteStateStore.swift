@@ -367,8 +367,13 @@ public final class SQLiteStateStore: StateStore {
                 }
                 try connection.run(
                     "DELETE FROM read_cache WHERE stored_at < ?", [.real(date.timeIntervalSinceReferenceDate)])
+                // Each item's newest label event before the date stays: it says which labels the
+                // item had then, without which an addition after it could not be dated.
                 try connection.run(
-                    "DELETE FROM activity WHERE at < ?", [.real(date.timeIntervalSinceReferenceDate)])
+                    """
+                    DELETE FROM activity WHERE at < ?1 AND id NOT IN (
+                        SELECT MAX(id) FROM activity WHERE at < ?1 AND kind LIKE '%.labeled' GROUP BY repo, number)
+                    """, [.real(date.timeIntervalSinceReferenceDate)])
                 return dropped.count
             }
             try Self.compact(connection)

@@ -44,6 +44,16 @@ import Testing
         #expect(age("label_age.stale", activity: Array(events.prefix(3))) == .absent)
     }
 
+    /// The bot's own label event, with the journal saying the bot added the label, dates the
+    /// addition in the server's time (the journal's is the bot's clock).
+    @Test func theBotsOwnEventDatesTheAdditionItsJournalRecords() {
+        let own = labeled(["stale"], daysAgo: 9, by: Fixtures.me, id: 1)
+        #expect(
+            age("label_age.stale", activity: [journalAdd("stale", daysAgo: 2), own]) == .duration(9 * Fixtures.day))
+        // Without the journal the bot's event could be any change of its labels: unknown.
+        #expect(age("label_age.stale", activity: [own]) == .absent)
+    }
+
     @Test func anItemWithoutTheLabelHasNoAge() {
         #expect(age("label_age.stale", labels: [], activity: [journalAdd("stale", daysAgo: 9)]) == .absent)
     }

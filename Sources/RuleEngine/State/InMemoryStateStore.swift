@@ -126,7 +126,12 @@ public final class InMemoryStateStore: StateStore {
             let remaining = Set(state.journal.map(\.run))
             state.runs.removeAll { $0.ended(before: date) && !remaining.contains($0.id) }
             state.cache = state.cache.filter { $0.value.at >= date }
-            state.activity = state.activity.filter { $0.value.createdAt >= date }
+            let baselines = Dictionary(
+                state.activity.values.filter { $0.createdAt < date && $0.kind.hasSuffix(".labeled") }.map {
+                    ("\($0.repo)#\($0.number ?? 0)", $0.id)
+                }, uniquingKeysWith: max)
+            let kept = Set(baselines.values)
+            state.activity = state.activity.filter { $0.value.createdAt >= date || kept.contains($0.key) }
             return dropped.count
         }
     }

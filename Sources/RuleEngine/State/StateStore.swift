@@ -44,7 +44,8 @@ public protocol StateStore: ApplyJournal, ReadCache, ActivityLog {
     /// first, unless the rule and item have an action still unfinished (see ``JournalRetention``),
     /// so ``unfinishedActions()`` answers the same before and after; runs that ended before
     /// `date` with no entries left; details cached before `date` (an item not seen since); and
-    /// feed events kept from before `date`.
+    /// feed events kept from before `date`, but for each item's newest label event among them
+    /// (which labels it had then, so a later addition can still be dated).
     @discardableResult
     func prune(resultsBefore date: Date) async throws -> Int
 
