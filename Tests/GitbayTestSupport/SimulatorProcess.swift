@@ -134,6 +134,11 @@ public final class SimulatorProcess: @unchecked Sendable {
         try await simulatorRequest(.get, "/_sim/stats", body: nil)
     }
 
+    /// The forge as the simulator holds it now (`GET /_sim/state`), in the forge-state format.
+    public func forge() async throws -> [String: Any] {
+        try await simulatorRequest(.get, "/_sim/state", body: nil)
+    }
+
     /// Changes the simulator's behaviour mid-test (`POST /_sim/control`), such as `{"revoke":true}`.
     public func control(_ json: String) async throws {
         _ = try await simulatorRequest(.post, "/_sim/control", body: Data(json.utf8))

@@ -95,8 +95,9 @@ struct BotSession {
     /// Applies `plan` as `command` (for `history`), recording the run it is in the state store.
     ///
     /// Cancelling the task stops it after the write in flight; ``settle(_:plan:run:)`` then exits
-    /// with 128 + the signal the ``control`` recorded. Rules' schedules are checked again at
-    /// `frozenNow` (`run --now`), else on the real clock.
+    /// with 128 + the signal the ``control`` recorded. Rules' schedules and each entry's
+    /// conditions are checked again at `frozenNow` (`run --now`), as the plan judged them, else
+    /// on the real clock; the journal is stamped on the same clock.
     ///
     /// Each entry is re-checked with who did what to its item: `activity` as the plan was read
     /// with, else read now (a saved plan: the feed since it was made).
@@ -119,7 +120,7 @@ struct BotSession {
         let (run, unfinished) = try await StateStoreOpening.begin(command, in: store)
         let report = await Applier(registry: registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
-            scheduleNow: { frozenNow ?? Date() }, activity: history, progress: progress)
+            now: { frozenNow ?? Date() }, scheduleNow: { frozenNow ?? Date() }, activity: history, progress: progress)
         return (run, report)
     }
 

@@ -1,0 +1,190 @@
+import BotCLI
+import Foundation
+import GitbayTestSupport
+import Testing
+
+private let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path
+private let maintainerToken = "gb_" + String(repeating: "m", count: 64)
+private let start = Date(timeIntervalSince1970: 1_795_953_600)  // 2026-11-29T12:00:00Z
+private let day: TimeInterval = 86_400
+private let simulatorOptions = [
+    "--clock", "frozen", "--api-rate", "100000", "--write-rate", "100000", "--user-token",
+    "maintainer=\(maintainerToken)",
+]
+
+/// gitbay's millisecond timestamp of `date`.
+private func stamp(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: date)
+}
+
+/// One open issue of the journey forges: opened `created` days before the start, its
+/// `updated_at` moved `updated` days before, with comments `(author, days before)`.
+private struct JourneyIssue {
+    var number: Int
+    var created: Double = 200
+    var updated: Double? = nil
+    var comments: [(String, Double)] = []
+    var labels: [String] = []
+
+    var json: [String: Any] {
+        var issue: [String: Any] = [
+            "number": number, "title": "Issue \(number)", "state": "open", "author": "reporter",
+            "created_at": stamp(start - created * day), "updated_at": stamp(start - (updated ?? created) * day),
+            "comments": comments.map {
+                ["author": $0.0, "body": "a word from \($0.0)", "created_at": stamp(start - $0.1 * day)]
+            },
+        ]
+        if !labels.isEmpty { issue["labels"] = labels }
+        return issue
+    }
+}
+
+/// A forge of one repository, krz/app, holding `issues`.
+private func journeyForge(_ issues: [JourneyIssue]) throws -> String {
+    let forge: [String: Any] = [
+        "format": "gitbay-forge-state/1", "now": stamp(start), "me": "triage-bot",
+        "users": ["triage-bot", "reporter", "maintainer"],
+        "repos": [
+            [
+                "path": "krz/app", "default_branch": "main", "branches": ["main": String(repeating: "c", count: 40)],
+                "labels": [["name": "stale"]], "issues": issues.map(\.json),
+            ] as [String: Any]
+        ],
+    ]
+    return String(decoding: try JSONSerialization.data(withJSONObject: forge), as: UTF8.self)
+}
+
+/// Runs the bot in-process against `simulator` at `now` with the shipped rules.
+private func run(
+    _ simulator: SimulatorProcess, state: BotState, at now: Date, _ extra: [String] = []
+) async -> (code: Int32, output: String, error: String) {
+    await runBot(
+        against: simulator, ["run", rules, "--scope", "repo:krz/app", "--state-dir", state.folder] + extra,
+        now: stamp(now))
+}
+
+/// The applied writes of the simulator's journal, each as its argv line, in order.
+private func applied(_ simulator: SimulatorProcess) throws -> [String] {
+    try simulator.journalEntries().filter { $0["applied"] as? Bool == true }.map {
+        (($0["argv"] as? [String]) ?? []).joined(separator: " ")
+    }
+}
+
+/// What the forge holds of each issue that a run can change: state, labels, and the bot's
+/// comments by their first line; compared between forges to tell whether two ways of running
+/// left the same result.
+private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
+    let forge = try await simulator.forge()
+    let repos = forge["repos"] as? [[String: Any]] ?? []
+    return repos.flatMap { repo in
+        (repo["issues"] as? [[String: Any]] ?? []).map { issue in
+            let comments = (issue["comments"] as? [[String: Any]] ?? []).filter {
+                $0["author"] as? String == "triage-bot"
+            }
+            .map { ($0["body"] as? String ?? "").split(separator: "\n").first.map(String.init) ?? "" }
+            return "#\(issue["number"] ?? 0) \(issue["state"] ?? "") \(issue["labels"] ?? []) \(comments)"
+        }
+    }.sorted()
+}
+
+/// Whole journeys of a new user with the shipped rules against the simulator, crossing features:
+/// people's activity and the stale lifecycle, guards across many runs, stops and the journal.
+@Suite(.serialized) struct JourneyTests {
+    /// gitbay does not say who edited an issue: a move of `updated_at` nobody explains is taken for
+    /// a person's, so the shipped rules leave alone an issue edited 10 or 59 days ago and mark
+    /// only the one nobody touched.
+    @Test func theShippedRulesLeaveAloneIssuesSomeoneEdited() async throws {
+        let forge = try journeyForge([
+            JourneyIssue(number: 1, updated: 10), JourneyIssue(number: 2, updated: 59), JourneyIssue(number: 3),
+        ])
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let result = await run(simulator, state: BotState(), at: start)
+            #expect(result.code == 0, "\(result.output)\(result.error)")
+            let writes = try applied(simulator)
+            #expect(writes == ["issue label krz/app 3 --add stale", "issue comment krz/app 3 --file -"])
+        }
+    }
+
+    /// A maintainer removes `stale` the bot added: that is their activity, which the feed names.
+    ///
+    /// The next run does not add it back; 61 quiet days later it does, with a notice of its own,
+    /// and the close waits 14 days from that notice and that label, not from the first ones.
+    @Test func aMaintainerRemovingStaleIsRespectedAndTheNextEpisodeHasItsOwnNotice() async throws {
+        let forge = try journeyForge([JourneyIssue(number: 1)])
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let state = BotState()
+            var now = start
+            #expect(await run(simulator, state: state, at: now).code == 0)
+            #expect(try applied(simulator).count == 2)
+            // An hour after the notice (the simulator's clock is frozen between controls).
+            try await simulator.control(#"{"advance_seconds": 3600}"#)
+            let removal = ["issue", "label", "krz/app", "1", "--remove", "stale"]
+            #expect(try await simulator.write(removal, token: maintainerToken) == 200)
+            now = start + 3600
+            for days in [1.0, 30, 59] {
+                try await simulator.control(
+                    #"{"advance_seconds": \#(Int(days * day) - Int(now.timeIntervalSince(start)))}"#)
+                now = start + days * day
+                let again = await run(simulator, state: state, at: now)
+                #expect(again.code == 0, "\(again.output)")
+                let writes = try applied(simulator)
+                #expect(writes.count == 3, "day \(days): \(writes)")
+            }
+            try await simulator.control(#"{"advance_seconds": \#(Int(2 * day))}"#)
+            now = start + 61 * day
+            let marked = await run(simulator, state: state, at: now, ["--verbose"])
+            #expect(marked.code == 0)
+            #expect(
+                try applied(simulator).suffix(2) == [
+                    "issue label krz/app 1 --add stale", "issue comment krz/app 1 --file -",
+                ],
+                "\(marked.output)\(marked.error)")
+            // 14 days after the new notice: still waiting; 15 days: closed, after its comment.
+            try await simulator.control(#"{"advance_seconds": \#(Int(14 * day) - 60)}"#)
+            #expect(await run(simulator, state: state, at: now + 14 * day - 60).code == 0)
+            #expect(try applied(simulator).count == 5)
+            try await simulator.control(#"{"advance_seconds": \#(Int(day))}"#)
+            #expect(await run(simulator, state: state, at: now + 15 * day - 60).code == 0)
+            #expect(
+                try applied(simulator).suffix(2) == ["issue comment krz/app 1 --file -", "issue close krz/app 1"])
+            #expect(try await outcome(simulator).first?.contains("closed") == true)
+        }
+    }
+
+    /// The stale lifecycle under `--max-actions` 1, 2 and 3 across many runs: an entry's label and
+    /// notice always land in the same run (a cap of 1 holds the two-command entries, and says so),
+    /// and once every run is done the forge is as one unlimited run leaves it.
+    @Test(arguments: [1, 2, 3])
+    func theStaleLifecycleUnderAnActionCapNeverSplitsAnEntry(cap: Int) async throws {
+        let issues = (1...5).map { JourneyIssue(number: $0) }
+        let forge = try journeyForge(issues)
+        let reference = try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            #expect(await run(simulator, state: BotState(), at: start).code == 0)
+            return try await outcome(simulator)
+        }
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let state = BotState()
+            for round in 1...6 {
+                let before = try applied(simulator)
+                let result = await run(simulator, state: state, at: start, ["--max-actions", "\(cap)"])
+                let sent = Array(try applied(simulator).dropFirst(before.count))
+                #expect(sent.count <= cap, "round \(round): \(sent)")
+                let labelled = sent.filter { $0.hasSuffix("--add stale") }.map { $0.split(separator: " ")[3] }
+                let noticed = sent.filter { $0.contains(" comment ") }.map { $0.split(separator: " ")[3] }
+                #expect(labelled == noticed, "round \(round): \(sent)")
+                if cap == 1 {
+                    #expect(result.code == 3)
+                    #expect(
+                        result.output.contains("more than one run may send; raise --max-actions"), "\(result.output)")
+                }
+            }
+            if cap > 1 {
+                #expect(try await outcome(simulator) == reference)
+            } else {
+                #expect(try applied(simulator).isEmpty)
+            }
+        }
+    }
+}
