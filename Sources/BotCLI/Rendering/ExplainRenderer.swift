@@ -100,7 +100,7 @@ public enum ExplainRenderer {
         }
     }
 
-    /// `schedule (mon, tue 09:00-17:00 Europe/Berlin): outside it; next window Mon 09:00 Europe/Berlin`.
+    /// `schedule (mon, tue 09:00-17:00 Europe/Berlin): outside it; next window Mon 2026-11-30 09:00 Europe/Berlin`.
     static func scheduleVerdict(_ schedule: Explanation.ScheduleResult) -> String {
         let verdict =
             schedule.open

@@ -25,7 +25,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         public var open: Bool
         /// When it next opens, for a schedule that is closed.
         public var nextOpening: Date?
-        /// The next opening as the schedule's zone reads it: `Mon 09:00 Europe/Berlin`.
+        /// The next opening as the schedule's zone reads it: `Mon 2026-11-30 09:00 Europe/Berlin`.
         public var nextWindow: String?
 
         /// The verdict of `schedule` at `date`.
