@@ -123,6 +123,49 @@ let markStale = """
         let plan = Evaluator(registry: registry).plan(rules: try rules(rule), state: state, source: "t")
         #expect(plan.entries.first?.actions.map(\.status) == [.alreadyDone, .pending])
     }
+
+    /// A rule outside its schedule, on a state read from a server, judges each item as its listing showed it.
+    ///
+    /// A detail read for another rule, or served by the read cache, must not add entries that a
+    /// run without it would not list. A forge-state file (no ``ForgeState/listed``) holds every
+    /// item whole and judges on everything.
+    @Test func aRuleOutsideItsScheduleJudgesWhatTheListingShowed() throws {
+        // 14:13 UTC at `now`: outside a window of one minute after midnight.
+        let closed = try rules(
+            """
+            scope: owner:krz
+            rules:
+              - name: nudge
+                on: issues
+                schedule: {hours: ["00:00-00:01"]}
+                when: [state = open, comments = 0]
+                do: [{add-label: stale}]
+            """)
+        var state = try forge(idle: 1)
+        let offline = Evaluator(registry: registry).plan(rules: closed, state: state, source: "t")
+        #expect(offline.rules.first?.matched == 1)
+        // As a read leaves it: the repository knows its own facts, the listed issue its row and labels.
+        state.repositories[0].known.subtract(ReadNeed.item)
+        state.listed = [.issues: [.activity, .labels]]
+        let online = Evaluator(registry: registry).plan(rules: closed, state: state, source: "t")
+        #expect(online.rules.first?.matched == 0)
+        #expect(online.rules.first?.considered == 1)
+        #expect(online.rules.first?.outsideSchedule?.hasPrefix("outside its schedule; next window ") == true)
+        // A condition the listing answers still matches, held by the schedule.
+        let listing = try rules(
+            """
+            scope: owner:krz
+            rules:
+              - name: nudge
+                on: issues
+                schedule: {hours: ["00:00-00:01"]}
+                when: [state = open, idle > 60d]
+                do: [{add-label: stale}]
+            """)
+        let held = Evaluator(registry: registry).plan(rules: listing, state: state, source: "t")
+        #expect(held.entries.map(\.item.reference) == ["krz/app#1"])
+        #expect(held.entries.first?.actions.map(\.status) == [.held])
+    }
 }
 
 @Suite struct ArchivedRepositoryTests {

@@ -46,6 +46,7 @@ public struct Evaluator: Sendable {
             }
             ranges.append(start..<entries.endIndex)
             if let note = rule.rule.schedule?.heldNote(at: state.now) {
+                summaries[index].outsideSchedule = note
                 for entry in ranges[index] {
                     entries[entry].hold(note: note, unread: true)
                 }

@@ -25,6 +25,10 @@ public struct Plan: Sendable, Hashable, Codable {
         public var held: Int
         /// The rule's schedule, so `apply` checks the window again when it applies the plan.
         public var schedule: Schedule?
+        /// Why the rule holds everything it matched, when it was outside its schedule at the
+        /// evaluation instant (`outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin`),
+        /// so a plan says so even when the rule matched nothing.
+        public var outsideSchedule: String?
 
         public init(
             name: String, kind: ItemKind, description: String?, location: String, considered: Int = 0,

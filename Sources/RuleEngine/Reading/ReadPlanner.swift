@@ -62,6 +62,8 @@ public struct ReadPlanner: Sendable {
         for kind in registry.kinds(ordering: kinds) {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
+        // Taken before any detail is read or restored: what a rule outside its schedule is judged on.
+        let listed = rules.contains { $0.schedule?.verdict(at: now).open == false } ? session.listedNeeds() : nil
         if session.context.trustsCache {
             await session.restoreCached(rules)
         }
@@ -81,6 +83,7 @@ public struct ReadPlanner: Sendable {
         var state = ForgeState(
             now: now, me: me, repositories: Array(session.context.repositories.values), unread: session.unreadNotes)
         state.automation = automation
+        state.listed = listed
         return (state, session.context.report)
     }
 
