@@ -68,9 +68,37 @@ let markStale = """
         #expect(
             entry.actions[1].command?.stdin
                 == "Idle for 90d.\n<!-- gitbay-bot:rule=mark-stale item=krz/app#1 -->")
-        #expect(entry.reasons.map(\.observed) == ["open", "90d", "[]"])
+        #expect(entry.reasons.map(\.observed) == ["open", "90d", "[] of [stale]"])
         #expect(entry.reasons.allSatisfy { $0.holds == true })
         #expect(plan.rules.first?.considered == 1)
+    }
+
+    /// A plan records which of the labels a condition names the item carries, not the whole set.
+    ///
+    /// Online the labels come from `label:` queries for the names the rules test, and the rest
+    /// only from a detail read afresh: an issue labelled `bug` read whole (a cold read cache) and
+    /// one known only by its queries (a warm one, or a rule outside its schedule) must record the
+    /// same reasons. `explain` shows the whole set.
+    @Test func aPlanRecordsTheLabelsAConditionNamesWhateverElseWasRead() throws {
+        var whole = try forge(idle: 1)
+        whole.repositories[0].issues[0].issue.labels = ["bug", "docs"]
+        var queried = whole
+        queried.repositories[0].issues[0].issue.labels = []
+        let mark = try rules(markStale)
+        let evaluator = Evaluator(registry: registry)
+        let fromWhole = evaluator.plan(rules: mark, state: whole, source: "t")
+        #expect(fromWhole.entries.first?.reasons.last?.observed == "[] of [stale]")
+        #expect(
+            fromWhole.entries.map(\.reasons)
+                == evaluator.plan(rules: mark, state: queried, source: "t").entries.map(\.reasons))
+        let several = try rules(
+            markStale.replacingOccurrences(of: "labels lacks [stale]", with: "labels has any [docs, bug, docs]"))
+        #expect(
+            evaluator.plan(rules: several, state: whole, source: "t").entries.first?.reasons.last?.observed
+                == "[bug, docs] of [bug, docs]")
+        let reference = try #require(registry.reference(parsing: "krz/app#1"))
+        let explained = evaluator.explanation(of: reference, rules: mark, state: whole, source: "t")
+        #expect(explained?.rules.first?.conditions.last?.observed == "[bug, docs]")
     }
 
     @Test func theSameInputGivesTheSamePlan() throws {

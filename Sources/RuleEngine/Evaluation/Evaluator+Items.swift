@@ -22,7 +22,9 @@ extension Evaluator {
         /// - Parameter slots: the field slots shared by the rules of the rule's kind.
         init(_ rule: Rule, registry: PluginRegistry, slots: inout FieldSlots) {
             self.rule = rule
-            condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry, slots: &slots)
+            // A plan records which of the labels a condition names an item carries: what every read learns.
+            condition = CompiledCondition(
+                rule.condition, kind: rule.kind, registry: registry, slots: &slots, namedLabelsOnly: true)
             // Only a field read with the list row is known for certain once the selection passed.
             let selection = registry.selectionField(for: rule.kind)
             conditionAfterSelection =
