@@ -22,6 +22,9 @@ public enum ExplainRenderer {
             if let schedule = rule.schedule {
                 lines.append("  " + scheduleVerdict(schedule))
             }
+            if let outside = rule.outsideListing {
+                lines.append("  " + DisplayText.visible(outside))
+            }
             if let miss = rule.nearestMiss {
                 lines.append("  nearest miss: " + DisplayText.visible(miss.missDescription))
             }
@@ -77,6 +80,9 @@ public enum ExplainRenderer {
             }
             if let schedule = rule.schedule {
                 lines += [MarkdownText.escape(scheduleVerdict(schedule)), ""]
+            }
+            if let outside = rule.outsideListing {
+                lines += [MarkdownText.escape(outside), ""]
             }
             lines += rule.conditions.map { "- " + PlanRenderer.markdownCondition($0) }
             lines += rule.actions.flatMap { PlanRenderer.markdownAction($0, indent: "") }

@@ -88,7 +88,8 @@ public struct ReadPlanner: Sendable {
     }
 
     /// Reads what the rules need for one repository, and everything about one item in it, for
-    /// `explain`: every condition of every rule then has a value to show.
+    /// `explain`: every condition of every rule then has a value to show, for an item the rules'
+    /// listings leave out too (a closed issue, a merged merge request).
     public func read(
         rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date, automation: Set<String> = []
     ) async throws -> ForgeState {
@@ -102,8 +103,11 @@ public struct ReadPlanner: Sendable {
         let me = try await reader.send(WhoAmICommand()).username
         try await session.list(scoped, of: item.kind)
         try await session.readDetails(rules: scoped, now: now, me: me)
-        try await registry.reading(of: item.kind)?.readDetail(
-            of: item.number, in: item.repository, into: &session.context)
+        let needs = scoped.reduce(into: Set<ReadNeed>()) { needs, rule in
+            needs.formUnion(rule.condition.needs(registry: registry, kind: item.kind))
+            for action in rule.actions { needs.formUnion(registry.action(action.name, for: item.kind)?.needs ?? []) }
+        }
+        try await registry.reading(of: item.kind)?.readWhole(item, needs: needs, into: &session.context)
         var state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         state.automation = automation
         return state
