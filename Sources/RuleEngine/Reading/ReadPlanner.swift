@@ -108,6 +108,9 @@ public struct ReadPlanner: Sendable {
             for action in rule.actions { needs.formUnion(registry.action(action.name, for: item.kind)?.needs ?? []) }
         }
         try await registry.reading(of: item.kind)?.readWhole(item, needs: needs, into: &session.context)
+        // What its detail does not give (a head's statuses), which the detail reads above leave
+        // out for a rule outside its schedule: the item is explained whole, as offline.
+        _ = try await session.readBeyondDetail(needs, of: item.kind, number: item.number, in: item.repository)
         var state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         state.automation = automation
         return state
