@@ -119,6 +119,37 @@ struct IssueReader: ItemKindDefinition, WatchedKind {
         }
     }
 
+    /// The issue's `issue show`; one the listing left out (a closed issue under rules that read
+    /// open ones) is put among its repository's issues, with the `updated_at` only a query's rows
+    /// carry (its own repository, state and author narrow that query to a page) and the
+    /// repository's dependency status when a condition consults it and the listing did not read it.
+    func readWhole(_ item: ItemReference, needs: Set<ReadNeed>, into context: inout ReadContext) async throws {
+        let path = item.repository
+        guard !context.repository(path).issues.contains(where: { $0.number == item.number }) else {
+            try await readDetail(of: item.number, in: path, into: &context)
+            return
+        }
+        var issue = try await context.reader.send(try IssueShowCommand(repository: path, number: item.number))
+        var known: Set<ReadNeed> = [.detail, .freshDetail, .labels]
+        if needs.contains(.activity) {
+            let query = "repo:\(path) is:issue is:\(issue.state.rawValue) author:\(issue.author)"
+            let rows = try await context.reader.all(try IssueQueryCommand(query: query))
+            context.note("issue activity: issue list --q \"\(query)\"", requests: context.pages(rows.count))
+            if let row = rows.first(where: { $0.repo == path && $0.number == item.number }) {
+                issue.updatedAt = row.updatedAt
+                known.insert(.activity)
+            }
+        }
+        if needs.contains(.dependencies), !context.repository(path).known.contains(.dependencies) {
+            let status = try await context.reader.send(RepoDepsStatusCommand(repository: path))
+            context.update(path) { repository in
+                repository.dependencies = status
+                repository.known.insert(.dependencies)
+            }
+        }
+        context.update(path) { $0.issues.append(IssueRecord(issue: issue, known: known)) }
+    }
+
     /// One `issue list --q` across the scope (for `updated_at`), then `issue show` for each issue.
     func snapshot(
         _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext

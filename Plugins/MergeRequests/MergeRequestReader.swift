@@ -105,6 +105,35 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
         }
     }
 
+    /// The merge request's `mr show`; one the listing left out (a merged one under rules that read
+    /// open ones) is put among its repository's merge requests, with the `updated_at` only a
+    /// query's rows carry when a condition consults it (its own repository, state and author
+    /// narrow that query to a page).
+    func readWhole(_ item: ItemReference, needs: Set<ReadNeed>, into context: inout ReadContext) async throws {
+        let path = item.repository
+        guard !context.repository(path).mergeRequests.contains(where: { $0.mergeRequest.number == item.number })
+        else {
+            try await readDetail(of: item.number, in: path, into: &context)
+            return
+        }
+        var mergeRequest = try await context.reader.send(
+            try MergeRequestShowCommand(repository: path, number: item.number))
+        var known: Set<ReadNeed> = [.detail, .freshDetail, .labels]
+        if needs.contains(.activity) {
+            // `is:` knows open, closed and merged; a merge request whose source is gone is found without it.
+            let state =
+                [.open, .closed, .merged].contains(mergeRequest.state) ? " is:\(mergeRequest.state.rawValue)" : ""
+            let query = "repo:\(path) is:mr\(state) author:\(mergeRequest.author)"
+            let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query))
+            context.note("merge request activity: mr list --q \"\(query)\"", requests: context.pages(rows.count))
+            if let row = rows.first(where: { $0.repo == path && $0.number == item.number }) {
+                mergeRequest.updatedAt = row.updatedAt
+                known.insert(.activity)
+            }
+        }
+        context.update(path) { $0.mergeRequests.append(MergeRequestRecord(mergeRequest: mergeRequest, known: known)) }
+    }
+
     /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each.
     func snapshot(
         _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext

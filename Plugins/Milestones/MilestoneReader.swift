@@ -48,6 +48,17 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
         return (.milestone(MilestoneRecord(milestone: milestone)), RepositoryState(path: path))
     }
 
+    /// A milestone the listing left out (a closed one under rules that read open ones), found in
+    /// the repository's whole list and put among its milestones; a listed one is whole already.
+    func readWhole(_ item: ItemReference, needs: Set<ReadNeed>, into context: inout ReadContext) async throws {
+        let path = item.repository
+        guard !context.repository(path).milestones.contains(where: { $0.key == item.key }) else { return }
+        let rows = try await context.reader.send(MilestoneListCommand(repository: path, state: .all))
+        context.note("milestones: milestone list --state all", requests: 1)
+        guard let milestone = rows.first(where: { $0.title == item.key }) else { return }
+        context.update(path) { $0.milestones.append(MilestoneRecord(milestone: milestone)) }
+    }
+
     /// Every milestone of each repository, open or closed (`milestone list --state all`).
     func snapshot(
         _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext

@@ -1,7 +1,10 @@
 import Foundation
 import GitbayClient
 import GitbayTestSupport
+import RuleEngine
 import Testing
+
+@testable import BotCLI
 
 private let root = SimulatorProcess.repositoryRoot
 private let demo = root.appendingPathComponent("examples/demo-forge.json")
@@ -176,6 +179,73 @@ private func withoutSource(_ text: String) -> String {
             #expect(writes.values.allSatisfy { $0 == 1 })
             let third = await bot(simulator, ["plan", rules])
             #expect(third.output.contains("nothing to do"))
+        }
+    }
+
+    /// The explanation of `item` live and from a forge-state file, field by field (the source
+    /// aside, the one thing they may differ in).
+    private func expectSameExplanation(
+        _ item: String, live simulator: SimulatorProcess, offline file: String, rules: String = rules
+    ) async throws {
+        let live = await bot(simulator, ["explain", item, rules, "--format", "json"])
+        let offline = await runBot(["explain", item, rules, "--snapshot", file, "--format", "json", "--now", now])
+        #expect(live.code == 0, "\(item): \(live.error)")
+        #expect(offline.code == 0, "\(item): \(offline.error)")
+        var online = try PlanJSON.decode(Explanation.self, from: Data(live.output.utf8))
+        let expected = try PlanJSON.decode(Explanation.self, from: Data(offline.output.utf8))
+        #expect(online.item == expected.item)
+        #expect(online.rules.map(\.name) == expected.rules.map(\.name))
+        for (rule, offlineRule) in zip(online.rules, expected.rules) {
+            #expect(rule.verdict == offlineRule.verdict, "\(item) \(rule.name)")
+            #expect(rule.conditions == offlineRule.conditions, "\(item) \(rule.name)")
+            #expect(rule.actions == offlineRule.actions, "\(item) \(rule.name)")
+        }
+        online.source = expected.source
+        #expect(online == expected)
+    }
+
+    /// A live `explain` of what the rules' listings leave out (they read open items only) reads
+    /// the item itself: a closed issue, a merged merge request and a closed milestone are
+    /// explained as offline, every rule with each condition's value, and each rule says the item
+    /// is outside its listing.
+    @Test func aLiveExplanationOfAClosedOrMergedItemIsTheOfflineOne() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            for item in ["krz/gitbay#30", "krz/gitbay!50", "krz/gitbay/milestones/v1.37.0"] {
+                try await expectSameExplanation(item, live: simulator, offline: demo.path)
+            }
+            let text = await bot(simulator, ["explain", "krz/gitbay#30", rules])
+            #expect(text.code == 0, "\(text.error)")
+            #expect(
+                text.output.contains(
+                    "mark-stale (\(rules)/stale-issues.yml:4:11): not matched\n"
+                        + "  Label open issues no person has spoken on for 60 days, and say why.\n"
+                        + "  outside its listing: it reads only issues whose state is open, and this one's is closed\n"
+                        + "  nearest miss: state = open: state is closed\n"), "\(text.output)")
+            #expect(text.output.contains("(labels: [bug])"))
+            let merged = await bot(simulator, ["explain", "krz/gitbay!50", rules, "--format", "markdown"])
+            #expect(
+                merged.output.contains(
+                    "outside its listing: it reads only merge requests whose state is open, and this one's is merged"),
+                "\(merged.output)")
+        }
+    }
+
+    /// Once the bot has closed an issue, it can still say why: a live `explain` of it after the
+    /// run is the offline explanation of a snapshot taken then.
+    @Test func whatTheBotClosedItCanStillExplain() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let ran = await bot(simulator, ["run", rules, "--state-dir", BotState().folder])
+            #expect(ran.code == 0, "\(ran.error)")
+            #expect(try applied(simulator)["issue close krz/gitbay 34"] == 1)
+            let snapshot = Scratch.url("after-run-\(UUID()).json").path
+            let taken = await runBot(
+                [
+                    "snapshot", "--scope", "owner:krz", "--all-states", "-o", snapshot, "--url",
+                    simulator.baseURL.absoluteString,
+                ], environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(taken.code == 0, "\(taken.error)")
+            try await expectSameExplanation("krz/gitbay#34", live: simulator, offline: snapshot)
+            try await expectSameExplanation("krz/gitbay!50", live: simulator, offline: snapshot)
         }
     }
 }

@@ -89,18 +89,19 @@ private func rule(_ name: String, schedule: String = "") -> String {
         // The demo forge's clock, Sunday 2026-11-29 12:00 UTC, is outside Monday-to-Friday office hours.
         let text = await runBot(["plan", example, "--snapshot", demo])
         #expect(text.code == 0, "\(text.error)")
-        #expect(text.output.contains("held back: outside its schedule; next window Mon 09:00 Europe/Berlin"))
-        #expect(text.output.contains("held back: outside its schedule; next window Sun 22:00 Europe/Berlin"))
+        #expect(text.output.contains("held back: outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin"))
+        #expect(text.output.contains("held back: outside its schedule; next window Sun 2026-11-29 22:00 Europe/Berlin"))
         #expect(text.output.hasSuffix("0 commands pending (0 rules, 0 entries), 5 held back\n"))
         let markdown = await runBot(["plan", example, "--snapshot", demo, "--format", "markdown"])
-        #expect(markdown.output.contains("outside its schedule; next window Mon 09:00 Europe/Berlin"))
+        #expect(markdown.output.contains("outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin"))
         let json = await runBot(["plan", example, "--snapshot", demo, "--format", "json"])
-        #expect(json.output.contains(#""note" : "outside its schedule; next window Mon 09:00 Europe/Berlin""#))
+        #expect(
+            json.output.contains(#""note" : "outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin""#))
         #expect(json.output.contains(#""timezone" : "Europe/Berlin""#))
         // Monday 09:00 in Berlin (08:00 UTC in winter) the office rule acts; the night rule still waits.
         let monday = await runBot(["plan", example, "--snapshot", demo, "--now", "2026-11-30T08:00:00Z"])
         #expect(monday.output.contains("+ issue label krz/gitbay 31 --add stale"))
-        #expect(monday.output.contains("next window Mon 22:00 Europe/Berlin"))
+        #expect(monday.output.contains("next window Mon 2026-11-30 22:00 Europe/Berlin"))
         #expect(monday.output.hasSuffix("2 commands pending (1 rule, 2 entries), 3 held back\n"))
         // 23:30 in Berlin is inside the night window that wraps midnight.
         let night = await runBot(["plan", example, "--snapshot", demo, "--now", "2026-11-30T22:30:00Z"])
@@ -111,8 +112,8 @@ private func rule(_ name: String, schedule: String = "") -> String {
         let text = await runBot(["explain", "krz/gitbay#31", example, "--snapshot", demo])
         #expect(
             text.output.contains(
-                "  schedule (mon, tue, wed, thu, fri 09:00-17:00 Europe/Berlin): outside it; next window Mon 09:00 "
-                    + "Europe/Berlin\n"))
+                "  schedule (mon, tue, wed, thu, fri 09:00-17:00 Europe/Berlin): outside it; next window "
+                    + "Mon 2026-11-30 09:00 Europe/Berlin\n"))
         let json = await runBot(["explain", "krz/gitbay#31", example, "--snapshot", demo, "--format", "json"])
         #expect(json.output.contains(#""nextOpening" : "2026-11-30T08:00:00.000Z""#))
         #expect(json.output.contains(#""open" : false"#))
@@ -131,7 +132,8 @@ private func rule(_ name: String, schedule: String = "") -> String {
         let result = await runBot(["plan", rules, "--snapshot", demo, "--config", configuration])
         #expect(result.code == 0, "\(result.error)")
         #expect(result.output.contains("office (issues): 2 matched of 10, 0 acting, 2 held"))
-        #expect(result.output.contains("held back: outside its schedule; next window Mon 00:00 Europe/Berlin"))
+        #expect(
+            result.output.contains("held back: outside its schedule; next window Mon 2026-11-30 00:00 Europe/Berlin"))
         #expect(result.output.contains("always (issues): 2 matched of 10, 2 acting, 0 held"))
     }
 

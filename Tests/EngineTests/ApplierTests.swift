@@ -96,7 +96,10 @@ private let idleIssue = GitbayKit.Issue(
         #expect(forge.writes.withLock { $0 }.isEmpty)
         #expect(report.count(.waiting) == 2)
         #expect(report.isComplete)
-        #expect(report.outcomes.first?.detail == "outside its schedule; next window \(today.title) 00:00 UTC")
+        // The next opening is a week after today's midnight, named with its date.
+        let nextWeek = try #require(calendar.date(byAdding: .day, value: 7, to: calendar.startOfDay(for: now)))
+        let date = nextWeek.formatted(.iso8601.year().month().day())
+        #expect(report.outcomes.first?.detail == "outside its schedule; next window \(today.title) \(date) 00:00 UTC")
 
         let inside = await Applier(registry: registry).apply(
             planned, reader: forge, writer: forge, journal: nil, now: { now }, scheduleNow: { now })

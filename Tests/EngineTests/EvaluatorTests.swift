@@ -68,9 +68,37 @@ let markStale = """
         #expect(
             entry.actions[1].command?.stdin
                 == "Idle for 90d.\n<!-- gitbay-bot:rule=mark-stale item=krz/app#1 -->")
-        #expect(entry.reasons.map(\.observed) == ["open", "90d", "[]"])
+        #expect(entry.reasons.map(\.observed) == ["open", "90d", "[] of [stale]"])
         #expect(entry.reasons.allSatisfy { $0.holds == true })
         #expect(plan.rules.first?.considered == 1)
+    }
+
+    /// A plan records which of the labels a condition names the item carries, not the whole set.
+    ///
+    /// Online the labels come from `label:` queries for the names the rules test, and the rest
+    /// only from a detail read afresh: an issue labelled `bug` read whole (a cold read cache) and
+    /// one known only by its queries (a warm one, or a rule outside its schedule) must record the
+    /// same reasons. `explain` shows the whole set.
+    @Test func aPlanRecordsTheLabelsAConditionNamesWhateverElseWasRead() throws {
+        var whole = try forge(idle: 1)
+        whole.repositories[0].issues[0].issue.labels = ["bug", "docs"]
+        var queried = whole
+        queried.repositories[0].issues[0].issue.labels = []
+        let mark = try rules(markStale)
+        let evaluator = Evaluator(registry: registry)
+        let fromWhole = evaluator.plan(rules: mark, state: whole, source: "t")
+        #expect(fromWhole.entries.first?.reasons.last?.observed == "[] of [stale]")
+        #expect(
+            fromWhole.entries.map(\.reasons)
+                == evaluator.plan(rules: mark, state: queried, source: "t").entries.map(\.reasons))
+        let several = try rules(
+            markStale.replacingOccurrences(of: "labels lacks [stale]", with: "labels has any [docs, bug, docs]"))
+        #expect(
+            evaluator.plan(rules: several, state: whole, source: "t").entries.first?.reasons.last?.observed
+                == "[bug, docs] of [bug, docs]")
+        let reference = try #require(registry.reference(parsing: "krz/app#1"))
+        let explained = evaluator.explanation(of: reference, rules: mark, state: whole, source: "t")
+        #expect(explained?.rules.first?.conditions.last?.observed == "[bug, docs]")
     }
 
     @Test func theSameInputGivesTheSamePlan() throws {
@@ -159,6 +187,49 @@ let markStale = """
         let rule = markStale.replacingOccurrences(of: "      - labels lacks [stale]\n", with: "")
         let plan = Evaluator(registry: registry).plan(rules: try rules(rule), state: state, source: "t")
         #expect(plan.entries.first?.actions.map(\.status) == [.alreadyDone, .pending])
+    }
+
+    /// A rule outside its schedule, on a state read from a server, judges each item as its listing showed it.
+    ///
+    /// A detail read for another rule, or served by the read cache, must not add entries that a
+    /// run without it would not list. A forge-state file (no ``ForgeState/listed``) holds every
+    /// item whole and judges on everything.
+    @Test func aRuleOutsideItsScheduleJudgesWhatTheListingShowed() throws {
+        // 14:13 UTC at `now`: outside a window of one minute after midnight.
+        let closed = try rules(
+            """
+            scope: owner:krz
+            rules:
+              - name: nudge
+                on: issues
+                schedule: {hours: ["00:00-00:01"]}
+                when: [state = open, comments = 0]
+                do: [{add-label: stale}]
+            """)
+        var state = try forge(idle: 1)
+        let offline = Evaluator(registry: registry).plan(rules: closed, state: state, source: "t")
+        #expect(offline.rules.first?.matched == 1)
+        // As a read leaves it: the repository knows its own facts, the listed issue its row and labels.
+        state.repositories[0].known.subtract(ReadNeed.item)
+        state.listed = [.issues: [.activity, .labels]]
+        let online = Evaluator(registry: registry).plan(rules: closed, state: state, source: "t")
+        #expect(online.rules.first?.matched == 0)
+        #expect(online.rules.first?.considered == 1)
+        #expect(online.rules.first?.outsideSchedule?.hasPrefix("outside its schedule; next window ") == true)
+        // A condition the listing answers still matches, held by the schedule.
+        let listing = try rules(
+            """
+            scope: owner:krz
+            rules:
+              - name: nudge
+                on: issues
+                schedule: {hours: ["00:00-00:01"]}
+                when: [state = open, idle > 60d]
+                do: [{add-label: stale}]
+            """)
+        let held = Evaluator(registry: registry).plan(rules: listing, state: state, source: "t")
+        #expect(held.entries.map(\.item.reference) == ["krz/app#1"])
+        #expect(held.entries.first?.actions.map(\.status) == [.held])
     }
 }
 

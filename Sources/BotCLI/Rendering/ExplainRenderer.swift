@@ -22,6 +22,9 @@ public enum ExplainRenderer {
             if let schedule = rule.schedule {
                 lines.append("  " + scheduleVerdict(schedule))
             }
+            if let outside = rule.outsideListing {
+                lines.append("  " + DisplayText.visible(outside))
+            }
             if let miss = rule.nearestMiss {
                 lines.append("  nearest miss: " + DisplayText.visible(miss.missDescription))
             }
@@ -78,6 +81,9 @@ public enum ExplainRenderer {
             if let schedule = rule.schedule {
                 lines += [MarkdownText.escape(scheduleVerdict(schedule)), ""]
             }
+            if let outside = rule.outsideListing {
+                lines += [MarkdownText.escape(outside), ""]
+            }
             lines += rule.conditions.map { "- " + PlanRenderer.markdownCondition($0) }
             lines += rule.actions.flatMap { PlanRenderer.markdownAction($0, indent: "") }
             lines += ["", "</details>"]
@@ -100,7 +106,7 @@ public enum ExplainRenderer {
         }
     }
 
-    /// `schedule (mon, tue 09:00-17:00 Europe/Berlin): outside it; next window Mon 09:00 Europe/Berlin`.
+    /// `schedule (mon, tue 09:00-17:00 Europe/Berlin): outside it; next window Mon 2026-11-30 09:00 Europe/Berlin`.
     static func scheduleVerdict(_ schedule: Explanation.ScheduleResult) -> String {
         let verdict =
             schedule.open

@@ -25,6 +25,9 @@ public enum PlanRenderer {
             if let description = rule.description {
                 lines.append("  " + DisplayText.visible(description))
             }
+            if let note = rule.outsideSchedule {
+                lines.append("  " + style.yellow(note))
+            }
             let (shown, hidden) = listed(byRule[rule.name] ?? [])
             for entry in shown {
                 lines.append(blocks.item(entry.item, indent: 2))
@@ -71,6 +74,13 @@ public enum PlanRenderer {
                 lines.append(
                     "| \(MarkdownText.escape(rule.name)) | \(rule.kind.rawValue) | \(rule.matched) of \(rule.considered) "
                         + "| \(rule.acting) | \(rule.held) |")
+            }
+            let waiting = plan.rules.filter { $0.outsideSchedule != nil }
+            if !waiting.isEmpty {
+                lines.append("")
+                lines += waiting.map { rule in
+                    "- **\(MarkdownText.escape(rule.name))**: \(MarkdownText.escape(rule.outsideSchedule ?? ""))"
+                }
             }
         }
         let byRule = entriesByRule(plan)
@@ -145,13 +155,19 @@ public enum PlanRenderer {
     }
 
     /// The closing line: `N commands pending (R rules, E entries)`, with what was held back, or
-    /// `nothing to do` when nothing is pending or held.
+    /// `nothing to do` when nothing is pending or held (naming how many rules wait for their
+    /// schedule, which may be why).
     ///
     /// R and E count the rules and entries with at least one pending command.
     static func summary(_ plan: Plan) -> String {
         let pending = plan.pendingCommandCount
         let held = plan.entries.reduce(0) { $0 + $1.actions.filter { $0.status == .held }.count }
-        guard pending > 0 || held > 0 else { return "nothing to do" }
+        guard pending > 0 || held > 0 else {
+            let waiting = plan.rules.filter { $0.outsideSchedule != nil }.count
+            guard waiting > 0 else { return "nothing to do" }
+            return "nothing to do now: \(DisplayText.counted(waiting, "rule")) outside "
+                + (waiting == 1 ? "its" : "their") + " schedule"
+        }
         let acting = plan.entries.filter(\.hasPendingActions)
         let rules = Set(acting.map(\.rule)).count
         var text =

@@ -23,12 +23,16 @@ public struct CompiledCondition: Sendable {
         let text: String
         let field: String
         let location: String
+        /// The labels a label-set condition names, when its result shows which of them the item
+        /// carries rather than the whole set (``CompiledCondition/init(_:kind:registry:namedLabelsOnly:)``).
+        let namedLabels: [String]?
 
         init(
             _ condition: CheckedCondition, at location: SourceLocation, kind: ItemKind, registry: PluginRegistry,
-            slots: inout FieldSlots
+            slots: inout FieldSlots, namedLabelsOnly: Bool
         ) {
             let field = registry.field(condition.field.name, for: kind)
+            namedLabels = namedLabelsOnly && field?.type == .labelSet ? Self.names(in: condition.predicate) : nil
             value = field?.value
             slot = slots.slot(for: condition.field.name)
             needs = registry.mask(field?.needs ?? [])
@@ -47,6 +51,26 @@ public struct CompiledCondition: Sendable {
             let observed = values.value(at: slot) { value(context) }
             let holds = predicate.holds(for: observed, me: context.me, patterns: values.patterns)
             return (holds != isNegated, observed)
+        }
+
+        /// The value as the result records it: a label set as the labels the condition names that
+        /// it carries, `[stale] of [pinned, stale]`, when ``namedLabels`` are set.
+        func shown(_ value: FieldValue) -> String {
+            guard let namedLabels, case .set(let names) = value else { return value.display }
+            let carried = namedLabels.filter(names.contains)
+            return FieldValue.set(carried).display + " of " + FieldValue.set(namedLabels).display
+        }
+
+        /// The label names a set predicate tests, each once; `nil` for any other predicate.
+        private static func names(in predicate: Predicate) -> [String]? {
+            switch predicate {
+            case .hasAll(let literals), .hasAny(let literals), .lacksAll(let literals):
+                var names: [String] = []
+                for case .text(let name) in literals where !names.contains(name) { names.append(name) }
+                return names
+            default:
+                return nil
+            }
         }
     }
 
@@ -73,14 +97,24 @@ public struct CompiledCondition: Sendable {
     private let slotCount: Int
 
     /// The condition on its own, for judging one item at a time.
-    public init(_ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry) {
+    ///
+    /// With `namedLabelsOnly`, the results of label-set conditions show which of the labels each
+    /// names the item carries (`[stale] of [pinned, stale]`), not the whole set, as a plan records
+    /// them: a run learns labels by `label:` queries for the names the rules test, so what it
+    /// knows of the rest depends on which details it read afresh, and a record of it would differ
+    /// between a cold and a warm read cache, or between a run and its snapshot. `explain` shows
+    /// the whole set.
+    public init(_ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry, namedLabelsOnly: Bool = false) {
         var slots = FieldSlots()
-        self.init(tree, kind: kind, registry: registry, slots: &slots)
+        self.init(tree, kind: kind, registry: registry, slots: &slots, namedLabelsOnly: namedLabelsOnly)
     }
 
     /// The condition with its fields' slots taken from `slots`, shared with the other rules of
     /// the kind, so that one item's ``FieldValues`` serve them all.
-    init(_ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry, slots: inout FieldSlots) {
+    init(
+        _ tree: ConditionTree, kind: ItemKind, registry: PluginRegistry, slots: inout FieldSlots,
+        namedLabelsOnly: Bool = false
+    ) {
         var operations: [Operation] = []
         var ends: [Int] = []
         var tests: [Test] = []
@@ -99,7 +133,10 @@ public struct CompiledCondition: Sendable {
                 add(part)
             case .test(let condition, let location):
                 operations.append(.test(tests.count))
-                tests.append(Test(condition, at: location, kind: kind, registry: registry, slots: &slots))
+                tests.append(
+                    Test(
+                        condition, at: location, kind: kind, registry: registry, slots: &slots,
+                        namedLabelsOnly: namedLabelsOnly))
             }
             ends[index] = operations.count
         }
@@ -177,7 +214,8 @@ public struct CompiledCondition: Sendable {
             let checked = test.check(context, values: &values)
             recording?.append(
                 ConditionResult(
-                    condition: test.text, field: test.field, observed: checked?.value.display ?? "(not read)",
+                    condition: test.text, field: test.field,
+                    observed: checked.map { test.shown($0.value) } ?? "(not read)",
                     holds: checked?.holds, location: test.location))
             return checked?.holds
         }

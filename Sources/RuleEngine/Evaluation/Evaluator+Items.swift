@@ -22,7 +22,9 @@ extension Evaluator {
         /// - Parameter slots: the field slots shared by the rules of the rule's kind.
         init(_ rule: Rule, registry: PluginRegistry, slots: inout FieldSlots) {
             self.rule = rule
-            condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry, slots: &slots)
+            // A plan records which of the labels a condition names an item carries: what every read learns.
+            condition = CompiledCondition(
+                rule.condition, kind: rule.kind, registry: registry, slots: &slots, namedLabelsOnly: true)
             // Only a field read with the list row is known for certain once the selection passed.
             let selection = registry.selectionField(for: rule.kind)
             conditionAfterSelection =
@@ -75,6 +77,10 @@ extension Evaluator {
     ///
     /// One core only: evaluation spends its time retaining and releasing shared values, and two
     /// threads doing that to the same objects took 1.8 times the CPU for a tenth off the wall time.
+    ///
+    /// A rule outside its schedule, on a state read from a server (``ForgeState/listed``), judges
+    /// each item as its listing showed it, through a context of its own: no detail read for
+    /// another rule or served by the read cache decides which entries it holds.
     func match(
         _ rules: [PreparedRule], slots: [ItemKind: FieldSlots], state: ForgeState, only: WatchTargets? = nil
     ) -> Matches {
@@ -87,6 +93,9 @@ extension Evaluator {
             },
             items: Array(repeating: [], count: rules.count))
         let patterns = Patterns()
+        let listingOnly = rules.map { prepared in
+            state.listed != nil && prepared.rule.schedule?.verdict(at: state.now).open == false
+        }
         for kind in registry.kinds {
             let ofKind = rules.indices.filter { rules[$0].rule.kind == kind }
             guard !ofKind.isEmpty else { continue }
@@ -95,6 +104,8 @@ extension Evaluator {
                 let inScope = ofKind.filter { rules[$0].rule.scope.contains(repository.path) }
                 guard !inScope.isEmpty else { continue }
                 let whole = only.map { $0.wholeKinds[repository.path]?.contains(kind) == true } ?? true
+                // Slots for the listed view only where a rule outside its schedule needs one.
+                let listedSlots = inScope.contains { listingOnly[$0] } ? slots[kind]?.count ?? 0 : 0
                 for item in registry.items(of: kind, in: repository) {
                     if !whole, let only,
                         !only.items.contains(registry.reference(to: item, in: repository.path))
@@ -105,6 +116,11 @@ extension Evaluator {
                         item: item, repository: repository, now: state.now, me: state.me, registry: registry,
                         automation: state.automation)
                     var values = FieldValues(count: slots[kind]?.count ?? 0, patterns: patterns)
+                    // The item as its listing showed it, made for the first rule outside its schedule.
+                    var listed: ItemContext?
+                    var listedValues = FieldValues(count: listedSlots, patterns: patterns)
+                    // The rules outside their schedule that matched it, given the listed view once known.
+                    var matchedListed: [Int] = []
                     let selectionValue = selection?(context)
                     var matched = false
                     for index in inScope {
@@ -117,6 +133,19 @@ extension Evaluator {
                             condition = prepared.conditionAfterSelection
                         }
                         matches.summaries[index].considered += 1
+                        if listingOnly[index] {
+                            let view =
+                                listed
+                                ?? ItemContext(
+                                    item: item, repository: repository, now: state.now, me: state.me,
+                                    registry: registry, automation: state.automation,
+                                    listing: state.listed?[kind] ?? [])
+                            listed = view
+                            guard condition.decide(view, values: &listedValues) == true else { continue }
+                            matches.summaries[index].matched += 1
+                            matchedListed.append(index)
+                            continue
+                        }
                         guard condition.decide(context, values: &values) == true else { continue }
                         matches.summaries[index].matched += 1
                         matches.items[index].append(matches.contexts.count)
@@ -125,6 +154,13 @@ extension Evaluator {
                     if matched {
                         matches.contexts.append(context)
                         matches.values.append(values)
+                    }
+                    if let listed, !matchedListed.isEmpty {
+                        for index in matchedListed {
+                            matches.items[index].append(matches.contexts.count)
+                        }
+                        matches.contexts.append(listed)
+                        matches.values.append(listedValues)
                     }
                 }
             }

@@ -46,6 +46,7 @@ public struct Evaluator: Sendable {
             }
             ranges.append(start..<entries.endIndex)
             if let note = rule.rule.schedule?.heldNote(at: state.now) {
+                summaries[index].outsideSchedule = note
                 for entry in ranges[index] {
                     entries[entry].hold(note: note, unread: true)
                 }
@@ -99,7 +100,8 @@ public struct Evaluator: Sendable {
             return Explanation.RuleResult(
                 name: rule.name, description: rule.description, location: rule.location.description, inScope: inScope,
                 verdict: verdict, conditions: conditions, actions: actions,
-                schedule: rule.schedule.map { Explanation.ScheduleResult($0, at: state.now) })
+                schedule: rule.schedule.map { Explanation.ScheduleResult($0, at: state.now) },
+                outsideListing: inScope ? outsideListing(of: rule, context: context) : nil)
         }
         return Explanation(
             evaluatedAt: state.now, me: state.me, source: source,
@@ -107,6 +109,18 @@ public struct Evaluator: Sendable {
                 repository: reference.repository.description, kind: reference.kind, number: reference.number,
                 title: item.title, reference: reference.description),
             rules: results, guards: plan.guards)
+    }
+
+    /// Why `rule`'s listing leaves out the item of `context`: `nil` when it lists it, or the kind
+    /// has no selection field, or the rule does not pin it.
+    private func outsideListing(of rule: Rule, context: ItemContext) -> String? {
+        guard let field = registry.selectionField(for: rule.kind),
+            let required = rule.condition.requiredValues(of: field.name),
+            case .text(let value) = field.value(context), !required.contains(value)
+        else { return nil }
+        let noun = registry.noun(of: rule.kind)
+        return "outside its listing: it reads only \(noun)s whose \(field.name) is "
+            + required.sorted().joined(separator: " or ") + ", and this one's is \(value)"
     }
 
     /// One action on one item: its command, or why it will not run.

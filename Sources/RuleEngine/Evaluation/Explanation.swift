@@ -25,7 +25,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         public var open: Bool
         /// When it next opens, for a schedule that is closed.
         public var nextOpening: Date?
-        /// The next opening as the schedule's zone reads it: `Mon 09:00 Europe/Berlin`.
+        /// The next opening as the schedule's zone reads it: `Mon 2026-11-30 09:00 Europe/Berlin`.
         public var nextWindow: String?
 
         /// The verdict of `schedule` at `date`.
@@ -55,12 +55,17 @@ public struct Explanation: Sendable, Hashable, Codable {
         public var nearestMiss: ConditionResult?
         /// The rule's schedule and its verdict; absent for a rule without one.
         public var schedule: ScheduleResult?
+        /// Why the rule's listing leaves the item out, when it does: the rule requires a value of
+        /// the kind's selection field that the server filters by (`state = open` lists open issues
+        /// only), so a plan never looks at the item, whatever the other conditions say.
+        public var outsideListing: String?
 
         /// A rule's result; `nearestMiss` is derived: the first failing condition of an in-scope,
         /// non-matching rule.
         public init(
             name: String, description: String?, location: String, inScope: Bool, verdict: Verdict,
-            conditions: [ConditionResult], actions: [PlannedAction], schedule: ScheduleResult? = nil
+            conditions: [ConditionResult], actions: [PlannedAction], schedule: ScheduleResult? = nil,
+            outsideListing: String? = nil
         ) {
             self.name = name
             self.description = description
@@ -70,6 +75,7 @@ public struct Explanation: Sendable, Hashable, Codable {
             self.conditions = conditions
             self.actions = actions
             self.schedule = schedule
+            self.outsideListing = outsideListing
             self.nearestMiss =
                 inScope && verdict == .notMatched ? conditions.first { $0.holds == false } : nil
         }

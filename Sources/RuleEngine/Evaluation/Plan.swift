@@ -25,6 +25,10 @@ public struct Plan: Sendable, Hashable, Codable {
         public var held: Int
         /// The rule's schedule, so `apply` checks the window again when it applies the plan.
         public var schedule: Schedule?
+        /// Why the rule holds everything it matched, when it was outside its schedule at the
+        /// evaluation instant (`outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin`),
+        /// so a plan says so even when the rule matched nothing.
+        public var outsideSchedule: String?
 
         public init(
             name: String, kind: ItemKind, description: String?, location: String, considered: Int = 0,
@@ -72,9 +76,9 @@ public struct Plan: Sendable, Hashable, Codable {
     /// The entries that act, with only their pending actions, in order: what a run sends, which
     /// must not depend on how much it read.
     ///
-    /// Notes quote run-wide counts and the reasons quote what was read (a label set learnt by
-    /// `label:` queries names only the labels the rules ask about, a `show` names them all), so
-    /// both are left out: they explain a decision, they are not one.
+    /// Notes quote run-wide counts, and the reasons of an entry a guarded read left unread show
+    /// `(not read)` where a full read shows a value, so both are left out: they explain a
+    /// decision, they are not one.
     public var acting: [PlanEntry] {
         entries.compactMap { entry in
             var entry = entry

@@ -22,6 +22,13 @@ public struct ForgeState: Sendable, Hashable {
     /// state back to a file keeps who did what (the repositories' ``RepositoryState/activity``
     /// is derived from them).
     public var feed: [FeedEvent] = []
+    /// What the listings alone told of each kind's items (the needs a listed row answers), for a
+    /// state read from a server; `nil` for a forge-state file, which holds every item whole.
+    ///
+    /// A rule outside its schedule is judged on this alone: the details a run happened to read
+    /// for other rules, or the read cache happened to hold, would otherwise decide which entries
+    /// it lists, and a plan on a cold cache would differ from one on a warm cache.
+    public var listed: [ItemKind: Set<ReadNeed>]?
 
     public init(now: Date, me: String, repositories: [RepositoryState], unread: [String] = []) {
         self.now = now

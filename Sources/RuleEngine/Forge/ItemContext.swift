@@ -17,10 +17,11 @@ public final class ItemContext: Sendable {
     /// The bits the registry gives the needs.
     private let bits: ReadNeed.Bits
 
-    /// The context of `item`, with the needs as `registry` gives them bits.
+    /// The context of `item`, with the needs as `registry` gives them bits; with `listing`, the
+    /// item is taken to know only those of its needs (what its listing told), whatever else was read.
     public init(
         item: Item, repository: RepositoryState, now: Date, me: String, registry: PluginRegistry,
-        automation: Set<String> = []
+        automation: Set<String> = [], listing: Set<ReadNeed>? = nil
     ) {
         self.item = item
         self.repository = repository
@@ -28,7 +29,8 @@ public final class ItemContext: Sendable {
         self.me = me
         self.automation = automation
         bits = registry.bits
-        known = bits.mask(read: item.known).union(bits.mask(read: repository.known))
+        let itemKnown = listing.map { item.known.intersection($0) } ?? item.known
+        known = bits.mask(read: itemKnown).union(bits.mask(read: repository.known))
     }
 
     /// Whether `account`'s activity is automation: the bot's own, or an account named in `bots:`.

@@ -15,6 +15,16 @@ public protocol ItemKindReading: Sendable {
     /// complete leaves the item as it is.
     func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws
 
+    /// Reads one item whole into `context` for `explain`, whether or not the listing holds it.
+    ///
+    /// The rules' listings filter on the server (`is:open`), so a closed issue or a merged merge
+    /// request is missing from them, and nobody could ask why the bot closed it. A listed item gets
+    /// its detail read (``readDetail(of:in:into:)``); one the listing left out is read by itself
+    /// and put among its repository's items, with what the listing would have told of it
+    /// (an issue's `updated_at`) and the repository facts `needs` consult that are still unread.
+    /// An item the forge does not have is left out.
+    func readWhole(_ item: ItemReference, needs: Set<ReadNeed>, into context: inout ReadContext) async throws
+
     /// Reads what `needs` asks of one item that its detail does not give (``PluginRegistry/beyondDetail``:
     /// a merge request's head statuses), marking it known; a kind with nothing more reads nothing.
     func readBeyondDetail(
@@ -40,6 +50,11 @@ public protocol ItemKindReading: Sendable {
 }
 
 extension ItemKindReading {
+    /// Only the detail read: a kind whose listing holds every item it could explain (builds).
+    public func readWhole(_ item: ItemReference, needs: Set<ReadNeed>, into context: inout ReadContext) async throws {
+        try await readDetail(of: item.number, in: item.repository, into: &context)
+    }
+
     /// No detail read: the listing's rows are whole.
     public func readDetail(of number: Int, in path: RepositoryPath, into context: inout ReadContext) async throws {}
 

@@ -63,6 +63,8 @@ public struct ReadPlanner: Sendable {
         for kind in registry.kinds(ordering: kinds) {
             try await session.list(rules.filter { $0.kind == kind }, of: kind)
         }
+        // Taken before any detail is read or restored: what a rule outside its schedule is judged on.
+        let listed = rules.contains { $0.schedule?.verdict(at: now).open == false } ? session.listedNeeds() : nil
         if let activity {
             if let note = activity.note { session.context.note(note, requests: activity.requests) }
             session.annotate(with: activity)
@@ -87,11 +89,13 @@ public struct ReadPlanner: Sendable {
         var state = ForgeState(
             now: now, me: me, repositories: Array(session.context.repositories.values), unread: session.unreadNotes)
         state.automation = automation
+        state.listed = listed
         return (state, session.context.report)
     }
 
     /// Reads what the rules need for one repository, and everything about one item in it, for
-    /// `explain`: every condition of every rule then has a value to show.
+    /// `explain`: every condition of every rule then has a value to show, for an item the rules'
+    /// listings leave out too (a closed issue, a merged merge request).
     public func read(
         rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date, automation: Set<String> = [],
         activity: ActivityHistory? = nil
@@ -106,8 +110,14 @@ public struct ReadPlanner: Sendable {
         let me = try await reader.send(WhoAmICommand()).username
         try await session.list(scoped, of: item.kind)
         try await session.readDetails(rules: scoped, now: now, me: me)
-        try await registry.reading(of: item.kind)?.readDetail(
-            of: item.number, in: item.repository, into: &session.context)
+        let needs = scoped.reduce(into: Set<ReadNeed>()) { needs, rule in
+            needs.formUnion(rule.condition.needs(registry: registry, kind: item.kind))
+            for action in rule.actions { needs.formUnion(registry.action(action.name, for: item.kind)?.needs ?? []) }
+        }
+        try await registry.reading(of: item.kind)?.readWhole(item, needs: needs, into: &session.context)
+        // What its detail does not give (a head's statuses), which the detail reads above leave
+        // out for a rule outside its schedule: the item is explained whole, as offline.
+        _ = try await session.readBeyondDetail(needs, of: item.kind, number: item.number, in: item.repository)
         if let activity { session.annotate(with: activity) }
         var state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         state.automation = automation

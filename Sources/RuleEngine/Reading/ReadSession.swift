@@ -28,11 +28,27 @@ struct ReadSession: Sendable {
         try await reader.list(rules, into: &context)
     }
 
+    /// What the listings have told of each kind's items so far: every need some listed item knows
+    /// (``ForgeState/listed``).
+    func listedNeeds() -> [ItemKind: Set<ReadNeed>] {
+        var listed: [ItemKind: Set<ReadNeed>] = [:]
+        for repository in context.repositories.values {
+            for kind in registry.kinds {
+                for item in registry.items(of: kind, in: repository) {
+                    listed[kind, default: []].formUnion(item.known)
+                }
+            }
+        }
+        return listed
+    }
+
     /// Reads the details (`issue show`, `mr show`) of every item some rule may still act on: its
     /// conditions hold or are undecided, and it lacks what a condition or an action needs.
+    ///
+    /// A rule outside its schedule is judged on its listing alone, so it reads none.
     mutating func readDetails(rules: [Rule], now: Date, me: String) async throws {
         var wanted: [ItemKind: [RepositoryPath: [Int: Set<ReadNeed>]]] = [:]
-        for rule in rules {
+        for rule in rules where rule.schedule?.verdict(at: now).open != false {
             let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
             let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
                 needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])

@@ -41,7 +41,8 @@ public struct Schedule: Sendable, Hashable {
     }
 
     /// Why a rule outside this schedule at `date` is held, naming the next opening in the
-    /// schedule's zone (`outside its schedule; next window Mon 09:00 Europe/Berlin`); `nil` when open.
+    /// schedule's zone (`outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin`);
+    /// `nil` when open.
     public func heldNote(at date: Date) -> String? {
         let verdict = verdict(at: date)
         guard !verdict.open else { return nil }
@@ -49,11 +50,17 @@ public struct Schedule: Sendable, Hashable {
         return "outside its schedule; next window \(localTime(of: next))"
     }
 
-    /// An instant as the schedule's zone reads it: `Mon 09:00 Europe/Berlin`.
+    /// An instant as the schedule's zone reads it, with its date: `Mon 2026-11-30 09:00 Europe/Berlin`.
+    ///
+    /// The date is there because the next opening may be up to two weeks away (a window that a
+    /// spring switch skips), and a weekday alone cannot tell this Monday from the next.
     public func localTime(of date: Date) -> String {
-        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: date)
+        let parts = calendar.dateComponents([.weekday, .year, .month, .day, .hour, .minute], from: date)
         let day = parts.weekday.flatMap(Weekday.init(rawValue:))?.title ?? ""
-        return "\(day) \(HourRange.clock((parts.hour ?? 0) * 60 + (parts.minute ?? 0))) \(zoneName)"
+        let calendarDate = String(
+            format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        let clock = HourRange.clock((parts.hour ?? 0) * 60 + (parts.minute ?? 0))
+        return "\(day) \(calendarDate) \(clock) \(zoneName)"
     }
 
     /// The schedule in words: `mon, tue, wed, thu, fri 09:00-17:00 Europe/Berlin`.
