@@ -131,6 +131,13 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
                 #expect(again.code == 0, "\(again.output)")
                 let writes = try applied(simulator)
                 #expect(writes.count == 3, "day \(days): \(writes)")
+                if days == 1 {
+                    // Asked why, the bot says the maintainer's removal an hour after its notice.
+                    let why = await runBot(
+                        against: simulator, ["explain", "krz/app#1", rules, "--state-dir", state.folder],
+                        now: stamp(now))
+                    #expect(why.output.contains("(quiet: 23h)"), "\(why.output)\(why.error)")
+                }
             }
             try await simulator.control(#"{"advance_seconds": \#(Int(2 * day))}"#)
             now = start + 61 * day

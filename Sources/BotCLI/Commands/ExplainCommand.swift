@@ -11,9 +11,10 @@ struct ExplainCommand {
             ITEM is owner/name#12 (an issue), owner/name!12 (a merge request) or \
             owner/name/builds/4213 (a build). Every rule of the item's kind is shown with every \
             condition, the value observed and the verdict, the nearest miss of a rule that did not \
-            match, and the limit or guard that held an action back. Reads only.
+            match, and the limit or guard that held an action back. Reads only; who did what to the \
+            item comes from the feed and the state database's journal, as for a run.
             """,
-        options: SharedOptions.evaluation,
+        options: SharedOptions.evaluation + [SharedOptions.stateDir],
         positionals: [
             PositionalSpec("item", help: "owner/name#12, owner/name!12 or owner/name/builds/4213."),
             SharedOptions.rules,

@@ -73,11 +73,14 @@ struct PlanningRun {
         if let path = invocation.value("snapshot") {
             return (rules, try snapshotState(path, settings: settings), "snapshot:\(path)")
         }
-        let client = try ForgeConnection.client(settings, access: .readOnly, console: console)
+        // A preview's session: the state database's kept feed and journal say who did what to
+        // the item, so `quiet` and `label_age` explain as the run judged them.
+        let session = try await session(settings, access: .readOnly, stateUse: .planning)
         do {
             let state = try await ReadPlanner(registry: registry).read(
-                rules: rules, item: item, reader: client, now: try frozenNow() ?? Date(), automation: settings.bots)
-            return (rules, state, client.configuration.baseURL.absoluteString)
+                rules: rules, item: item, reader: session.client, now: try frozenNow() ?? Date(),
+                automation: settings.bots, activity: try await session.activity(for: rules))
+            return (rules, state, session.client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
             throw CommandFailure(error)
         } catch let failure as CommandFailure {
