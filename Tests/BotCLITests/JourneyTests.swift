@@ -194,4 +194,34 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
             }
         }
     }
+
+    /// `watch` with the shipped stale rules: it marks the quiet issue, a maintainer removes the
+    /// label, and the watcher's next passes (one of them judging the maintainer's event) leave it
+    /// off, without a word.
+    @Test func aMaintainerRemovingStaleDuringWatchIsNotUndone() async throws {
+        let forge = try journeyForge([JourneyIssue(number: 1)])
+        try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
+            let bot = try BotProcess(
+                [
+                    "watch", rules, "--scope", "repo:krz/app", "--state-dir", BotState().folder, "--interval", "1s",
+                    "--full-every", "1h", "--url", simulator.baseURL.absoluteString, "--rate-limit", "6000",
+                    "--format", "json",
+                ], environment: ["GITBAY_TOKEN": simulator.token])
+            let marked = try await eventually(within: 60) { try applied(simulator).count == 2 }
+            #expect(marked)
+            try await simulator.control(#"{"advance_seconds": 3600}"#)
+            let removal = ["issue", "label", "krz/app", "1", "--remove", "stale"]
+            #expect(try await simulator.write(removal, token: maintainerToken) == 200)
+            // Two passes that saw an event: the maintainer's, then the next idle ones after it.
+            let output = try await bot.waitForOutput(within: 60) { output in
+                output.split(separator: "\n").filter { $0.contains("\"pass\":\"events\"") }.count >= 1
+                    && output.split(separator: "\n").filter { $0.contains("\"pass\":\"idle\"") }.count >= 2
+            }
+            bot.send(SIGTERM)
+            let end = try await bot.finish(within: 20)
+            #expect(end.status == 143, "\(end.error)")
+            let writes = try applied(simulator)
+            #expect(writes.count == 3 && writes.last == removal.joined(separator: " "), "\(writes)\n\(output)")
+        }
+    }
 }
