@@ -1,6 +1,7 @@
 import BotCLI
 import Foundation
 import GitbayTestSupport
+import RuleEngine
 import Testing
 
 private let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path
@@ -27,6 +28,8 @@ private struct JourneyIssue {
     var updated: Double? = nil
     var comments: [(String, Double)] = []
     var labels: [String] = []
+    /// When the bot left mark-stale's notice, days before the start.
+    var notice: Double? = nil
 
     var json: [String: Any] {
         var issue: [String: Any] = [
@@ -41,9 +44,23 @@ private struct JourneyIssue {
     }
 }
 
-/// A forge of one repository, krz/app, holding `issues`.
+/// A forge of one repository, krz/app, holding `issues`; each issue with a notice was labelled
+/// stale by the bot then, as its feed shows.
 private func journeyForge(_ issues: [JourneyIssue]) throws -> String {
+    var events: [[String: Any]] = []
+    for issue in issues {
+        guard let notice = issue.notice else { continue }
+        for (labels, actor, days) in [([String](), "reporter", issue.created), (["stale"], "triage-bot", notice)] {
+            events.append([
+                "id": events.count + 1, "repo": "krz/app", "actor": actor, "kind": "issue.labeled",
+                "data": ["number": issue.number, "labels": labels], "created_at": stamp(start - days * day),
+            ])
+        }
+    }
+    events.sort { ($0["created_at"] as? String ?? "") < ($1["created_at"] as? String ?? "") }
+    for index in events.indices { events[index]["id"] = index + 1 }
     let forge: [String: Any] = [
+        "events": events,
         "format": "gitbay-forge-state/1", "now": stamp(start), "me": "triage-bot",
         "users": ["triage-bot", "reporter", "maintainer"],
         "repos": [
@@ -223,5 +240,99 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
             let writes = try applied(simulator)
             #expect(writes.count == 3 && writes.last == removal.joined(separator: " "), "\(writes)\n\(output)")
         }
+    }
+
+    /// Random guard limits and random stops across a sequence of runs never split, leave half
+    /// done or double an entry.
+    ///
+    /// Epoch by epoch (15 days apart), once the runs of an epoch have nothing left to do, the
+    /// forge is as one unlimited run each epoch leaves it; no run splits an entry. At least 200
+    /// runs over several seeds.
+    @Test func randomGuardsAndStopsEndAsOneUnlimitedRunAndNeverSplitOrDoubleAWrite() async throws {
+        let forge = try journeyForge([
+            JourneyIssue(number: 1), JourneyIssue(number: 2), JourneyIssue(number: 3), JourneyIssue(number: 4),
+            JourneyIssue(number: 5, updated: 20, labels: ["stale"], notice: 20),
+            JourneyIssue(number: 6, updated: 5, comments: [("reporter", 5)], labels: ["stale"], notice: 30),
+            JourneyIssue(number: 7, updated: 10, comments: [("reporter", 10)]),
+            JourneyIssue(number: 8, updated: 30),
+        ])
+        var steps = 0
+        var seed: UInt64 = 1
+        while steps < 200 {
+            var random = SeededGenerator(seed: seed)
+            try await SimulatorProcess.run(state: forge, options: simulatorOptions) { reference in
+                try await SimulatorProcess.run(state: forge, options: simulatorOptions) { subject in
+                    let (referenceState, subjectState) = (BotState(), BotState())
+                    for epoch in 0..<4 {
+                        let now = start + Double(epoch) * 15 * day
+                        if epoch > 0 {
+                            for simulator in [reference, subject] {
+                                try await simulator.control(#"{"advance_seconds": \#(Int(15 * day))}"#)
+                            }
+                        }
+                        #expect(await run(reference, state: referenceState, at: now).code == 0)
+                        var converged = false
+                        var attempts = 0
+                        while !converged && attempts < 40 {
+                            attempts += 1
+                            steps += 1
+                            let context = "seed \(seed), epoch \(epoch), step \(attempts)"
+                            converged = try await step(subject, state: subjectState, at: now, &random, context)
+                        }
+                        #expect(converged, "seed \(seed), epoch \(epoch)")
+                        let expected = try await outcome(reference)
+                        #expect(try await outcome(subject) == expected, "seed \(seed), epoch \(epoch)")
+                    }
+                }
+            }
+            seed += 1
+        }
+    }
+
+    /// One run of the property test with random guards, stopped after a random number of writes
+    /// one time in three; answers whether it found nothing left to do.
+    private func step(
+        _ simulator: SimulatorProcess, state: BotState, at now: Date, _ random: inout SeededGenerator,
+        _ context: String
+    ) async throws -> Bool {
+        let cap = [2, 3, 4, 6, 50].randomElement(using: &random) ?? 50
+        let arguments =
+            ["run", rules, "--scope", "repo:krz/app", "--state-dir", state.folder, "--max-actions", "\(cap)"]
+            + ["--url", simulator.baseURL.absoluteString, "--now", stamp(now), "--rate-limit", "6000"]
+        let before = try applied(simulator).count
+        let stop = random.chance(1.0 / 3.0)
+        let result: (code: Int32, output: String)
+        if stop {
+            let after = Int.random(in: 0...2, using: &random)
+            try await simulator.control(#"{"faults": ["hold,method=POST,after=\#(after),times=1"]}"#)
+            let (control, console) = (CommandControl(), RecordingConsole())
+            let task = Task {
+                await BotCLI.run(
+                    arguments, environment: testEnvironment(["GITBAY_TOKEN": simulator.token]), console: console,
+                    control: control)
+            }
+            // The run reaches the held write, or ends first with fewer writes to send.
+            _ = try await eventually(within: 30) {
+                (try await simulator.stats()["held"] as? Int ?? 0) > 0 || console.output.contains("applied")
+                    || console.output.contains("nothing to do")
+            }
+            control.recordStop(by: SIGTERM)
+            task.cancel()
+            try await simulator.control(#"{"faults": [], "release": 1}"#)
+            result = (await task.value, console.output)
+        } else {
+            let ran = await runBot(arguments, environment: ["GITBAY_TOKEN": simulator.token])
+            result = (ran.code, ran.output)
+        }
+        let sent = Array(try applied(simulator).dropFirst(before))
+        #expect(sent.count <= cap, "\(context): \(sent)")
+        if !stop {
+            // An entry's label and notice land together: never one without the other in a run.
+            let labelled = sent.filter { $0.hasSuffix("--add stale") }.map { $0.split(separator: " ")[3] }
+            let noticed = sent.filter { $0.contains(" comment ") && !$0.contains("close") }
+            #expect(Set(labelled).isSubset(of: Set(noticed.map { $0.split(separator: " ")[3] })), "\(context): \(sent)")
+            #expect([0, 3].contains(result.code), "\(context): \(result.output)")
+        }
+        return !stop && result.code == 0 && result.output.hasSuffix("nothing to do\n")
     }
 }

@@ -52,13 +52,15 @@ struct PlanningRun {
         let session = try await session(settings, access: access, stateUse: stateUse)
         let now = try frozenNow() ?? Date()
         do {
+            let guards = await session.guards()
             let (state, report) = try await session.read(
-                rules, now: now, guards: invocation.flag("read-all") ? nil : settings.evaluationOptions,
+                rules, now: now, guards: invocation.flag("read-all") ? nil : guards,
                 trustCache: !invocation.flag("no-cache"))
             if invocation.flag("verbose") {
                 verbose(report, client: session.client)
             }
-            return Outcome(plan: session.plan(rules, state: state), rules: rules, state: state, session: session)
+            return Outcome(
+                plan: session.plan(rules, state: state, guards: guards), rules: rules, state: state, session: session)
         } catch let error as GitbayError {
             throw CommandFailure(error)
         } catch {

@@ -86,9 +86,20 @@ struct BotSession {
             registry: registry, reader: client, log: store, journal: store, me: me, readFeed: readFeed)
     }
 
-    /// The plan of `rules` on `state`, under the settings' guards.
-    func plan(_ rules: [Rule], state: ForgeState, only targets: WatchTargets? = nil) -> Plan {
-        Evaluator(registry: registry, options: settings.evaluationOptions).plan(
+    /// The settings' guards, with the cap's share kept for the actions earlier runs left half
+    /// done, which ``apply(_:command:frozenNow:activity:progress:)`` finishes first: `--max-actions`
+    /// counts every command a run sends.
+    func guards() async -> EvaluationOptions {
+        var options = settings.evaluationOptions
+        options.reserved = (try? await store.unfinishedActions().count) ?? 0
+        return options
+    }
+
+    /// The plan of `rules` on `state`, under `guards` (the settings' when not given).
+    func plan(
+        _ rules: [Rule], state: ForgeState, only targets: WatchTargets? = nil, guards: EvaluationOptions? = nil
+    ) -> Plan {
+        Evaluator(registry: registry, options: guards ?? settings.evaluationOptions).plan(
             rules: rules, state: state, source: client.configuration.baseURL.absoluteString, only: targets)
     }
 

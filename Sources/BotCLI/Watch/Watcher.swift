@@ -227,12 +227,13 @@ struct Watcher {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
+        let guards = await session.guards()
         let (state, report) = try await session.read(
-            passRules, now: Date(), guards: settings.evaluationOptions, only: targets, readFeed: readFeed)
+            passRules, now: Date(), guards: guards, only: targets, readFeed: readFeed)
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
-        let plan = session.plan(passRules, state: state, only: targets)
+        let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
         if dryRun { recordPlanned(plan, in: &pass) }
         guard !dryRun, plan.pendingCommandCount > 0 else { return }

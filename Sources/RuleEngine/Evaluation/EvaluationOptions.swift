@@ -9,6 +9,12 @@ public struct EvaluationOptions: Sendable, Hashable {
     public var tripwireFloor: Int
     /// Lets a rule past the tripwire (`--force`); limits and the action cap still hold.
     public var force: Bool
+    /// Commands of the cap kept for what earlier runs left half done, which the applier finishes
+    /// first: they are sent by this run too, so the plan gets only the rest.
+    public var reserved = 0
+
+    /// The commands the plan may send: the cap less what is ``reserved``.
+    public var budget: Int { max(0, maxActions - reserved) }
 
     public init(maxActions: Int = 50, tripwireShare: Double = 0.25, tripwireFloor: Int = 10, force: Bool = false) {
         self.maxActions = maxActions

@@ -233,7 +233,9 @@ public struct Evaluator: Sendable {
         var full = false
         var heldCommands = 0
         var oversized: [Int: Int] = [:]
-        let note = "--max-actions \(options.maxActions) reached"
+        let note =
+            "--max-actions \(options.maxActions) reached"
+            + (options.reserved > 0 ? " (\(options.reserved) kept for what an earlier run left half done)" : "")
         for index in entries.indices {
             let commands = entries[index].pendingCommandCount
             guard commands > 0 else { continue }
@@ -241,7 +243,7 @@ public struct Evaluator: Sendable {
                 entries[index].hold(
                     note: "needs \(commands) commands, more than --max-actions \(options.maxActions) allows in one run")
                 oversized[commands, default: 0] += 1
-            } else if full || sent + commands > options.maxActions {
+            } else if full || sent + commands > options.budget {
                 full = true
                 entries[index].hold(note: note)
                 heldCommands += commands

@@ -44,7 +44,7 @@ extension ReadSession {
     mutating func readDetails(rules: [Rule], now: Date, me: String, guards: EvaluationOptions) async throws {
         let evaluator = Evaluator(registry: registry, options: guards)
         let considered = self.considered(rules, evaluator: evaluator, now: now, me: me)
-        var budget = guards.maxActions
+        var budget = guards.budget
         var reads: [ItemKind: Int] = [:]
         for (index, rule) in rules.enumerated() {
             // A rule outside its schedule holds every entry, so nothing it matches needs its details.
