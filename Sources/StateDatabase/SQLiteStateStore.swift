@@ -145,6 +145,13 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    public func appliedWrites() async throws -> [JournalEntry] {
+        try await access("read the journal") { connection in
+            try JournalRows.entries(
+                where: "phase = 'result' AND outcome = 'applied'", withReasons: false, in: connection)
+        }
+    }
+
     public func keptActivity() async throws -> [FeedEvent] {
         try await access("read the feed's activity") { connection in
             try connection.rows("SELECT id, repo, number, kind, actor, at, labels FROM activity ORDER BY id") { row in

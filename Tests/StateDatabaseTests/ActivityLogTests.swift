@@ -69,4 +69,20 @@ import Testing
             #expect(try await store.keptActivity().map(\.id) == [2, 4, 100], "\(store)")
         }
     }
+
+    /// What the bot itself did, read every run: only the writes that landed.
+    @Test func appliedWritesAreTheResultsThatLanded() async throws {
+        for store in try stores() {
+            for recorded in [
+                entry("r1", .intent, "add-label", at: 1), entry("r1", .result, "add-label", outcome: "applied", at: 2),
+                entry("r1", .intent, "comment", at: 3), entry("r1", .result, "comment", outcome: "failed", at: 4),
+                entry("r2", .planned, "close", at: 5),
+            ] {
+                try await store.record(recorded)
+            }
+            let writes = try await store.appliedWrites()
+            #expect(writes.map(\.action) == ["add-label"], "\(store)")
+            #expect(writes.map(\.at) == [Date(timeIntervalSince1970: 1_790_000_002)], "\(store)")
+        }
+    }
 }

@@ -83,7 +83,7 @@ struct BotSession {
     func activity(for rules: [Rule]? = nil, readFeed: Bool = true) async throws -> ActivityHistory? {
         if let rules, !ActivityHistory.isNeeded(by: rules, registry: registry) { return nil }
         return try await ActivityHistory.read(
-            registry: registry, reader: client, log: store, journal: store, me: me, readFeed: readFeed)
+            registry: registry, reader: client, log: store, me: me, readFeed: readFeed)
     }
 
     /// The settings' guards, with the cap's share kept for the actions earlier runs left half

@@ -42,15 +42,14 @@ public struct ActivityHistory: Sendable, Hashable {
     }
 
     /// Reads the feed since `log`'s position into it (unless `readFeed` is false: a `watch` pass
-    /// keeps what its own poll read), then answers everything kept with the applied writes
-    /// `journal` holds, for the kinds of `registry`.
+    /// keeps what its own poll read), then answers everything kept with the bot's applied writes,
+    /// for the kinds of `registry`.
     ///
     /// A feed that cannot be read fails the run, as any read does: acting without knowing who
     /// removed a label is what this is here to prevent. A log or journal that cannot be read or
     /// written costs what it would have told, never the run.
     public static func read(
-        registry: PluginRegistry, reader: any ForgeReader, log: any ActivityLog, journal: any StateStore,
-        me: String, readFeed: Bool = true
+        registry: PluginRegistry, reader: any ForgeReader, log: any ActivityLog, me: String, readFeed: Bool = true
     ) async throws -> ActivityHistory {
         var history = ActivityHistory()
         var fresh: [FeedEvent] = []
@@ -74,12 +73,10 @@ public struct ActivityHistory: Sendable, Hashable {
                 + (feed.reachedPosition ? "" : " (it reaches back no further; what happened before is not known)")
         }
         history.add(((try? await log.keptActivity()) ?? []) + fresh, registry: registry)
-        for record in ((try? await journal.history(HistoryQuery())) ?? []).reversed()
-        where record.outcome == "applied" {
+        for record in (try? await log.appliedWrites()) ?? [] {
             guard let reference = registry.reference(parsing: record.item) else { continue }
             let activity = ItemActivity(
-                at: record.resultAt ?? record.at, actor: me, kind: record.action, source: .journal,
-                argv: record.argv)
+                at: record.at, actor: me, kind: record.action, source: .journal, argv: record.argv)
             history.items[reference.repository, default: [:]][
                 ItemActivityKey(kind: reference.kind, number: reference.number), default: []
             ].append(activity)

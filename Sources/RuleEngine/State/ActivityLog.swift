@@ -16,4 +16,9 @@ public protocol ActivityLog: Sendable {
 
     /// Every event kept, oldest first.
     func keptActivity() async throws -> [FeedEvent]
+
+    /// The results of the bot's writes that landed (`applied`), oldest first, without their
+    /// reasons or bodies: what the bot itself did to its items, read every run, so it must stay
+    /// cheap however long the journal is.
+    func appliedWrites() async throws -> [JournalEntry]
 }

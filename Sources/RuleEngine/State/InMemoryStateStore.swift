@@ -55,6 +55,10 @@ public final class InMemoryStateStore: StateStore {
         }
     }
 
+    public func appliedWrites() -> [JournalEntry] {
+        journal.filter { $0.phase == .result && $0.outcome == "applied" }
+    }
+
     public func keptActivity() -> [FeedEvent] {
         state.withLock { $0.activity.values.sorted { $0.id < $1.id } }
     }
