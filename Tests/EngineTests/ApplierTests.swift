@@ -137,9 +137,11 @@ private let idleIssue = GitbayKit.Issue(
     }
 
     /// The client's 401 reaches the engine as a token turned away, through `GitbayPorts`: the first
-    /// write stops every later one, and a 429 is one to try again later.
+    /// write stops every later one, as does a server out of reach, and a 429 is one to try again later.
     @Test(arguments: [
-        (GitbayError.Kind.unauthorized, 1, true, false), (.rateLimited, 2, false, true), (.failure, 2, false, false),
+        (GitbayError.Kind.unauthorized, 1, true, false), (.transport(.cannotConnect("refused")), 1, true, false),
+        (.transport(.tls("bad certificate")), 1, true, false), (.transport(.connectionLost("reset")), 2, false, false),
+        (.rateLimited, 2, false, true), (.failure, 2, false, false),
     ])
     func theClientsErrorDecidesWhatTheApplierDoesNext(
         kind: GitbayError.Kind, writes: Int, stops: Bool, retryLater: Bool
@@ -148,7 +150,9 @@ private let idleIssue = GitbayKit.Issue(
         let report = await Applier(registry: registry).apply(
             try plan(for: idleIssue), reader: forge, writer: forge, journal: nil, now: { now })
         #expect(forge.writes.withLock { $0 }.count == writes)
-        #expect((report.tokenRejection != nil) == stops)
+        #expect((report.tokenRejection != nil) == (stops && kind == .unauthorized))
+        #expect((report.unreachable != nil) == (stops && kind != .unauthorized))
+        #expect(report.isComplete == false)
         #expect(report.count(.notRun) == (stops ? 1 : 0))
         #expect(report.outcomes.filter(\.retryLater).count == (retryLater ? 2 : 0))
     }

@@ -36,8 +36,17 @@ enum ForgeConnection {
             return try GitbayClient(
                 configuration: configuration, transport: PlatformTransport.make(), onEvent: onEvent)
         } catch {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: settings.url)
         }
+    }
+
+    /// The server's URL as output may show it (errors, the status page, the metrics): without a
+    /// user or password, which a URL can carry and no output may.
+    static func shown(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.host ?? "" }
+        components.user = nil
+        components.password = nil
+        return components.string ?? url.host ?? ""
     }
 
     private static func describe(_ reason: ClientEvent.WaitReason) -> String {

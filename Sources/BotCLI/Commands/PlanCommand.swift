@@ -64,7 +64,8 @@ struct PlanCommand {
                     PlanRenderer.markdown(outcome.plan), on: mergeRequest, client: writer)
                 console.write("plan section of \(mergeRequest): \(edited ? "updated" : "unchanged")\n", to: .error)
             } catch {
-                throw ReportFile.failure(error, publishing: "the description of \(mergeRequest)")
+                throw ReportFile.failure(
+                    error, publishing: "the description of \(mergeRequest)", on: writer.configuration.baseURL)
             }
         }
         if let path = invocation.value("output") {

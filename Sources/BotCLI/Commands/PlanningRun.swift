@@ -60,7 +60,7 @@ struct PlanningRun {
             }
             return Outcome(plan: session.plan(rules, state: state), rules: rules, state: state, session: session)
         } catch let error as GitbayError {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: session.client.configuration.baseURL)
         } catch {
             throw CommandFailure("\(error)", code: .failure)
         }
@@ -79,7 +79,7 @@ struct PlanningRun {
                 rules: rules, item: item, reader: client, now: try frozenNow() ?? Date(), automation: settings.bots)
             return (rules, state, client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: client.configuration.baseURL)
         } catch let failure as CommandFailure {
             throw failure
         } catch {

@@ -14,8 +14,9 @@ struct RunCommand {
             conditions no longer hold is skipped with the reason. With --dry-run nothing is written \
             (the client refuses every write), exactly as 'plan'. Every write and its result go to the \
             journal. Exits 0 when everything was done, 3 when a guard, a limit or a failure left \
-            something undone, 74 when a file or the journal cannot be written, 75 when rate-limited, 130, 143 \
-            or 129 when stopped by SIGINT, SIGTERM or SIGHUP (after the write in flight).
+            something undone, 69 when the server cannot be reached, 74 when a file or the journal cannot be \
+            written, 75 when rate-limited, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP (after \
+            the write in flight).
             """,
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
@@ -79,7 +80,8 @@ struct RunCommand {
                 let result = try await issue.publish(RunReportRenderer.markdown(report), client: client)
                 console.write("summary issue: \(describe(result, in: summaryRepository))\n", to: .error)
             } catch {
-                throw ReportFile.failure(error, publishing: "the summary issue in \(summaryRepository)")
+                throw ReportFile.failure(
+                    error, publishing: "the summary issue in \(summaryRepository)", on: client.configuration.baseURL)
             }
         }
         return code

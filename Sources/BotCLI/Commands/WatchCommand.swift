@@ -73,7 +73,7 @@ struct WatchCommand {
         let settings = try planning.settings()
         let dryRun = invocation.flag("dry-run")
         let telemetry = WatchTelemetry(
-            server: Self.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun)
+            server: ForgeConnection.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun)
         let rules = try planning.loadRules(settings)
         let client = try ForgeConnection.client(
             settings, access: dryRun ? .readOnly : .readWrite, console: console, observer: telemetry.record)
@@ -98,15 +98,6 @@ struct WatchCommand {
             notifier?.notify(["STOPPING=1", "STATUS=stopping after the write in flight"])
         }
         return try ended.get()
-    }
-
-    /// The server's URL as the page and the metrics may show it: without a user or password, which
-    /// a URL can carry and a status page must not.
-    static func shown(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.host ?? "" }
-        components.user = nil
-        components.password = nil
-        return components.string ?? url.host ?? ""
     }
 
     /// The `--listen` address, `nil` without one; an address that is not loopback is served as

@@ -4,8 +4,8 @@ import GitbayKit
 /// Applies a plan: for each entry, re-reads the item, re-checks the rule's conditions, skips what
 /// is already done, sends the planned commands in order and journals each one.
 ///
-/// A failed write does not stop the others, unless the server turned the token away: then nothing
-/// later can succeed, and the rest is reported as not run. A write whose outcome is unknown (the reply was lost)
+/// A failed write does not stop the others, unless the server turned the token away or cannot be
+/// reached: then nothing later can succeed, and the rest is reported as not run. A write whose outcome is unknown (the reply was lost)
 /// is never sent again blindly: the item is re-read and the action counted done only if it shows.
 public struct Applier: Sendable {
     public let registry: PluginRegistry
@@ -91,7 +91,7 @@ public struct Applier: Sendable {
                         .map { outcome(entry, $0, .notRun, report.haltReason) }.forEach(append)
                     continue
                 }
-                report.tokenRejection = Self.tokenRejection(error)
+                Self.noteHalt(error, in: &report)
                 failAll(entry, "could not re-read the item: \(error)").forEach(append)
                 continue
             }
@@ -167,7 +167,7 @@ public struct Applier: Sendable {
                         .compactMap(\.self).joined(separator: "; "))
             }
             let recorded = await record(.result, "failed", error.description)
-            if error.kind == .tokenRejected { report.tokenRejection = error.description }
+            Self.noteHalt(error, in: &report)
             var failure = outcome(
                 entry, action, .failed,
                 [error.description, recorded ? nil : Self.unrecorded(report)].compactMap(\.self)
@@ -200,7 +200,7 @@ public struct Applier: Sendable {
             }
             context = fresh
         } catch {
-            report.tokenRejection = Self.tokenRejection(error)
+            Self.noteHalt(error, in: &report)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
         if registry.reading(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: refresher.me)
@@ -284,11 +284,15 @@ public struct Applier: Sendable {
             + "re-reads the item before deciding"
     }
 
-    /// The description of `error` when it is the server turning the token away, else nil.
-    static func tokenRejection(_ error: any Error) -> String? {
-        guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure, failure.kind == .tokenRejected
-        else { return nil }
-        return failure.description
+    /// Notes in `report` a failure after which nothing later can succeed, so nothing more is
+    /// sent: the server turning the token away, or the forge out of reach.
+    private static func noteHalt(_ error: any Error, in report: inout ApplyReport) {
+        guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure else { return }
+        switch failure.kind {
+        case .tokenRejected: report.tokenRejection = failure.description
+        case .unreachable: report.unreachable = failure.description
+        case .rateLimited, .busy, .other: break
+        }
     }
 
     private func outcome(

@@ -8,6 +8,9 @@ public struct ForgeFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The server turned the token away: nothing later can succeed.
         case tokenRejected
+        /// The forge cannot be reached at all (no connection, no such host, TLS refused): nothing
+        /// later can succeed either, and the write was not sent.
+        case unreachable
         /// A rate limit: the same write may succeed after waiting.
         case rateLimited
         /// The server was busy: the same write may succeed after waiting.
