@@ -50,6 +50,31 @@ private let token = "gb_" + String(repeating: "0", count: 64)
             ["plan", rules], url: "https://gitbay.invalid", shown: "https://gitbay.invalid", cause: "cannot connect: ")
     }
 
+    /// A server that goes away in the middle of applying: the write in flight is lost with its
+    /// connection, and once the server cannot be reached (the next request, after its retries)
+    /// nothing more is sent, and the run is exit 69 too, not the "incomplete" 3 a unit lets pass.
+    @Test func aServerThatGoesAwayMidRunStopsItWithExit69() async throws {
+        let options = [
+            "--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000", "--fault", "hold,method=POST",
+        ]
+        try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
+            let state = BotState()
+            async let run = runBot(against: simulator, ["run", rules, "--state-dir", state.folder])
+            #expect(try await eventually { try await simulator.stats()["held"] as? Int == 1 })
+            await simulator.stopServing()
+            let result = await run
+            #expect(result.code == 69, "\(result.output)\(result.error)")
+            #expect(
+                result.error.hasPrefix(
+                    "error: stopped: cannot reach the gitbay server at \(simulator.baseURL.absoluteString): "),
+                "\(result.error)")
+            #expect(result.output.contains("not-run"), "\(result.output)")
+            // The one write sent, lost with the server; none after it.
+            let history = try await state.history(server: simulator.baseURL)
+            #expect(history.map { $0["outcome"] as? String } == ["failed"], "\(history)")
+        }
+    }
+
     /// https:// to a server that speaks plain HTTP: the TLS handshake fails, and is not retried.
     @Test func aTLSFailureIsExit69() async throws {
         try await SimulatorProcess.run(stateFile: demo) { simulator in
