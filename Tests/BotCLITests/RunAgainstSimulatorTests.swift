@@ -129,15 +129,17 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
-    /// A plan decided for triage-bot (`@me`, its marked comments) must not go out as someone else.
+    /// A plan decided for triage-bot (`@me`, its marked comments) must not go out as someone else,
+    /// nor touch triage-bot's state database for a token that is not triage-bot's.
     @Test func aPlanAppliedWithAnotherAccountsTokenIsRefusedBeforeAnyWrite() async throws {
         let options = ["--clock", "frozen", "--user-token", "alice=gb_alice_token"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
             let planFile = Scratch.url("plan-\(UUID()).json").path
             let planned = await bot(simulator, ["plan", rules, "-o", planFile])
             #expect(planned.code == 0)
+            let state = BotState()
             let result = await runBot(
-                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", BotState().folder],
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", state.folder],
                 environment: ["GITBAY_TOKEN": "gb_alice_token"])
             #expect(result.code == 64, "\(result.output)\(result.error)")
             #expect(
@@ -146,6 +148,32 @@ private func withoutSource(_ text: String) -> String {
                     + "triage-bot's token, or make a new plan with this one\n")
             let sent = try simulator.journalEntries()
             #expect(sent.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: state.folder), "a state database was made")
+        }
+    }
+
+    /// A plan made offline was judged on a file, whose items need not be the server's: `apply`
+    /// refuses it before it asks the server anything.
+    @Test func aPlanMadeOfflineFromASnapshotIsRefusedBeforeAnyRequest() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let planFile = Scratch.url("plan-\(UUID()).json").path
+            let planned = await runBot(["plan", rules, "--snapshot", demo.path, "-o", planFile])
+            #expect(planned.code == 0)
+            let state = BotState()
+            let result = await runBot(
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", state.folder],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 64, "\(result.output)\(result.error)")
+            #expect(
+                result.error
+                    == "error: \(planFile) was planned offline from snapshot:\(demo.path), not against a server; a "
+                    + "snapshot's items need not be \(simulator.baseURL.absoluteString)'s: make a plan against the "
+                    + "server ('plan -o' without --snapshot) and apply that\n")
+            let commands = try await simulator.stats()["commands"] as? [String: Any]
+            #expect(commands?.isEmpty == true, "\(commands ?? [:])")
+            let sent = try simulator.journalEntries()
+            #expect(sent.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: state.folder), "a state database was made")
         }
     }
 
