@@ -10,6 +10,7 @@ extension GitbayError: ForgeFailureConvertible {
             case .rateLimited: .rateLimited
             case .busy: .busy
             case _ where isUnreachable: .unreachable
+            case .cancelled where !mayHaveApplied: .stopped
             default: .other
             }
         return ForgeFailure(

@@ -75,13 +75,4 @@ private func file(_ text: String, named name: String) throws -> String {
             ["apply", future, "--url", "http://127.0.0.1:9"], environment: token, code: 64,
             message: "is not a gitbay-bot-plan/1 plan")
     }
-
-    @Test func anUnopenableStateDatabaseIsExit74BeforeAnyWrite() async throws {
-        let planned = await runBot(["plan", rules, "--snapshot", demo, "--format", "json"])
-        let plan = try file(planned.output, named: "plan.json")
-        await expectError(
-            ["apply", plan, "--url", "http://127.0.0.1:9", "--state-dir", "/proc/gitbay-bot"],
-            environment: ["GITBAY_TOKEN": "gb_test"], code: 74,
-            message: "error: cannot use the state database /proc/gitbay-bot/127.0.0.1_9/triage-bot.sqlite3")
-    }
 }

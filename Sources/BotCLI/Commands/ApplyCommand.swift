@@ -61,7 +61,7 @@ struct ApplyCommand {
         // A saved plan was decided for its `me` (`@me`, the bot's own comments): its writes must go
         // out as that account and into that account's journal, which is neither opened nor made
         // for a token of another account.
-        let client = try ForgeConnection.client(settings, access: .readWrite, console: console)
+        let client = try ForgeConnection.client(settings, access: .readWrite, console: console, control: control)
         let account = try await BotSession.account(of: client)
         guard account == plan.me else {
             throw CommandFailure(

@@ -58,7 +58,8 @@ struct PlanCommand {
             try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let mergeRequest {
-            let writer = try ForgeConnection.client(settings, access: .readWrite, console: console)
+            let writer = try ForgeConnection.client(
+                settings, access: .readWrite, console: console, control: control)
             do {
                 let edited = try await PlanSection.publish(
                     PlanRenderer.markdown(outcome.plan), on: mergeRequest, client: writer)

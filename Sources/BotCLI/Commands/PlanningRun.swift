@@ -34,7 +34,7 @@ struct PlanningRun {
         _ settings: Settings, access: GitbayClientConfiguration.Access, stateUse: BotSession.StateUse
     ) async throws(CommandFailure) -> BotSession {
         try await BotSession.open(
-            settings, client: try ForgeConnection.client(settings, access: access, console: console),
+            settings, client: try ForgeConnection.client(settings, access: access, console: console, control: control),
             stateUse: stateUse, registry: registry, control: control, console: console)
     }
 

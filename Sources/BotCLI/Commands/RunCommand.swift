@@ -15,8 +15,8 @@ struct RunCommand {
             (the client refuses every write), exactly as 'plan'. Every write and its result go to the \
             journal. Exits 0 when everything was done, 3 when a guard, a limit or a failure left \
             something undone, 69 when the server cannot be reached, 74 when a file or the journal cannot be \
-            written, 75 when rate-limited, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP (after \
-            the write in flight).
+            written, 75 when rate-limited, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP (at once, \
+            after the write in flight if one is).
             """,
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,

@@ -17,8 +17,10 @@ public struct Applier: Sendable {
     /// Applies `plan`; `unfinished` (from the journal) are finished first.
     ///
     /// Cancelling the task stops it cleanly: the write in flight finishes and its result is
-    /// recorded (a write cut off halfway would leave its outcome unknown), nothing is sent after
-    /// it, and the report says it was interrupted.
+    /// recorded (a write cut off halfway would leave its outcome unknown; the writer carries it to
+    /// its end), a write still waiting to go out (for the write budget, a `Retry-After`, a
+    /// backoff) is not sent and is recorded so, nothing is sent after, and the report says it
+    /// was interrupted, even when the stop came during the last write.
     ///
     /// A rule's schedule is checked again before each of its entries, at `scheduleNow`: a plan
     /// made inside the window but applied outside it holds the entry, naming the next opening.
@@ -116,6 +118,7 @@ public struct Applier: Sendable {
                 append(applied)
             }
         }
+        if Task.isCancelled { report.interrupted = true }
         return report
     }
 
@@ -148,11 +151,20 @@ public struct Applier: Sendable {
             return outcome(entry, action, .notRun, report.haltReason)
         }
         do {
-            try await Self.uncancelled(command, by: writer)
+            try await writer.write(command)
             guard await record(.result, "applied", nil) else {
                 return outcome(entry, action, .applied, Self.unrecorded(report))
             }
             return outcome(entry, action, .applied)
+        } catch  where error.kind == .stopped {
+            // Stopped before it went out, so not applied: nothing to re-read or to try again, and
+            // the journal says it was not sent (history's not-sent).
+            report.interrupted = true
+            let recorded = await record(.result, "not-sent", error.description)
+            return outcome(
+                entry, action, .notRun,
+                ["stopped before it was sent", recorded ? nil : Self.unrecorded(report)].compactMap(\.self)
+                    .joined(separator: "; "))
         } catch {
             // Someone got there first ("already closed", a finished build), or the reply was lost:
             // a fresh read decides.
@@ -248,20 +260,6 @@ public struct Applier: Sendable {
         }
     }
 
-    /// Sends `command` to the end even when the task is cancelled meanwhile: a stop comes after the
-    /// write in flight, whose outcome is then known and recorded.
-    private static func uncancelled(_ command: ControlCommand, by writer: any ForgeWriter) async throws(ForgeFailure) {
-        let result = await Task { () async -> Result<Void, ForgeFailure> in
-            do throws(ForgeFailure) {
-                try await writer.write(command)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }.value
-        try result.get()
-    }
-
     /// Records `entry` in `journal`; when it cannot, notes why in `report` (which stops every
     /// later write) and answers false.
     private static func record(
@@ -291,7 +289,7 @@ public struct Applier: Sendable {
         switch failure.kind {
         case .tokenRejected: report.tokenRejection = failure.description
         case .unreachable: report.unreachable = failure.description
-        case .rateLimited, .busy, .other: break
+        case .rateLimited, .busy, .stopped, .other: break
         }
     }
 

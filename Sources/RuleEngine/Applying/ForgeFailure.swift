@@ -15,6 +15,9 @@ public struct ForgeFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case rateLimited
         /// The server was busy: the same write may succeed after waiting.
         case busy
+        /// The run was stopped before the write was sent (while it waited for the write budget,
+        /// a `Retry-After` or a backoff): it was not applied, and nothing more is sent.
+        case stopped
         /// Anything else: a refusal, a missing item, a broken server or network.
         case other
     }
