@@ -66,6 +66,24 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
+    /// A run at `--now` that writes to a live server says so on stderr; a dry run does not.
+    ///
+    /// It acts on a frozen instant's verdicts for real: allowed (drills against the simulator rely
+    /// on it), but never silent.
+    @Test func aRunAtAFrozenInstantAgainstALiveServerWarnsOnStderr() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let run = await bot(simulator, ["run", rules, "--state-dir", BotState().folder])
+            #expect(run.code == 0, "\(run.error)")
+            let lead = "warning: --now \(now): judging the rules at a frozen instant ("
+            let tail =
+                " this machine's clock) while writing to \(simulator.baseURL.absoluteString) for real; what is due at "
+                + "that instant is done now\n"
+            #expect(run.error.hasPrefix(lead) && run.error.contains(tail), "\(run.error)")
+            let dry = await bot(simulator, ["run", rules, "--dry-run", "--state-dir", BotState().folder])
+            #expect(!dry.error.contains("warning: --now"), "\(dry.error)")
+        }
+    }
+
     @Test func aDryRunCannotWrite() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
             let result = await bot(simulator, ["run", rules, "--dry-run", "--state-dir", BotState().folder])
