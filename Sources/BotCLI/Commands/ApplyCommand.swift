@@ -32,9 +32,7 @@ struct ApplyCommand {
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let path = invocation.positional("plan") ?? ""
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read the plan \(path)", code: .usage)
-        }
+        let data = try InputFile.read(path, what: "the plan")
         let plan: Plan
         do {
             plan = try PlanJSON.decodePlan(from: data)

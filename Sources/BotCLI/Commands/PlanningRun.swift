@@ -133,19 +133,16 @@ struct PlanningRun {
 
     /// The forge-state file at `path` as a run would see it: at `--now`, with the `bots:` of `settings`.
     private func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read the snapshot \(path)", code: .usage)
-        }
+        let data = try InputFile.read(path, what: "the snapshot")
+        var state: ForgeState
         do {
-            var state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
-            if let now = try frozenNow() { state.now = now }
-            state.automation = settings.bots
-            return state
-        } catch let failure as CommandFailure {
-            throw failure
+            state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
         } catch {
-            throw CommandFailure("\(path): \(error)", code: .usage)
+            throw CommandFailure(error.message(about: path), code: .usage)
         }
+        if let now = try frozenNow() { state.now = now }
+        state.automation = settings.bots
+        return state
     }
 
     /// The plan in the requested format.
