@@ -142,7 +142,7 @@ let package = Package(
                 "GitbayTestSupport",
                 "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin",
             ],
-            resources: [.copy("Corpus")]),
+            resources: [.copy("Corpus"), .copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "GitbayTestSupport"]),
         .testTarget(
             name: "StateDatabaseTests",

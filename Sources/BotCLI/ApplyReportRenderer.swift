@@ -15,7 +15,7 @@ enum ApplyReportRenderer {
             return count == 0 ? nil : "\(count) \(status.rawValue)"
         }
         text += counts.joined(separator: ", ")
-        text += report.interrupted ? "; interrupted after the write in flight\n" : "\n"
+        text += report.interrupted ? "; stopped: nothing was sent after the stop\n" : "\n"
         return text
     }
 }

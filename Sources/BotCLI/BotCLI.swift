@@ -25,10 +25,13 @@ public enum BotCLI {
             return message.exitCode
         case .run(let invocation):
             /// Runs a command, printing a failure as `error: ...` with its exit code; a failure that
-            /// cancellation caused (a read cut short) is the stop it is.
+            /// cancellation caused (a read cut short) is the stop it is, and so is a command that
+            /// ended normally after a stop (its last write was in flight): a stop's exit code is
+            /// always 128 + the signal, as systemd and CI expect.
             func finish(_ body: () async throws(CommandFailure) -> BotExitCode) async -> Int32 {
                 do {
-                    return try await body().rawValue
+                    let code = try await body()
+                    return Task.isCancelled ? control.stoppedCode.rawValue : code.rawValue
                 } catch  where Task.isCancelled {
                     console.write("stopped: \(error.message)\n", to: .error)
                     return control.stoppedCode.rawValue

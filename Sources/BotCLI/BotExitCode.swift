@@ -4,7 +4,7 @@ import Foundation
 public enum BotExitCode: Int32, Sendable, CaseIterable {
     /// Done, or nothing to do.
     case ok = 0
-    /// A failure: the forge refused, the network broke, an action failed.
+    /// A failure: the forge refused, the network broke mid-exchange, an action failed.
     case failure = 1
     /// Actions are pending (only with `--detailed-exitcode`).
     case pending = 2
@@ -12,6 +12,11 @@ public enum BotExitCode: Int32, Sendable, CaseIterable {
     case incomplete = 3
     /// The command line is wrong (`EX_USAGE`).
     case usage = 64
+    /// The gitbay server cannot be reached (`EX_UNAVAILABLE`): the connection is refused, its name
+    /// does not resolve, TLS fails, or it redirects to another host. A mistyped URL or a server
+    /// that is down, which waiting for the next run does not mend, so service managers must see
+    /// it as a failure.
+    case unavailable = 69
     /// A file the bot writes could not be written (a full disk, a read-only folder), or its state
     /// database is unusable (`EX_IOERR`).
     case ioError = 74

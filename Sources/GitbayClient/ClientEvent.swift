@@ -14,8 +14,8 @@ public enum ClientEvent: Sendable, Hashable {
 
     /// Why the client waits.
     public enum WaitReason: Sendable, Hashable {
-        /// Its own pacing to the read or write budget.
-        case pacing
+        /// Its own pacing to a budget: the one that makes it wait longest.
+        case pacing(PacingBudget)
         /// The server answered 429 with `Retry-After`.
         case rateLimited
         /// The server answered 503 with `Retry-After`.
@@ -24,5 +24,15 @@ public enum ClientEvent: Sendable, Hashable {
         case tooManyWrites
         /// Backoff before retrying a failure.
         case backoff
+    }
+
+    /// The budgets of ``RateLimits`` the client paces itself to.
+    public enum PacingBudget: Sendable, Hashable {
+        /// Every request: ``RateLimits/requestsPerMinute``.
+        case requests
+        /// Writes over HTTP: ``RateLimits/writesPerMinute``.
+        case writes
+        /// The account's writes across all of gitbay: ``RateLimits/accountWritesPerMinute``.
+        case accountWrites
     }
 }

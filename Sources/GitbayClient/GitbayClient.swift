@@ -9,12 +9,18 @@ import Synchronization
 /// retrying reads with capped exponential backoff and jitter, never retrying a write whose fate is
 /// unknown, paging, counting what was spent, and, when read-only, refusing every write before any
 /// I/O. One client may be used from many tasks at once.
+///
+/// Cancelling the task of a request ends its waits (pacing, `Retry-After`, backoff) at once, and
+/// nothing is sent after: the request throws ``GitbayError/Kind/cancelled``. A read in flight is
+/// given up; a write in flight is not, since its outcome would be unknown: it runs to its answer,
+/// which is returned (or thrown) as usual.
 public final class GitbayClient: Sendable {
     public let configuration: GitbayClientConfiguration
     private let transport: any HTTPTransport
     private let clock: any ClientClock
     private let jitter: @Sendable () -> Double
     private let onEvent: @Sendable (ClientEvent) -> Void
+    private let admission: (any WriteAdmission)?
     private let pacer: RequestPacer
     private let builder: RequestBuilder
     private let interpreter: ResponseInterpreter
@@ -25,11 +31,12 @@ public final class GitbayClient: Sendable {
     /// - Parameters:
     ///   - jitter: a source of numbers in 0...1 for backoff jitter; tests pass a fixed one.
     ///   - onEvent: told of every send, wait and retry, for progress output.
+    ///   - admission: asked before each write is sent, so a stop that comes first keeps it unsent.
     public init(
         configuration: GitbayClientConfiguration, transport: any HTTPTransport,
         clock: any ClientClock = SystemClientClock(),
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-        onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }
+        onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }, admission: (any WriteAdmission)? = nil
     ) throws(GitbayError) {
         try configuration.validate()
         self.configuration = configuration
@@ -37,6 +44,7 @@ public final class GitbayClient: Sendable {
         self.clock = clock
         self.jitter = jitter
         self.onEvent = onEvent
+        self.admission = admission
         pacer = RequestPacer(limits: configuration.rateLimits, now: clock.now)
         builder = RequestBuilder(
             baseURL: configuration.baseURL, token: configuration.token, userAgent: configuration.userAgent,
@@ -101,19 +109,9 @@ public final class GitbayClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            try await wait(pacer.reserve(command.effect, now: clock.now), reason: .pacing, argv: command.argv)
-            onEvent(.sending(argv: command.argv, effect: command.effect, attempt: attempt))
-            counters.withLock { metrics in
-                if command.effect == .write { metrics.writes += 1 } else { metrics.reads += 1 }
-                if attempt > 1 { metrics.retries += 1 }
-            }
-
-            let exchanged: Result<HTTPResponse, TransportError>
-            do {
-                exchanged = .success(try await transport.send(request))
-            } catch {
-                exchanged = .failure(error)
-            }
+            let reservation = pacer.reserve(command.effect, now: clock.now)
+            try await wait(reservation.wait, reason: .pacing(reservation.budget), argv: command.argv)
+            let exchanged = try await transfer(request, of: command, attempt: attempt)
             let retry: ResponseInterpreter.Retry
             switch exchanged {
             case .success(let response):
@@ -140,6 +138,37 @@ public final class GitbayClient: Sendable {
         }
     }
 
+    /// Sends `request` once, unless the task was cancelled first (or, for a write, the admission
+    /// says no): then nothing is sent and it throws ``GitbayError/Kind/cancelled``.
+    ///
+    /// A read follows its task's cancellation into the transport. A write, once on its way, runs
+    /// in a task of its own that no cancellation reaches: cut off halfway, its outcome would be
+    /// unknown, and a stop comes after the write in flight.
+    private func transfer(
+        _ request: HTTPRequest, of command: ControlCommand, attempt: Int
+    ) async throws(GitbayError) -> Result<HTTPResponse, TransportError> {
+        let isWrite = command.effect == .write
+        let unsent = GitbayError(kind: .cancelled, message: "stopped before it was sent", argv: command.argv)
+        guard !Task.isCancelled else { throw unsent }
+        if isWrite, let admission, !admission.admitWrite() { throw unsent }
+        defer { if isWrite { admission?.writeEnded() } }
+        onEvent(.sending(argv: command.argv, effect: command.effect, attempt: attempt))
+        counters.withLock { metrics in
+            if isWrite { metrics.writes += 1 } else { metrics.reads += 1 }
+            if attempt > 1 { metrics.retries += 1 }
+        }
+        let transport = self.transport
+        let send = { @Sendable () async -> Result<HTTPResponse, TransportError> in
+            do throws(TransportError) {
+                return .success(try await transport.send(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard isWrite else { return await send() }
+        return await Task(operation: send).value
+    }
+
     private func count(reason: ClientEvent.WaitReason) {
         counters.withLock { metrics in
             switch reason {
@@ -157,7 +186,9 @@ public final class GitbayClient: Sendable {
         do {
             try await clock.sleep(for: duration)
         } catch {
-            throw GitbayError(kind: .cancelled, message: "cancelled while waiting", argv: argv)
+            // A wait comes before a first send or a resend, and a write is resent only when its
+            // answer proved it unapplied: nothing of this command is on the server.
+            throw GitbayError(kind: .cancelled, message: "stopped while waiting; not sent", argv: argv)
         }
         counters.withLock { metrics in
             switch reason {

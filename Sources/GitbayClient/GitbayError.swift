@@ -71,6 +71,20 @@ public struct GitbayError: Error, Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
+    /// Whether the server could not be reached at all: no connection (refused, a name that does
+    /// not resolve, no route), TLS refused, or a redirect to another host.
+    ///
+    /// Each means the URL is wrong or the server is down, not that one exchange broke on the way,
+    /// so the bot reports it apart ("cannot reach the gitbay server at ..."), with an exit code a
+    /// service manager treats as a failure, and sends nothing more in that run.
+    public var isUnreachable: Bool {
+        guard case .transport(let failure) = kind else { return false }
+        switch failure {
+        case .cannotConnect, .tls, .redirectRefused: return true
+        case .timedOut, .connectionLost, .responseTooLarge, .cancelled, .other: return false
+        }
+    }
+
     /// Whether waiting and running the bot again may succeed (rate limits, a busy or broken server,
     /// the network), as opposed to a refusal that will recur.
     public var isTemporary: Bool {

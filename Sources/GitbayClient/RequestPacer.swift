@@ -30,18 +30,22 @@ final class RequestPacer: Sendable {
         buckets = Mutex(Buckets(requests: requests, writes: writes, accountWrites: accountWrites))
     }
 
-    /// Reserves a slot for one request and returns how long to wait before sending it.
-    func reserve(_ effect: CommandEffect, now: Duration) -> Duration {
+    /// Reserves a slot for one request and returns how long to wait before sending it, and the
+    /// budget that makes it wait longest (what a person watching is told it waits for).
+    func reserve(_ effect: CommandEffect, now: Duration) -> (wait: Duration, budget: ClientEvent.PacingBudget) {
         buckets.withLock { buckets in
-            var wait = buckets.requests.reserve(now: now)
+            var longest = (wait: buckets.requests.reserve(now: now), budget: ClientEvent.PacingBudget.requests)
+            func consider(_ wait: Duration, _ budget: ClientEvent.PacingBudget) {
+                if wait > longest.wait { longest = (wait, budget) }
+            }
             if effect == .write {
-                wait = max(wait, buckets.writes.reserve(now: now))
+                consider(buckets.writes.reserve(now: now), .writes)
                 if var account = buckets.accountWrites {
-                    wait = max(wait, account.reserve(now: now))
+                    consider(account.reserve(now: now), .accountWrites)
                     buckets.accountWrites = account
                 }
             }
-            return wait
+            return longest
         }
     }
 

@@ -1,7 +1,7 @@
 import GitbayClient
 import RuleEngine
 
-/// The client's error as the applier weighs it: the three kinds it acts on, and everything else.
+/// The client's error as the applier weighs it: the kinds it acts on, and everything else.
 extension GitbayError: ForgeFailureConvertible {
     public var forgeFailure: ForgeFailure {
         let engineKind: ForgeFailure.Kind =
@@ -9,6 +9,8 @@ extension GitbayError: ForgeFailureConvertible {
             case .unauthorized: .tokenRejected
             case .rateLimited: .rateLimited
             case .busy: .busy
+            case _ where isUnreachable: .unreachable
+            case .cancelled where !mayHaveApplied: .stopped
             default: .other
             }
         return ForgeFailure(

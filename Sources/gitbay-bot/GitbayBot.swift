@@ -12,7 +12,8 @@ import Darwin
 /// The executable's entry point: one call into the command line, then exit with its code.
 ///
 /// It alone turns signals into what the command understands: SIGINT and SIGTERM cancel the
-/// command's task, which stops after the write in flight with 130 or 143; SIGHUP reloads the rules
+/// command's task, which ends every wait at once and stops after the write in flight, if one is,
+/// with 130 or 143; SIGHUP reloads the rules
 /// of `watch` and stops any other command with 129, as a closed terminal should. A second signal of
 /// the same kind ends the process at once, by the signal's default action.
 @main
@@ -33,11 +34,13 @@ enum GitbayBot {
                         if control.requestReload() { continue }
                         SignalRelay.endOnNext(SIGHUP)
                     }
-                    control.recordStop(by: signal)
+                    let writeInFlight = control.recordStop(by: signal)
                     command.cancel()
-                    // Said once the stop is in force, so whoever sent the signal can tell it arrived.
+                    // Said once the stop is in force, so whoever sent the signal can tell it arrived,
+                    // and truthfully: no write goes out after the stop, so one in flight now is the last.
                     console.write(
-                        "note: \(name(of: signal)) received: stopping after the write in flight\n", to: .error)
+                        "note: \(name(of: signal)) received: \(CommandControl.stopNote(writeInFlight: writeInFlight))\n",
+                        to: .error)
                 }
             }
         }

@@ -43,9 +43,12 @@ final class BotProcess: Sendable {
 
     /// Sends `signal` as a stop and waits (bounded) until the bot says it took it: from then on
     /// its run is cancelled, so what the test does next cannot race the signal's delivery.
-    func stop(with signal: Int32) async throws {
+    ///
+    /// Answers what the bot wrote to stderr so far, its note of the stop included.
+    @discardableResult
+    func stop(with signal: Int32) async throws -> String {
         child.send(signal)
-        _ = try await waitForError(containing: "received: stopping after the write in flight")
+        return try await waitForError(containing: "received: stopping")
     }
 
     /// Waits until the bot has written `text` to stderr, at most `seconds`; what it wrote so far.

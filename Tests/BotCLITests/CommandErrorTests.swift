@@ -37,10 +37,28 @@ private func file(_ text: String, named name: String) throws -> String {
             message: "error: no API token: set GITBAY_TOKEN or pass --token-file")
     }
 
-    @Test func aMissingSnapshotIsAUsageError() async {
+    @Test func aSnapshotThatCannotBeReadIsAUsageErrorThatSaysWhy() async {
         await expectError(
             ["plan", rules, "--snapshot", "/nonexistent/forge.json"], code: 64,
-            message: "error: cannot read the snapshot /nonexistent/forge.json")
+            message: "error: cannot read the snapshot /nonexistent/forge.json: no such file or folder\n")
+        let folder = root.appendingPathComponent("examples").path
+        await expectError(
+            ["plan", rules, "--snapshot", folder], code: 64,
+            message: "error: cannot read the snapshot \(folder): Is a directory\n")
+    }
+
+    /// A snapshot that is not JSON at all is reported where the parser stopped, as `check` reports
+    /// a rule file; the column counts characters, not bytes.
+    @Test func aSnapshotThatIsNotJSONIsReportedAtItsLineAndColumn() async throws {
+        let garbled = try file(
+            #"{"format": "gitbay-forge-state/1", "me": "b",\#n  "repos": [ "é", x ]\#n}\#n"#, named: "forge.json")
+        await expectError(
+            ["plan", rules, "--snapshot", garbled], code: 64,
+            message: "error: \(garbled):2:19: not valid JSON: invalid value\n")
+        let cut = try file("{\n  \"format\": \"gitbay-forge-state/1\",\n", named: "forge.json")
+        await expectError(
+            ["plan", rules, "--snapshot", cut], code: 64,
+            message: "error: \(cut):3:1: not valid JSON: unexpected end of file during JSON parse\n")
     }
 
     @Test func invalidRulesStopTheRunWithExit78() async throws {
@@ -69,19 +87,10 @@ private func file(_ text: String, named name: String) throws -> String {
         let token = ["GITBAY_TOKEN": "gb_test"]
         await expectError(
             ["apply", "/nonexistent/plan.json", "--url", "http://127.0.0.1:9"], environment: token, code: 64,
-            message: "error: cannot read the plan /nonexistent/plan.json")
+            message: "error: cannot read the plan /nonexistent/plan.json: no such file or folder\n")
         let future = try file(#"{"format":"gitbay-bot-plan/2"}"#, named: "plan.json")
         await expectError(
             ["apply", future, "--url", "http://127.0.0.1:9"], environment: token, code: 64,
             message: "is not a gitbay-bot-plan/1 plan")
-    }
-
-    @Test func anUnopenableStateDatabaseIsExit74BeforeAnyWrite() async throws {
-        let planned = await runBot(["plan", rules, "--snapshot", demo, "--format", "json"])
-        let plan = try file(planned.output, named: "plan.json")
-        await expectError(
-            ["apply", plan, "--url", "http://127.0.0.1:9", "--state-dir", "/proc/gitbay-bot"],
-            environment: ["GITBAY_TOKEN": "gb_test"], code: 74,
-            message: "error: cannot use the state database /proc/gitbay-bot/127.0.0.1_9/triage-bot.sqlite3")
     }
 }

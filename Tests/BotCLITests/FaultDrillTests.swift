@@ -1,5 +1,6 @@
 import BotCLI
 import Foundation
+import GitbayClient
 import GitbayTestSupport
 import Testing
 
@@ -121,6 +122,44 @@ func idleForge(issues count: Int) throws -> URL {
     return file
 }
 
+/// The forge of a new user's report (`Fixtures/one-forge.json`): krz/one#1, open since June with no
+/// comment, and the 30-day stale rules that label it and post a notice (two writes).
+private let fixtures = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+private let oneIssueForge = fixtures.appendingPathComponent("one-forge.json")
+private let staleRules = fixtures.appendingPathComponent("stale-30d.yml").path
+
+/// A wait the bot can be in, after its first write, before it sends the second.
+enum WaitAfterTheFirstWrite: String, CaseIterable, Sendable {
+    /// Its own pacing: `--rate-limit 10` is a write a minute.
+    case pacing
+    /// The server's 429 with `Retry-After: 60` to the second write.
+    case retryAfter
+    /// The backoff after the server's pre-dispatch 500s to the second write (0.5 s, 1 s, 2 s, 4 s,
+    /// with jitter): the first wait of 2 s or more says so.
+    case backoff
+
+    /// The simulator's options.
+    var simulator: [String] {
+        switch self {
+        case .pacing: return ["--clock", "frozen"]
+        case .retryAfter: return fastSimulator + ["--fault", "429,method=POST,after=1,retry_after=60"]
+        case .backoff: return fastSimulator + ["--fault", "500,method=POST,after=1"]
+        }
+    }
+
+    /// The bot's `--rate-limit`.
+    var rateLimit: String { self == .pacing ? "10" : "6000" }
+
+    /// A part of the note the bot prints as the wait begins.
+    var note: String {
+        switch self {
+        case .pacing: return " s for gitbay's write budget (1 a minute)\n"
+        case .retryAfter: return "note: waiting 60 s as the server asked (429)"
+        case .backoff: return " s before trying again\n"
+        }
+    }
+}
+
 /// Failure drills: the bot killed, interrupted, fed garbage, refused halfway or flooded with items.
 @Suite struct FaultDrillTests {
     /// SIGKILL with the fourth write's intent committed and the write held in flight; then the
@@ -167,12 +206,56 @@ func idleForge(issues count: Int) throws -> URL {
                 ["run", rules, "--state-dir", state.folder] + connection(simulator),
                 environment: ["GITBAY_TOKEN": simulator.token])
             let inFlight = try await holding(1, simulator)
-            try await child.stop(with: signal)
+            let note = try await child.stop(with: signal)
             try await simulator.control(#"{"faults":[],"release":1}"#)
             let ended = try await child.finish()
             #expect(inFlight)
+            #expect(note.contains("received: stopping after the write in flight\n"), "\(note)")
             #expect(ended.reason == .exit && ended.status == code, "\(ended.output)\(ended.error)")
             try await onlyTheWriteInFlightLanded(simulator, state: state)
+        }
+    }
+
+    /// SIGTERM while the bot waits to send its second write, for the write budget, for a
+    /// `Retry-After` or in a backoff: the wait ends at once, the write is not sent (the journal says
+    /// not-sent), the note says nothing was in flight, the exit is 143, and the next run finishes it.
+    @Test(arguments: WaitAfterTheFirstWrite.allCases)
+    func aStopDuringAWaitEndsItAtOnceAndSendsNothingMore(wait: WaitAfterTheFirstWrite) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BotProcess.executable.path), "build gitbay-bot")
+        try await SimulatorProcess.run(stateFile: oneIssueForge, options: wait.simulator) { simulator in
+            let state = BotState()
+            let arguments = [
+                "run", staleRules, "--scope", "repo:krz/one", "--state-dir", state.folder, "--url",
+                simulator.baseURL.absoluteString, "--now", now, "--rate-limit", wait.rateLimit,
+            ]
+            let child = try BotProcess(arguments, environment: ["GITBAY_TOKEN": simulator.token])
+            let waiting = try await child.waitForError(containing: wait.note)
+            let sent = try simulator.journalEntries().map(argv)
+            #expect(sent.first == "issue label krz/one 1 --add stale", "\(sent)")
+            let stopped = ContinuousClock.now
+            let note = try await child.stop(with: SIGTERM)
+            let ended = try await child.finish()
+            let seconds = (ContinuousClock.now - stopped).seconds
+            #expect(ended.reason == .exit && ended.status == 143, "\(ended.output)\(ended.error)")
+            // A stop takes milliseconds; the waits are 55 to 60 s, a noted backoff 2 to 4 s.
+            #expect(seconds < 1.5, "took \(seconds) s after SIGTERM")
+            #expect(note.contains("note: SIGTERM received: stopping: nothing in flight\n"), "\(waiting)\(note)")
+            #expect(try await settled(simulator))
+            #expect(try simulator.journalEntries().map(argv) == sent, "sent after the stop")
+            #expect(ended.output.contains("not-run: stale-mark comment on krz/one#1 (stopped before it was sent)"))
+            let comment = try await state.history(server: simulator.baseURL).filter {
+                $0["action"] as? String == "comment"
+            }
+            #expect(comment.map { $0["outcome"] as? String } == ["not-sent"], "\(comment)")
+
+            // The next run finishes the entry: the comment, once.
+            try await simulator.control(#"{"faults":[]}"#)
+            let again = await runBot(
+                Array(arguments.dropLast(2)) + ["--rate-limit", "6000"], environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(again.code == 0, "\(again.output)\(again.error)")
+            let writes = try applied(simulator)
+            #expect(
+                writes == ["issue label krz/one 1 --add stale": 1, "issue comment krz/one 1 --file -": 1], "\(writes)")
         }
     }
 

@@ -10,8 +10,9 @@ import Testing
 
         Exit codes: 0 done or nothing to do; 1 failure; 2 actions pending (plan
         --detailed-exitcode); 3 incomplete (a guard, a limit, or some actions failed);
-        64 usage; 74 a file or the state database cannot be written; 75 rate-limited or
-        busy; 78 invalid rules; 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.
+        64 usage; 69 the server cannot be reached; 74 a file or the state database
+        cannot be written; 75 rate-limited or busy; 78 invalid rules; 129, 130, 143
+        stopped by SIGHUP, SIGINT, SIGTERM.
 
         USAGE: gitbay-bot <subcommand>
 

@@ -70,6 +70,26 @@ private func text(_ path: String) throws -> String {
         #expect(ended.status == 0, "\(ended.errorText)")
     }
 
+    /// Every exit code README documents, checked against what each shipped unit does with it:
+    /// the timer's runs count as successes only what the next run finishes (incomplete,
+    /// rate-limited, stopped by systemd), the watcher only its stop, so that a mistyped URL (69),
+    /// a refused token (1) or a broken state database (74) fails the unit and alerts someone.
+    @Test func eachDocumentedExitCodeIsAFailureOfTheUnitsUnlessTheNextRunFinishesIt() throws {
+        let documented = try documentedExitCodes()
+        #expect(Set(documented) == Set(BotExitCode.allCases.map(\.rawValue)), "README's table and BotExitCode differ")
+        let units: [(file: String, successes: Set<Int32>)] = [
+            ("systemd/gitbay-bot.service", [0, 3, 75, 143]), ("systemd/gitbay-bot-watch.service", [0, 143]),
+        ]
+        for unit in units {
+            let successes = try successExitStatus(text(unit.file)).union([0])
+            for code in documented {
+                #expect(
+                    successes.contains(code) == unit.successes.contains(code),
+                    "\(unit.file) treats exit \(code) as a \(successes.contains(code) ? "success" : "failure")")
+            }
+        }
+    }
+
     @Test func theCIFileSchedulesARunWithAReportAndPreviewsPlans() throws {
         let jobs = try YAMLDecoder().decode(CIFile.self, from: Array(try text("gitbay-ci/ci.yml").utf8), file: "ci.yml")
             .jobs
@@ -89,6 +109,27 @@ private func text(_ path: String) throws -> String {
         #expect(configuration.url?.value == "https://gitbay.example")
         #expect(configuration.tripwire?.share?.value == 0.25)
     }
+}
+
+/// The codes of README's exit-code table, in its order ("129, 130, 143" is three).
+private func documentedExitCodes() throws -> [Int32] {
+    let readme = try String(
+        contentsOf: SimulatorProcess.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "## Exit codes\n").dropFirst().first)
+    let rows = section.split(separator: "\n").prefix { $0.hasPrefix("|") }.dropFirst(2)
+    return try rows.flatMap { row in
+        let cell = try #require(row.split(separator: "|").first).trimmingCharacters(in: .whitespaces)
+        return try cell.split(separator: ",").map { try #require(Int32($0.trimmingCharacters(in: .whitespaces))) }
+    }
+}
+
+/// The exit codes a unit's `SuccessExitStatus=` lines name.
+private func successExitStatus(_ unit: String) -> Set<Int32> {
+    let prefix = "SuccessExitStatus="
+    return Set(
+        unit.split(separator: "\n").filter { $0.hasPrefix(prefix) }.flatMap {
+            $0.dropFirst(prefix.count).split(separator: " ").compactMap { Int32($0) }
+        })
 }
 
 /// A gitbay `.gitbay/ci.yml`, as far as the recipes use it.

@@ -69,6 +69,24 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
+    /// A run at `--now` that writes to a live server says so on stderr; a dry run does not.
+    ///
+    /// It acts on a frozen instant's verdicts for real: allowed (drills against the simulator rely
+    /// on it), but never silent.
+    @Test func aRunAtAFrozenInstantAgainstALiveServerWarnsOnStderr() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let run = await bot(simulator, ["run", rules, "--state-dir", BotState().folder])
+            #expect(run.code == 0, "\(run.error)")
+            let lead = "warning: --now \(now): judging the rules at a frozen instant ("
+            let tail =
+                " this machine's clock) while writing to \(simulator.baseURL.absoluteString) for real; what is due at "
+                + "that instant is done now\n"
+            #expect(run.error.hasPrefix(lead) && run.error.contains(tail), "\(run.error)")
+            let dry = await bot(simulator, ["run", rules, "--dry-run", "--state-dir", BotState().folder])
+            #expect(!dry.error.contains("warning: --now"), "\(dry.error)")
+        }
+    }
+
     @Test func aDryRunCannotWrite() async throws {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
             let result = await bot(simulator, ["run", rules, "--dry-run", "--state-dir", BotState().folder])
@@ -132,15 +150,17 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
-    /// A plan decided for triage-bot (`@me`, its marked comments) must not go out as someone else.
+    /// A plan decided for triage-bot (`@me`, its marked comments) must not go out as someone else,
+    /// nor touch triage-bot's state database for a token that is not triage-bot's.
     @Test func aPlanAppliedWithAnotherAccountsTokenIsRefusedBeforeAnyWrite() async throws {
         let options = ["--clock", "frozen", "--user-token", "alice=gb_alice_token"]
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
             let planFile = Scratch.url("plan-\(UUID()).json").path
             let planned = await bot(simulator, ["plan", rules, "-o", planFile])
             #expect(planned.code == 0)
+            let state = BotState()
             let result = await runBot(
-                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", BotState().folder],
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", state.folder],
                 environment: ["GITBAY_TOKEN": "gb_alice_token"])
             #expect(result.code == 64, "\(result.output)\(result.error)")
             #expect(
@@ -149,6 +169,32 @@ private func withoutSource(_ text: String) -> String {
                     + "triage-bot's token, or make a new plan with this one\n")
             let sent = try simulator.journalEntries()
             #expect(sent.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: state.folder), "a state database was made")
+        }
+    }
+
+    /// A plan made offline was judged on a file, whose items need not be the server's: `apply`
+    /// refuses it before it asks the server anything.
+    @Test func aPlanMadeOfflineFromASnapshotIsRefusedBeforeAnyRequest() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
+            let planFile = Scratch.url("plan-\(UUID()).json").path
+            let planned = await runBot(["plan", rules, "--snapshot", demo.path, "-o", planFile])
+            #expect(planned.code == 0)
+            let state = BotState()
+            let result = await runBot(
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", state.folder],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 64, "\(result.output)\(result.error)")
+            #expect(
+                result.error
+                    == "error: \(planFile) was planned offline from snapshot:\(demo.path), not against a server; a "
+                    + "snapshot's items need not be \(simulator.baseURL.absoluteString)'s: make a plan against the "
+                    + "server ('plan -o' without --snapshot) and apply that\n")
+            let commands = try await simulator.stats()["commands"] as? [String: Any]
+            #expect(commands?.isEmpty == true, "\(commands ?? [:])")
+            let sent = try simulator.journalEntries()
+            #expect(sent.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: state.folder), "a state database was made")
         }
     }
 

@@ -17,19 +17,39 @@ private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write
 /// an older journal, and a damaged file.
 @Suite struct StateCommandTests {
     @Test func applyingWhileAnotherRunHoldsTheDatabaseIsBusyBeforeAnyWrite() async throws {
-        let state = BotState()
-        let server = try #require(URL(string: "http://127.0.0.1:9"))
-        let path = StateLocation.database(state.folder, server: server, account: "triage-bot")
-        let held = try SQLiteStateStore(path: path, mode: .applying)
-        let planned = await runBot(["plan", rules, "--snapshot", demo.path, "--format", "json"])
-        let plan = Scratch.url("plan-\(UUID().uuidString).json")
-        try Data(planned.output.utf8).write(to: plan)
-        let result = await runBot(
-            ["apply", plan.path, "--url", server.absoluteString, "--state-dir", state.folder],
-            environment: ["GITBAY_TOKEN": "gb_test"])
-        #expect(result.code == 75)
-        #expect(result.error.contains("another gitbay-bot run is applying with the state database \(path)"))
-        withExtendedLifetime(held) {}
+        try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
+            let state = BotState()
+            let path = StateLocation.database(state.folder, server: simulator.baseURL, account: "triage-bot")
+            let held = try SQLiteStateStore(path: path, mode: .applying)
+            let plan = Scratch.url("plan-\(UUID().uuidString).json").path
+            let planned = await runBot(against: simulator, ["plan", rules, "-o", plan])
+            #expect(planned.code == 0, "\(planned.error)")
+            let result = await runBot(
+                ["apply", plan, "--url", simulator.baseURL.absoluteString, "--state-dir", state.folder],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 75, "\(result.error)")
+            #expect(result.error.contains("another gitbay-bot run is applying with the state database \(path)"))
+            let sent = try simulator.journalEntries()
+            #expect(sent.isEmpty)
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    /// A state folder where no database can be made: exit 74, before anything is written.
+    @Test func anUnopenableStateDatabaseIsExit74BeforeAnyWrite() async throws {
+        try await SimulatorProcess.run(stateFile: demo, options: fastSimulator) { simulator in
+            let plan = Scratch.url("plan-\(UUID().uuidString).json").path
+            let planned = await runBot(against: simulator, ["plan", rules, "-o", plan])
+            #expect(planned.code == 0, "\(planned.error)")
+            let result = await runBot(
+                ["apply", plan, "--url", simulator.baseURL.absoluteString, "--state-dir", "/proc/gitbay-bot"],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(result.code == 74, "\(result.error)")
+            let folder = StateLocation.database("/proc/gitbay-bot", server: simulator.baseURL, account: "triage-bot")
+            #expect(result.error.hasPrefix("error: cannot use the state database \(folder)"), "\(result.error)")
+            let sent = try simulator.journalEntries()
+            #expect(sent.isEmpty)
+        }
     }
 
     /// A database a run made but never wrote to (it stopped before its first write) holds no

@@ -75,7 +75,7 @@ private func busyWatcher() -> WatchStatus {
 
     @Test func theServerIsShownWithoutTheUserOrPasswordItsURLMayCarry() throws {
         let url = try #require(URL(string: "https://bot:s3cret@gitbay.example:8443/base"))
-        #expect(WatchCommand.shown(url) == "https://gitbay.example:8443/base")
+        #expect(ForgeConnection.shown(url) == "https://gitbay.example:8443/base")
     }
 
     @Test func thePageSaysWhatTheWatcherWaitsFor() {

@@ -73,7 +73,7 @@ private func status() -> WatchStatus {
         telemetry.record(.waiting(.seconds(2), reason: .backoff))
         #expect(telemetry.status.currentWait?.cause == .busy, "a 5xx's backoff waits for a failing server")
         #expect(telemetry.status.lastFailure == "the server fails: boom", "a retried failure is the latest")
-        telemetry.record(.waiting(.milliseconds(500), reason: .pacing))
+        telemetry.record(.waiting(.milliseconds(500), reason: .pacing(.requests)))
         telemetry.record(.sending(argv: ["issue", "close"], effect: .write, attempt: 1))
         clock.withLock { $0 = start + 12 }
         let becameReady = telemetry.passSucceeded(

@@ -354,6 +354,10 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
         let note = "the server did not answer, trying again"
         let waiting = try await bot.waitForError(containing: note)
         #expect(bot.isRunning, "\(waiting)")
+        // The note names the server, as run's exit 69 does, so a mistyped URL shows in the journal.
+        #expect(
+            waiting.contains("s: cannot reach the gitbay server at http://127.0.0.1:9: whoami: cannot connect"),
+            "\(waiting)")
         // A SIGHUP before the first pass is a reload to come, not a stop: the watcher goes on waiting.
         bot.send(SIGHUP)
         let later = try await bot.waitForError(containing: "\(note) in 2 s")

@@ -39,19 +39,39 @@ private final class FakeForge: ForgeReader, ForgeWriter {
     }
 }
 
-/// A writer whose first write stays in flight until the test lets it go, and which fails a write
-/// whose task was cancelled meanwhile, as the HTTP client does.
+/// A writer as the HTTP client is one: a write not yet sent when its task is cancelled is not
+/// sent (``ForgeFailure/Kind/stopped``); one on its way runs to its end whatever happens to the task.
+///
+/// Its first write stays in flight until the test lets it go. With `budgetWait`, every write after
+/// the first first waits that long for its budget, which a cancellation ends at once.
 private final class HeldWriter: ForgeWriter {
     let writes = Mutex<[[String]]>([])
     let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
     let (gate, release) = AsyncStream.makeStream(of: Void.self)
+    let budgetWait: Duration?
+
+    init(budgetWait: Duration? = nil) {
+        self.budgetWait = budgetWait
+    }
 
     func write(_ command: ControlCommand) async throws(ForgeFailure) {
-        arrived.yield()
-        var opening = gate.makeAsyncIterator()
-        _ = await opening.next()
-        guard !Task.isCancelled else {
-            throw ForgeFailure(kind: .other, message: "cancelled", mayHaveApplied: true)
+        let first = writes.withLock { $0.isEmpty }
+        if !first, let budgetWait {
+            arrived.yield()
+            do {
+                try await Task.sleep(for: budgetWait)
+            } catch {
+                throw ForgeFailure(kind: .stopped, message: "stopped while waiting; not sent")
+            }
+        }
+        guard !Task.isCancelled else { throw ForgeFailure(kind: .stopped, message: "stopped before it was sent") }
+        if first {
+            arrived.yield()
+            let gate = gate
+            await Task {
+                var opening = gate.makeAsyncIterator()
+                _ = await opening.next()
+            }.value
         }
         writes.withLock { $0.append(command.argv) }
     }
@@ -140,9 +160,11 @@ private let idleIssue = GitbayKit.Issue(
     }
 
     /// The client's 401 reaches the engine as a token turned away, through `GitbayPorts`: the first
-    /// write stops every later one, and a 429 is one to try again later.
+    /// write stops every later one, as does a server out of reach, and a 429 is one to try again later.
     @Test(arguments: [
-        (GitbayError.Kind.unauthorized, 1, true, false), (.rateLimited, 2, false, true), (.failure, 2, false, false),
+        (GitbayError.Kind.unauthorized, 1, true, false), (.transport(.cannotConnect("refused")), 1, true, false),
+        (.transport(.tls("bad certificate")), 1, true, false), (.transport(.connectionLost("reset")), 2, false, false),
+        (.rateLimited, 2, false, true), (.failure, 2, false, false),
     ])
     func theClientsErrorDecidesWhatTheApplierDoesNext(
         kind: GitbayError.Kind, writes: Int, stops: Bool, retryLater: Bool
@@ -151,7 +173,9 @@ private let idleIssue = GitbayKit.Issue(
         let report = await Applier(registry: registry).apply(
             try plan(for: idleIssue), reader: forge, writer: forge, journal: nil, now: { now })
         #expect(forge.writes.withLock { $0 }.count == writes)
-        #expect((report.tokenRejection != nil) == stops)
+        #expect((report.tokenRejection != nil) == (stops && kind == .unauthorized))
+        #expect((report.unreachable != nil) == (stops && kind != .unauthorized))
+        #expect(report.isComplete == false)
         #expect(report.count(.notRun) == (stops ? 1 : 0))
         #expect(report.outcomes.filter(\.retryLater).count == (retryLater ? 2 : 0))
     }
@@ -179,6 +203,53 @@ private let idleIssue = GitbayKit.Issue(
         let results = journal.journal.filter { $0.phase == .result }
         #expect(results.map(\.outcome) == ["applied"])
         #expect(results.map(\.argv) == writer.writes.withLock { $0 })
+    }
+
+    /// A stop while a write waits for its budget ends the wait at once: the write is not sent, the
+    /// journal says so (not-sent, its intent settled), and the run is interrupted.
+    @Test func aStopWhileAWriteWaitsToBeSentSendsNothingMoreAndRecordsItNotSent() async throws {
+        let forge = FakeForge(idleIssue)
+        // Far longer than the test could wait for it: only the stop can end it in time.
+        let writer = HeldWriter(budgetWait: .seconds(20))
+        let journal = InMemoryStateStore()
+        let planned = try plan(for: idleIssue)
+        let applying = Task {
+            await Applier(registry: registry).apply(
+                planned, reader: forge, writer: writer, journal: journal, now: { now })
+        }
+        writer.release.yield()
+        var arrivals = writer.arrivals.makeAsyncIterator()
+        _ = await arrivals.next()
+        _ = await arrivals.next()
+        let stopped = ContinuousClock.now
+        applying.cancel()
+        let report = await applying.value
+        #expect(ContinuousClock.now - stopped < .seconds(10))
+        #expect(writer.writes.withLock { $0 }.count == 1)
+        #expect(report.interrupted)
+        #expect(report.outcomes.map(\.status) == [.applied, .notRun])
+        #expect(report.outcomes.last?.detail == "stopped before it was sent")
+        let results = journal.journal.filter { $0.phase == .result }
+        #expect(results.map(\.outcome) == ["applied", "not-sent"])
+    }
+
+    /// A stop that comes while the run's last write is in flight still makes it an interrupted run.
+    @Test func aStopDuringTheLastWriteStillInterruptsTheRun() async throws {
+        let forge = FakeForge(idleIssue)
+        let writer = HeldWriter()
+        var planned = try plan(for: idleIssue)
+        planned.entries[0].actions.removeLast()
+        let applying = Task {
+            await Applier(registry: registry).apply(planned, reader: forge, writer: writer, journal: nil, now: { now })
+        }
+        var arrivals = writer.arrivals.makeAsyncIterator()
+        _ = await arrivals.next()
+        applying.cancel()
+        writer.release.yield()
+        let report = await applying.value
+        #expect(report.outcomes.map(\.status) == [.applied])
+        #expect(report.interrupted)
+        #expect(!report.isComplete)
     }
 
     @Test func aCancelledRunSendsNothing() async throws {

@@ -13,7 +13,8 @@ struct ApplyCommand {
         discussion: """
             Sends exactly the commands the plan shows. Each item is read again before its actions, \
             and an entry whose conditions no longer hold, or whose action someone already did, is \
-            skipped with the reason.
+            skipped with the reason. Only a plan made against this server, for the account of \
+            the token, is applied; one made offline from --snapshot is refused (exit 64).
             """,
         options: SharedOptions.connection + [
             SharedOptions.format,
@@ -31,9 +32,7 @@ struct ApplyCommand {
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let path = invocation.positional("plan") ?? ""
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read the plan \(path)", code: .usage)
-        }
+        let data = try InputFile.read(path, what: "the plan")
         let plan: Plan
         do {
             plan = try PlanJSON.decodePlan(from: data)
@@ -42,27 +41,34 @@ struct ApplyCommand {
         }
         let settings = try ConfigurationLoader.settings(
             invocation: invocation, environment: environment, console: console)
-        // A plan reviewed for one server names other items on another; one from a snapshot may go anywhere.
+        // A plan reviewed for one server names other items on another. One made offline from a
+        // snapshot was judged on a file, whose items and times need not be any server's (a
+        // fixture, a copy of last month's forge): it is for reading, never for writing.
         let server = settings.url.absoluteString
-        guard
-            plan.source.hasPrefix("snapshot:")
-                || StoreIdentity.canonical(server: plan.source) == StoreIdentity.canonical(server: server)
-        else {
+        if plan.source.hasPrefix("snapshot:") {
+            throw CommandFailure(
+                "\(path) was planned offline from \(plan.source), not against a server; a snapshot's items need "
+                    + "not be \(ForgeConnection.shown(settings.url))'s: make a plan against the server ('plan -o' "
+                    + "without --snapshot) and apply that", code: .usage)
+        }
+        guard StoreIdentity.canonical(server: plan.source) == StoreIdentity.canonical(server: server) else {
             throw CommandFailure(
                 "\(path) was planned against \(plan.source), not \(server); make a new plan against this server",
                 code: .usage)
         }
         // A saved plan was decided for its `me` (`@me`, the bot's own comments): its writes must go
-        // out as that account and into that account's journal.
-        let session = try await BotSession.open(
-            settings, client: try ForgeConnection.client(settings, access: .readWrite, console: console),
-            account: plan.me, stateUse: .applying, registry: registry, control: control, console: console)
-        let account = try await BotSession.account(of: session.client)
+        // out as that account and into that account's journal, which is neither opened nor made
+        // for a token of another account.
+        let client = try ForgeConnection.client(settings, access: .readWrite, console: console, control: control)
+        let account = try await BotSession.account(of: client)
         guard account == plan.me else {
             throw CommandFailure(
                 "the plan was made for \(plan.me), but the token belongs to \(account); apply it with "
                     + "\(plan.me)'s token, or make a new plan with this one", code: .usage)
         }
+        let session = try await BotSession.open(
+            settings, client: client, account: account, stateUse: .applying, registry: registry, control: control,
+            console: console)
         return try await Self.apply(plan, command: "apply", in: session).code
     }
 

@@ -16,7 +16,8 @@ struct HistoryCommand {
             needs no token. Each action shows its time, run, rule, item, command, outcome and the \
             conditions that chose the item, with the values they saw. Outcomes: applied, already-done, \
             failed, unrecorded (sent, but the run ended before its result was recorded: the next run \
-            re-reads the item) and not-sent (planned for an entry whose run stopped first). \
+            re-reads the item) and not-sent (never sent: planned for an entry whose run stopped first, \
+            or stopped while it waited to go out). \
             --format jsonl prints one JSON object a line, for grep and jq.
             """,
         options: [

@@ -58,13 +58,15 @@ struct PlanCommand {
             try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let mergeRequest {
-            let writer = try ForgeConnection.client(settings, access: .readWrite, console: console)
+            let writer = try ForgeConnection.client(
+                settings, access: .readWrite, console: console, control: control)
             do {
                 let edited = try await PlanSection.publish(
                     PlanRenderer.markdown(outcome.plan), on: mergeRequest, client: writer)
                 console.write("plan section of \(mergeRequest): \(edited ? "updated" : "unchanged")\n", to: .error)
             } catch {
-                throw ReportFile.failure(error, publishing: "the description of \(mergeRequest)")
+                throw ReportFile.failure(
+                    error, publishing: "the description of \(mergeRequest)", on: writer.configuration.baseURL)
             }
         }
         if let path = invocation.value("output") {

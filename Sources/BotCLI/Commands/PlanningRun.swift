@@ -34,7 +34,7 @@ struct PlanningRun {
         _ settings: Settings, access: GitbayClientConfiguration.Access, stateUse: BotSession.StateUse
     ) async throws(CommandFailure) -> BotSession {
         try await BotSession.open(
-            settings, client: try ForgeConnection.client(settings, access: access, console: console),
+            settings, client: try ForgeConnection.client(settings, access: access, console: console, control: control),
             stateUse: stateUse, registry: registry, control: control, console: console)
     }
 
@@ -62,7 +62,7 @@ struct PlanningRun {
             return Outcome(
                 plan: session.plan(rules, state: state, guards: guards), rules: rules, state: state, session: session)
         } catch let error as GitbayError {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: session.client.configuration.baseURL)
         } catch {
             throw CommandFailure("\(error)", code: .failure)
         }
@@ -84,7 +84,7 @@ struct PlanningRun {
                 automation: settings.bots, activity: try await session.activity(for: rules))
             return (rules, state, session.client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: client.configuration.baseURL)
         } catch let failure as CommandFailure {
             throw failure
         } catch {
@@ -138,19 +138,16 @@ struct PlanningRun {
 
     /// The forge-state file at `path` as a run would see it: at `--now`, with the `bots:` of `settings`.
     private func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read the snapshot \(path)", code: .usage)
-        }
+        let data = try InputFile.read(path, what: "the snapshot")
+        var state: ForgeState
         do {
-            var state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
-            if let now = try frozenNow() { state.now = now }
-            state.automation = settings.bots
-            return state
-        } catch let failure as CommandFailure {
-            throw failure
+            state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
         } catch {
-            throw CommandFailure("\(path): \(error)", code: .usage)
+            throw CommandFailure(error.message(about: path), code: .usage)
         }
+        if let now = try frozenNow() { state.now = now }
+        state.automation = settings.bots
+        return state
     }
 
     /// The plan in the requested format.

@@ -14,8 +14,9 @@ struct RunCommand {
             conditions no longer hold is skipped with the reason. With --dry-run nothing is written \
             (the client refuses every write), exactly as 'plan'. Every write and its result go to the \
             journal. Exits 0 when everything was done, 3 when a guard, a limit or a failure left \
-            something undone, 74 when a file or the journal cannot be written, 75 when rate-limited, 130, 143 \
-            or 129 when stopped by SIGINT, SIGTERM or SIGHUP (after the write in flight).
+            something undone, 69 when the server cannot be reached, 74 when a file or the journal cannot be \
+            written, 75 when rate-limited, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP (at once, \
+            after the write in flight if one is).
             """,
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
@@ -51,6 +52,9 @@ struct RunCommand {
         let settings = try run.settings()
         let outcome = try await run.evaluate(
             access: dryRun ? .readOnly : .readWrite, settings: settings, stateUse: dryRun ? .planning : .applying)
+        if !dryRun, let session = outcome.session, let frozen = invocation.value("now") {
+            console.write(Self.frozenClockWarning(frozen, plan: outcome.plan, server: session.client), to: .error)
+        }
         console.write(run.render(outcome.plan), to: .output)
         var code: BotExitCode = outcome.plan.guards.isEmpty ? .ok : .incomplete
         var applied: ApplyReport?
@@ -80,10 +84,26 @@ struct RunCommand {
                 let result = try await issue.publish(RunReportRenderer.markdown(report), client: client)
                 console.write("summary issue: \(describe(result, in: summaryRepository))\n", to: .error)
             } catch {
-                throw ReportFile.failure(error, publishing: "the summary issue in \(summaryRepository)")
+                throw ReportFile.failure(
+                    error, publishing: "the summary issue in \(summaryRepository)", on: client.configuration.baseURL)
             }
         }
         return code
+    }
+
+    /// The warning of a run that judges at `--now` (`text`) while writing to a live server.
+    ///
+    /// `--now` is for tests and drills against a simulator, and for offline plans; against a real
+    /// forge it makes durations (`idle`, `quiet`, ages) run to that instant, so a later one does
+    /// now what is due only then. It is allowed (the simulator's drills rely on it) but never silent.
+    static func frozenClockWarning(_ text: String, plan: Plan, server: GitbayClient) -> String {
+        let offset = plan.evaluatedAt.timeIntervalSinceNow
+        let distance =
+            abs(offset) < 60
+            ? "within a minute of this machine's clock"
+            : "\(DurationLiteral.describe(seconds: abs(offset))) \(offset > 0 ? "ahead of" : "behind") this machine's clock"
+        return "warning: --now \(text): judging the rules at a frozen instant (\(distance)) while writing to "
+            + "\(ForgeConnection.shown(server.configuration.baseURL)) for real; what is due at that instant is done now\n"
     }
 
     private func describe(_ result: SummaryIssue.Result, in repository: RepositoryPath) -> String {

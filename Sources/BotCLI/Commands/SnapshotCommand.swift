@@ -49,7 +49,7 @@ struct SnapshotCommand {
         do {
             snapshot = try await reader.read(reader: client, now: Date())
         } catch let error as GitbayError {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: client.configuration.baseURL)
         } catch {
             throw CommandFailure("\(error)", code: .failure)
         }

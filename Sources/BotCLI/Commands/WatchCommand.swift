@@ -25,7 +25,8 @@ struct WatchCommand {
             trigger nothing. A full pass runs every --full-every, and whenever the feed no longer \
             reaches back to the last event handled. One line per pass on stdout (JSON lines with \
             --format json). SIGHUP reloads the rules (invalid rules are reported and the old ones \
-            kept); SIGINT and SIGTERM stop after the write in flight (exit 130, 143). Busy servers, \
+            kept); SIGINT and SIGTERM end every wait and stop after the write in flight, if one is \
+            (exit 130, 143). Busy servers, \
             rate limits and network trouble are waited out with a growing pause; a token the \
             server turns away is exit 1. With --listen it serves Prometheus metrics at /metrics, \
             /healthz (200 while a pass succeeded within max(3 intervals, twice the longest pass), \
@@ -73,10 +74,11 @@ struct WatchCommand {
         let settings = try planning.settings()
         let dryRun = invocation.flag("dry-run")
         let telemetry = WatchTelemetry(
-            server: Self.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun)
+            server: ForgeConnection.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun)
         let rules = try planning.loadRules(settings)
         let client = try ForgeConnection.client(
-            settings, access: dryRun ? .readOnly : .readWrite, console: console, observer: telemetry.record)
+            settings, access: dryRun ? .readOnly : .readWrite, console: console, control: control,
+            observer: telemetry.record)
         let server = try serve(on: listen, telemetry)
         defer { server?.stop() }
         let notifier = SystemdNotifier(environment: environment)
@@ -95,18 +97,11 @@ struct WatchCommand {
             }
         } onCancel: {
             telemetry.stopping()
-            notifier?.notify(["STOPPING=1", "STATUS=stopping after the write in flight"])
+            notifier?.notify([
+                "STOPPING=1", "STATUS=\(CommandControl.stopNote(writeInFlight: control.hasWriteInFlight))",
+            ])
         }
         return try ended.get()
-    }
-
-    /// The server's URL as the page and the metrics may show it: without a user or password, which
-    /// a URL can carry and a status page must not.
-    static func shown(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.host ?? "" }
-        components.user = nil
-        components.password = nil
-        return components.string ?? url.host ?? ""
     }
 
     /// The `--listen` address, `nil` without one; an address that is not loopback is served as

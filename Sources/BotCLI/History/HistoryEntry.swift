@@ -11,7 +11,8 @@ struct HistoryEntry: Sendable, Hashable, Codable {
         case failed
         /// Sent, but the run ended before recording how it went: the next run re-reads the item.
         case unrecorded
-        /// Planned for an entry whose run stopped before sending it.
+        /// Planned for an entry whose run stopped before sending it, or stopped while it waited
+        /// to go out (for the write budget, a `Retry-After`, a backoff).
         case notSent = "not-sent"
     }
 
@@ -47,6 +48,7 @@ struct HistoryEntry: Sendable, Hashable, Codable {
         case "applied": outcome = .applied
         case "already-done": outcome = .alreadyDone
         case "failed": outcome = .failed
+        case "not-sent": outcome = .notSent
         default: outcome = record.attempted ? .unrecorded : .notSent
         }
         detail = record.detail

@@ -106,6 +106,7 @@ enum RunReportRenderer {
         case .pending: return "actions pending"
         case .incomplete: return "incomplete; the next run finishes it"
         case .usage: return "usage"
+        case .unavailable: return "the server cannot be reached"
         case .temporaryFailure: return "rate-limited or busy; run again later"
         case .invalidRules: return "invalid rules"
         case .ioError: return "a file could not be written"

@@ -85,7 +85,7 @@ struct RuleTestRunner: Sendable {
             state.automation = Set(test.bots?.map(\.value) ?? [])
             return state
         } catch {
-            diagnostics.append(.error("\(forgePath): \(error)", at: test.forge.location))
+            diagnostics.append(.error(error.message(about: forgePath), at: test.forge.location))
             return nil
         }
     }

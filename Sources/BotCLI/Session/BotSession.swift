@@ -60,7 +60,7 @@ struct BotSession {
         do {
             return try await client.send(WhoAmICommand()).username
         } catch {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: client.configuration.baseURL)
         }
     }
 
@@ -136,7 +136,7 @@ struct BotSession {
     }
 
     /// Records how an applying `run` ended and answers its exit code, or throws the failure that
-    /// stopped it (a token turned away, a journal that cannot be written).
+    /// stopped it (a token turned away, a server out of reach, a journal that cannot be written).
     func settle(_ report: ApplyReport, plan: Plan, run: RunRecord) async throws(CommandFailure) -> BotExitCode {
         let outcome = outcome(of: report, plan: plan)
         let code: BotExitCode
@@ -155,6 +155,12 @@ struct BotSession {
                 CommandFailure(
                     "stopped: the server turned the token away: \(rejection); check the token (GITBAY_TOKEN or "
                         + "--token-file): it may have been revoked or have expired", code: .failure))
+        }
+        if let unreachable = report.unreachable {
+            return .failure(
+                CommandFailure(
+                    "stopped: " + CommandFailure.unreachable(client.configuration.baseURL, unreachable)
+                        + "; nothing was sent after it, and the next run finishes the rest", code: .unavailable))
         }
         if let failure = report.journalFailure {
             return .failure(

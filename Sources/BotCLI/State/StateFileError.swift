@@ -26,6 +26,10 @@ struct StateFileError: Error, CustomStringConvertible {
             }
         }
         let nsError = error as NSError
+        // Foundation on Linux gives the system's error as a POSIXError value, not an NSError.
+        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
         if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(posix.code)))
         }

@@ -126,6 +126,15 @@ struct Watcher {
                     outcomes: pass.outcomes)
                 notifier?.notify((becameReady ? ["READY=1"] : []) + ["STATUS=\(line)"])
                 failures = 0
+            } catch let failure as CommandFailure where failure.code == .unavailable && !Task.isCancelled {
+                // The server went out of reach while a pass applied (a read finding it so is the
+                // client's error, below): waited out the same way.
+                failures += 1
+                let waited = await wait(
+                    cause: .transport, failures: failures, lead: "pass failed", summary: failure.message,
+                    detail: failure.message)
+                guard waited else { break }
+                continue
             } catch let failure as CommandFailure {
                 throw failure
             } catch  where Task.isCancelled {
@@ -204,12 +213,26 @@ struct Watcher {
     ) async throws(CommandFailure)
         -> Bool
     {
-        guard let cause = WatchStatus.WaitCause(error) else { throw CommandFailure(error) }
+        guard let cause = WatchStatus.WaitCause(error) else {
+            throw CommandFailure(error, server: client.configuration.baseURL)
+        }
+        // A server out of reach is named by its URL, as `run` names it, so a mistyped one shows.
+        let detail =
+            error.isUnreachable
+            ? CommandFailure.unreachable(client.configuration.baseURL, error.description) : "\(error)"
+        return await wait(
+            cause: cause, failures: failures, lead: lead, summary: WatchTelemetry.summary(of: error), detail: detail)
+    }
+
+    /// Waits out the `failures`th failure in a row, of `cause`: `summary` to systemd and on the
+    /// page, `detail` on stderr, each after `lead`; `false` when cancelled meanwhile.
+    private func wait(
+        cause: WatchStatus.WaitCause, failures: Int, lead: String, summary: String, detail: String
+    ) async -> Bool {
         let pause = pause(after: failures)
-        let summary = WatchTelemetry.summary(of: error)
         telemetry.passFailed(summary, cause: cause, pause: pause)
         notifier?.notify(["STATUS=\(lead), trying again in \(Int(pause)) s: \(summary)"])
-        note("\(lead), trying again in \(Int(pause)) s: \(error)")
+        note("\(lead), trying again in \(Int(pause)) s: \(detail)")
         return await sleep(pause)
     }
 

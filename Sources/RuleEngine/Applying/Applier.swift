@@ -4,8 +4,8 @@ import GitbayKit
 /// Applies a plan: for each entry, re-reads the item, re-checks the rule's conditions, skips what
 /// is already done, sends the planned commands in order and journals each one.
 ///
-/// A failed write does not stop the others, unless the server turned the token away: then nothing
-/// later can succeed, and the rest is reported as not run. A write whose outcome is unknown (the reply was lost)
+/// A failed write does not stop the others, unless the server turned the token away or cannot be
+/// reached: then nothing later can succeed, and the rest is reported as not run. A write whose outcome is unknown (the reply was lost)
 /// is never sent again blindly: the item is re-read and the action counted done only if it shows.
 public struct Applier: Sendable {
     public let registry: PluginRegistry
@@ -17,8 +17,10 @@ public struct Applier: Sendable {
     /// Applies `plan`; `unfinished` (from the journal) are finished first.
     ///
     /// Cancelling the task stops it cleanly: the write in flight finishes and its result is
-    /// recorded (a write cut off halfway would leave its outcome unknown), nothing is sent after
-    /// it, and the report says it was interrupted.
+    /// recorded (a write cut off halfway would leave its outcome unknown; the writer carries it to
+    /// its end), a write still waiting to go out (for the write budget, a `Retry-After`, a
+    /// backoff) is not sent and is recorded so, nothing is sent after, and the report says it
+    /// was interrupted, even when the stop came during the last write.
     ///
     /// A rule's schedule is checked again before each of its entries, at `scheduleNow`: a plan
     /// made inside the window but applied outside it holds the entry, naming the next opening.
@@ -93,7 +95,7 @@ public struct Applier: Sendable {
                         .map { outcome(entry, $0, .notRun, report.haltReason) }.forEach(append)
                     continue
                 }
-                report.tokenRejection = Self.tokenRejection(error)
+                Self.noteHalt(error, in: &report)
                 failAll(entry, "could not re-read the item: \(error)").forEach(append)
                 continue
             }
@@ -118,6 +120,7 @@ public struct Applier: Sendable {
                 append(applied)
             }
         }
+        if Task.isCancelled { report.interrupted = true }
         return report
     }
 
@@ -150,11 +153,20 @@ public struct Applier: Sendable {
             return outcome(entry, action, .notRun, report.haltReason)
         }
         do {
-            try await Self.uncancelled(command, by: writer)
+            try await writer.write(command)
             guard await record(.result, "applied", nil) else {
                 return outcome(entry, action, .applied, Self.unrecorded(report))
             }
             return outcome(entry, action, .applied)
+        } catch  where error.kind == .stopped {
+            // Stopped before it went out, so not applied: nothing to re-read or to try again, and
+            // the journal says it was not sent (history's not-sent).
+            report.interrupted = true
+            let recorded = await record(.result, "not-sent", error.description)
+            return outcome(
+                entry, action, .notRun,
+                ["stopped before it was sent", recorded ? nil : Self.unrecorded(report)].compactMap(\.self)
+                    .joined(separator: "; "))
         } catch {
             // Someone got there first ("already closed", a finished build), or the reply was lost:
             // a fresh read decides.
@@ -169,7 +181,7 @@ public struct Applier: Sendable {
                         .compactMap(\.self).joined(separator: "; "))
             }
             let recorded = await record(.result, "failed", error.description)
-            if error.kind == .tokenRejected { report.tokenRejection = error.description }
+            Self.noteHalt(error, in: &report)
             var failure = outcome(
                 entry, action, .failed,
                 [error.description, recorded ? nil : Self.unrecorded(report)].compactMap(\.self)
@@ -202,7 +214,7 @@ public struct Applier: Sendable {
             }
             context = fresh
         } catch {
-            report.tokenRejection = Self.tokenRejection(error)
+            Self.noteHalt(error, in: &report)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
         if registry.reading(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: refresher.me)
@@ -250,20 +262,6 @@ public struct Applier: Sendable {
         }
     }
 
-    /// Sends `command` to the end even when the task is cancelled meanwhile: a stop comes after the
-    /// write in flight, whose outcome is then known and recorded.
-    private static func uncancelled(_ command: ControlCommand, by writer: any ForgeWriter) async throws(ForgeFailure) {
-        let result = await Task { () async -> Result<Void, ForgeFailure> in
-            do throws(ForgeFailure) {
-                try await writer.write(command)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }.value
-        try result.get()
-    }
-
     /// Records `entry` in `journal`; when it cannot, notes why in `report` (which stops every
     /// later write) and answers false.
     private static func record(
@@ -286,11 +284,15 @@ public struct Applier: Sendable {
             + "re-reads the item before deciding"
     }
 
-    /// The description of `error` when it is the server turning the token away, else nil.
-    static func tokenRejection(_ error: any Error) -> String? {
-        guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure, failure.kind == .tokenRejected
-        else { return nil }
-        return failure.description
+    /// Notes in `report` a failure after which nothing later can succeed, so nothing more is
+    /// sent: the server turning the token away, or the forge out of reach.
+    private static func noteHalt(_ error: any Error, in report: inout ApplyReport) {
+        guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure else { return }
+        switch failure.kind {
+        case .tokenRejected: report.tokenRejection = failure.description
+        case .unreachable: report.unreachable = failure.description
+        case .rateLimited, .busy, .stopped, .other: break
+        }
     }
 
     private func outcome(

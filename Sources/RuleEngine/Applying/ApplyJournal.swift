@@ -32,7 +32,8 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     public var item: String
     public var action: String
     public var argv: [String]
-    /// For a result: `applied`, `already-done`, `failed`.
+    /// For a result: `applied`, `already-done`, `failed`, or `not-sent` (the run was stopped while
+    /// the write waited to go out).
     public var outcome: String?
     /// For a failure: what the server or the network said.
     public var detail: String?

@@ -48,6 +48,10 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     /// The failure with which the server turned the token away mid-run (401: revoked, expired);
     /// the run stops there, because every later request would be refused the same way.
     public var tokenRejection: String?
+    /// The failure with which the forge could not be reached mid-run (a refused connection, a
+    /// name that no longer resolves, TLS refused); the run stops there, because every later
+    /// request would fail the same way after its retries.
+    public var unreachable: String?
     /// Why the journal could not record an entry (a full disk, a read-only or corrupt file); the
     /// run sends nothing after it, because a write whose intent is not on record could be doubled.
     public var journalFailure: String?
@@ -58,6 +62,7 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     /// it goes on.
     public var haltReason: String? {
         if let tokenRejection { return "not sent: \(tokenRejection)" }
+        if let unreachable { return "not sent: the server cannot be reached: \(unreachable)" }
         if let journalFailure { return "not sent: the journal failed: \(journalFailure)" }
         return interrupted ? "interrupted" : nil
     }
@@ -69,7 +74,7 @@ public struct ApplyReport: Sendable, Hashable, Codable {
     /// Whether nothing is left undone: every action was applied, found done, or no longer wanted
     /// (its entry stopped matching, which is the rules' answer, not a failure).
     public var isComplete: Bool {
-        !interrupted && tokenRejection == nil && journalFailure == nil
+        !interrupted && tokenRejection == nil && unreachable == nil && journalFailure == nil
             && outcomes.allSatisfy { [.applied, .alreadyDone, .skipped, .waiting].contains($0.status) }
     }
 }

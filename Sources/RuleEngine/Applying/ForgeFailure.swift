@@ -8,10 +8,16 @@ public struct ForgeFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The server turned the token away: nothing later can succeed.
         case tokenRejected
+        /// The forge cannot be reached at all (no connection, no such host, TLS refused): nothing
+        /// later can succeed either, and the write was not sent.
+        case unreachable
         /// A rate limit: the same write may succeed after waiting.
         case rateLimited
         /// The server was busy: the same write may succeed after waiting.
         case busy
+        /// The run was stopped before the write was sent (while it waited for the write budget,
+        /// a `Retry-After` or a backoff): it was not applied, and nothing more is sent.
+        case stopped
         /// Anything else: a refusal, a missing item, a broken server or network.
         case other
     }

@@ -10,13 +10,37 @@ public struct ForgeStateFileError: Error, Sendable, Hashable, CustomStringConver
     public var path: String
     /// What is wrong with it.
     public var problem: String
+    /// Where in the file, for bytes that are not JSON at all (no value has a path then).
+    public var position: Position?
 
-    public init(path: String, problem: String) {
-        self.path = path
-        self.problem = problem
+    /// A line and a column, both from 1; the column counts characters.
+    public struct Position: Sendable, Hashable {
+        public var line: Int
+        public var column: Int
+
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
     }
 
-    public var description: String { path.isEmpty ? problem : "\(path): \(problem)" }
+    public init(path: String, problem: String, position: Position? = nil) {
+        self.path = path
+        self.problem = problem
+        self.position = position
+    }
+
+    public var description: String {
+        if let position { return "line \(position.line), column \(position.column): \(problem)" }
+        return path.isEmpty ? problem : "\(path): \(problem)"
+    }
+
+    /// The error as a message about `file`, compiler-style when it has a position
+    /// (`forge.json:3:14: not valid JSON: invalid value`), else `forge.json: repos[0].path: ...`.
+    public func message(about file: String) -> String {
+        guard let position else { return "\(file): \(description)" }
+        return "\(file):\(position.line):\(position.column): \(problem)"
+    }
 
     /// Translates a decoder's error into a path and a sentence.
     init(_ error: DecodingError) {
@@ -34,18 +58,35 @@ public struct ForgeStateFileError: Error, Sendable, Hashable, CustomStringConver
         }
     }
 
-    /// The error for bytes that are not JSON at all, with the parser's position when it gives one
-    /// (`JSONDecoder` on Linux says only "not valid JSON"; `JSONSerialization` says where).
+    /// The error for bytes that are not JSON at all, at the line and column where the parser
+    /// stopped (`JSONDecoder` on Linux says only "not valid JSON"; `JSONSerialization` says where,
+    /// as a byte offset: "Invalid value around character 51.", or the end of the file).
     static func invalidJSON(_ data: Data) -> ForgeStateFileError {
-        var problem = "not valid JSON"
+        var detail: String?
         do {
             _ = try JSONSerialization.jsonObject(with: data)
         } catch {
-            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String {
-                problem += ": \(detail)"
-            }
+            detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
         }
-        return ForgeStateFileError(path: "", problem: problem)
+        guard var detail else { return ForgeStateFileError(path: "", problem: "not valid JSON") }
+        var offset: Int?
+        if let marker = detail.range(of: " around character ") {
+            offset = Int(detail[marker.upperBound...].prefix { $0.isNumber })
+            detail = String(detail[..<marker.lowerBound])
+        } else if detail.hasPrefix("Unexpected end of file") {
+            offset = data.count
+        }
+        if detail.hasSuffix(".") { detail.removeLast() }
+        let problem = "not valid JSON: " + detail.prefix(1).lowercased() + detail.dropFirst()
+        return ForgeStateFileError(path: "", problem: problem, position: offset.map { position(of: $0, in: data) })
+    }
+
+    /// The line and column of the byte at `offset` in `data`; the column counts characters.
+    static func position(of offset: Int, in data: Data) -> Position {
+        let bytes = data.prefix(max(0, offset))
+        let lineStart = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.startIndex
+        let line = bytes.count { $0 == UInt8(ascii: "\n") } + 1
+        return Position(line: line, column: String(decoding: bytes[lineStart...], as: UTF8.self).count + 1)
     }
 
     /// Renders a coding path as JSON path: keys joined by dots, array positions in brackets.

@@ -22,8 +22,9 @@ public struct HistoryRecord: Sendable, Hashable {
     public var stdin: String?
     /// Whether the write was about to be sent; `false` for an action planned but never attempted.
     public var attempted: Bool
-    /// `applied`, `already-done`, `failed`, or `nil` when no result is on record: the run stopped
-    /// before the write, or was killed before it could say how the write went.
+    /// `applied`, `already-done`, `failed`, `not-sent` (stopped while the write waited to go out),
+    /// or `nil` when no result is on record: the run stopped before the write, or was killed
+    /// before it could say how the write went.
     public var outcome: String?
     /// The result's detail: what the server or the network said about a failure.
     public var detail: String?
