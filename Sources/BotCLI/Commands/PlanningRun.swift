@@ -84,7 +84,7 @@ struct PlanningRun {
                 automation: settings.bots, activity: try await session.activity(for: rules))
             return (rules, state, session.client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
-            throw CommandFailure(error, server: client.configuration.baseURL)
+            throw CommandFailure(error, server: session.client.configuration.baseURL)
         } catch let failure as CommandFailure {
             throw failure
         } catch {

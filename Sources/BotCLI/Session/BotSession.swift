@@ -124,7 +124,7 @@ struct BotSession {
                 history = try await self.activity()
             }
         } catch let error as GitbayError {
-            throw CommandFailure(error)
+            throw CommandFailure(error, server: client.configuration.baseURL)
         } catch {
             throw CommandFailure("\(error)", code: .failure)
         }
