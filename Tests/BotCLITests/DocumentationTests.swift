@@ -62,6 +62,32 @@ private func demoArguments() throws -> [String] {
         #expect(printed.contains("+ issue close krz/gitbay 34"))
     }
 
+    /// docs/configuration.md's precedence table has its five columns in every row, and names in
+    /// its file column every key the table of the file lists, and no other.
+    @Test func theConfigurationPrecedenceTableCoversEveryKeyOnce() throws {
+        let page = try text("docs/configuration.md")
+        func table(after heading: String) throws -> [[String]] {
+            let section = try #require(page.components(separatedBy: heading).dropFirst().first)
+            let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+            return rows.dropFirst(2).map { row in
+                row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        func keys(_ cell: String) -> [String] {
+            cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map
+            { String($0.element) }
+        }
+        let precedence = try table(after: "## Precedence\n")
+        for row in precedence {
+            #expect(row.count == 5, "\(row)")
+        }
+        let fileKeys = try table(after: "## The file\n").flatMap { keys($0[0]) }
+        let listed = precedence.flatMap { keys($0.count > 3 ? $0[3] : "") }
+        #expect(fileKeys.count > 10)
+        #expect(listed.sorted() == fileKeys.sorted())
+    }
+
     @Test func everyRuleFileInTheDocsChecks() throws {
         for page in ["docs/rules.md", "README.md"] {
             let markdown = try text(page)
