@@ -62,6 +62,32 @@ private func demoArguments() throws -> [String] {
         #expect(printed.contains("+ issue close krz/gitbay 34"))
     }
 
+    /// Every example of docs/plan-format.md that says what it is the output of ("`gitbay-bot ...`
+    /// prints") is what the built bot prints for it, run in the checkout, byte for byte.
+    @Test func thePlanFormatExamplesAreWhatTheBotPrints() async throws {
+        let bot = builtBot()
+        try #require(FileManager.default.isExecutableFile(atPath: bot.path), "build gitbay-bot first")
+        let lines = try text("docs/plan-format.md").split(separator: "\n", omittingEmptySubsequences: false)
+        var examples: [(arguments: [String], output: String)] = []
+        for (index, line) in lines.enumerated()
+        where line.contains("`gitbay-bot ") && lines[index + 1].hasPrefix("prints") {
+            let command = try #require(line.components(separatedBy: "`gitbay-bot ").last?.split(separator: "`").first)
+            let start = try #require(lines[(index + 1)...].firstIndex { $0.hasPrefix("```") }) + 1
+            let end = try #require(lines[start...].firstIndex { $0 == "```" })
+            examples.append(
+                (command.split(separator: " ").map(String.init), lines[start..<end].joined(separator: "\n") + "\n"))
+        }
+        #expect(examples.count == 2)
+        for example in examples {
+            let run = try ChildProcess(
+                bot.path, example.arguments, environment: ["PATH": "/usr/bin:/bin"], directory: root.path,
+                error: .discard)
+            let ended = try await run.wait(timeout: .seconds(60))
+            #expect(ended.status == 0, "\(example.arguments)")
+            #expect(ended.outputText == example.output, "\(example.arguments)")
+        }
+    }
+
     /// docs/configuration.md's precedence table has its five columns in every row, and names in
     /// its file column every key the table of the file lists, and no other.
     @Test func theConfigurationPrecedenceTableCoversEveryKeyOnce() throws {
