@@ -1,3 +1,4 @@
+import ArgumentParsing
 import BotCLI
 import BuiltinPlugins
 import Foundation
@@ -86,6 +87,23 @@ private func demoArguments() throws -> [String] {
             #expect(ended.status == 0, "\(example.arguments)")
             #expect(ended.outputText == example.output, "\(example.arguments)")
         }
+    }
+
+    /// docs/state.md says of every command what it does with the state database, in the first
+    /// column of its "Which commands use it" table, each command once.
+    @Test func theStatePageSaysWhatEveryCommandDoesWithTheState() throws {
+        let page = try text("docs/state.md")
+        let section = try #require(page.components(separatedBy: "## Which commands use it\n").dropFirst().first)
+        let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
+        let named = rows.flatMap { row in
+            let cell = row.split(separator: "|").first ?? ""
+            // The command's first word in each code span: `run --dry-run` is run's.
+            return cell.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.compactMap { $0.element.split(separator: " ").first.map(String.init) }
+        }
+        let commands = BotCommandTable.root.subcommands.map(\.name)
+        #expect(Set(named) == Set(commands), "\(named)")
+        #expect(Set(commands).count == commands.count)
     }
 
     /// docs/configuration.md's precedence table has its five columns in every row, and names in
