@@ -2,8 +2,8 @@ import GitbayKit
 
 /// Something the client did that a person watching a long run wants to know about.
 ///
-/// The command line turns these into progress lines on a terminal ("waiting 12 s: the server's
-/// write budget is spent"); tests use them to see each wait and retry.
+/// The command line turns the longer waits into notes on stderr ("note: waiting 35 s for gitbay's
+/// write budget (12 a minute)"); tests use them to see each wait and retry.
 public enum ClientEvent: Sendable, Hashable {
     /// A request is about to be sent.
     case sending(argv: [String], effect: CommandEffect, attempt: Int)

@@ -13,9 +13,9 @@ import Darwin
 ///
 /// It alone turns signals into what the command understands: SIGINT and SIGTERM cancel the
 /// command's task, which ends every wait at once and stops after the write in flight, if one is,
-/// with 130 or 143; SIGHUP reloads the rules
-/// of `watch` and stops any other command with 129, as a closed terminal should. A second signal of
-/// the same kind ends the process at once, by the signal's default action.
+/// with 130 or 143; SIGHUP reloads the rules of `watch` and stops any other command with 129, as a
+/// closed terminal should. A second signal of the same kind ends the process at once, by the
+/// signal's default action.
 @main
 enum GitbayBot {
     static func main() async {

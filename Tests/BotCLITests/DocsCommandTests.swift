@@ -19,7 +19,7 @@ private let pages: [String] = {
 /// The command lines the docs show that are not run, each with why: a new one fails the test until it is
 /// either runnable or listed here.
 private let skipped: [String: String] = [
-    "gitbay-bot plan of https://gitbay.example as gitbay-bot, evaluated at 2026-09-23T23:26:00.570Z":
+    "gitbay-bot plan of snapshot:examples/demo-forge.json as triage-bot, evaluated at 2026-11-29T12:00:00.000Z":
         "the first line of plan's text output, not a command",
     "gitbay-bot snapshot --scope <query> [--all-states] -o <file>":
         "synopsis: <query>, <file> and the [ ] are placeholders",

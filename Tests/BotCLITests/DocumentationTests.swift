@@ -1,3 +1,4 @@
+import ArgumentParsing
 import BotCLI
 import BuiltinPlugins
 import Foundation
@@ -60,6 +61,75 @@ private func demoArguments() throws -> [String] {
         #expect(ended.status == 0)
         #expect(printed.hasSuffix("11 commands pending (6 rules, 8 entries)\n"))
         #expect(printed.contains("+ issue close krz/gitbay 34"))
+    }
+
+    /// Every example of docs/plan-format.md that says what it is the output of ("`gitbay-bot ...`
+    /// prints") is what the built bot prints for it, run in the checkout, byte for byte.
+    @Test func thePlanFormatExamplesAreWhatTheBotPrints() async throws {
+        let bot = builtBot()
+        try #require(FileManager.default.isExecutableFile(atPath: bot.path), "build gitbay-bot first")
+        let lines = try text("docs/plan-format.md").split(separator: "\n", omittingEmptySubsequences: false)
+        var examples: [(arguments: [String], output: String)] = []
+        for (index, line) in lines.enumerated()
+        where line.contains("`gitbay-bot ") && lines[index + 1].hasPrefix("prints") {
+            let command = try #require(line.components(separatedBy: "`gitbay-bot ").last?.split(separator: "`").first)
+            let start = try #require(lines[(index + 1)...].firstIndex { $0.hasPrefix("```") }) + 1
+            let end = try #require(lines[start...].firstIndex { $0 == "```" })
+            examples.append(
+                (command.split(separator: " ").map(String.init), lines[start..<end].joined(separator: "\n") + "\n"))
+        }
+        #expect(examples.count == 2)
+        for example in examples {
+            let run = try ChildProcess(
+                bot.path, example.arguments, environment: ["PATH": "/usr/bin:/bin"], directory: root.path,
+                error: .discard)
+            let ended = try await run.wait(timeout: .seconds(60))
+            #expect(ended.status == 0, "\(example.arguments)")
+            #expect(ended.outputText == example.output, "\(example.arguments)")
+        }
+    }
+
+    /// docs/state.md says of every command what it does with the state database, in the first
+    /// column of its "Which commands use it" table, each command once.
+    @Test func theStatePageSaysWhatEveryCommandDoesWithTheState() throws {
+        let page = try text("docs/state.md")
+        let section = try #require(page.components(separatedBy: "## Which commands use it\n").dropFirst().first)
+        let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
+        let named = rows.flatMap { row in
+            let cell = row.split(separator: "|").first ?? ""
+            // The command's first word in each code span: `run --dry-run` is run's.
+            return cell.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.compactMap { $0.element.split(separator: " ").first.map(String.init) }
+        }
+        let commands = BotCommandTable.root.subcommands.map(\.name)
+        #expect(Set(named) == Set(commands), "\(named)")
+        #expect(Set(commands).count == commands.count)
+    }
+
+    /// docs/configuration.md's precedence table has its five columns in every row, and names in
+    /// its file column every key the table of the file lists, and no other.
+    @Test func theConfigurationPrecedenceTableCoversEveryKeyOnce() throws {
+        let page = try text("docs/configuration.md")
+        func table(after heading: String) throws -> [[String]] {
+            let section = try #require(page.components(separatedBy: heading).dropFirst().first)
+            let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+            return rows.dropFirst(2).map { row in
+                row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        func keys(_ cell: String) -> [String] {
+            cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map
+            { String($0.element) }
+        }
+        let precedence = try table(after: "## Precedence\n")
+        for row in precedence {
+            #expect(row.count == 5, "\(row)")
+        }
+        let fileKeys = try table(after: "## The file\n").flatMap { keys($0[0]) }
+        let listed = precedence.flatMap { keys($0.count > 3 ? $0[3] : "") }
+        #expect(fileKeys.count > 10)
+        #expect(listed.sorted() == fileKeys.sorted())
     }
 
     @Test func everyRuleFileInTheDocsChecks() throws {

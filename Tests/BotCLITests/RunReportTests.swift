@@ -82,6 +82,20 @@ private func demoPlan() async throws -> Plan {
                     RunReport(plan: try await demoPlan(), applied: nil, metrics: nil, exitCode: .ok)))
     }
 
+    /// A dry run's report calls what waits for its rule's schedule window waiting, as `run` does,
+    /// and what a guard holds back held.
+    @Test func aDryRunReportSaysWaitingForAScheduleAndHeldForAGuard() async throws {
+        let path = Scratch.url("report-\(UUID().uuidString).md").path
+        let example = root.appendingPathComponent("examples/schedule").path
+        let result = await runBot(["run", example, rules, "--snapshot", demo, "--max-actions", "1", "--report", path])
+        // The guard's hold makes the run incomplete; the schedule's wait does not.
+        #expect(result.code == 3, "\(result.error)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("| nudge-stale | issues | 10 | 2 | 0 | 0 | 0 | 0 | 2 | 0 |\n"), "\(text)")
+        #expect(text.contains("- **waiting**: nudge-stale add-label on krz/gitbay#31: outside its schedule"), "\(text)")
+        #expect(text.contains("- **held**: ") && text.contains(": --max-actions 1 reached\n"), "\(text)")
+    }
+
     @Test func theListOfWhatWasNotDoneIsCapped() async throws {
         let plan = try await demoPlan()
         var applied = ApplyReport()

@@ -38,7 +38,9 @@ private func officeRules() throws -> String {
         try await SimulatorProcess.run(stateFile: demo, options: ["--clock", "frozen"]) { simulator in
             let state = BotState()
             // Sunday 2026-11-29 12:00 UTC: outside both rules' windows.
-            let sunday = await runBot(against: simulator, ["run", example, "--state-dir", state.folder])
+            let report = Scratch.url("report-\(UUID().uuidString).md").path
+            let sunday = await runBot(
+                against: simulator, ["run", example, "--state-dir", state.folder, "--report", report])
             #expect(
                 sunday.output.contains(
                     "held back: outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin"))
@@ -46,6 +48,14 @@ private func officeRules() throws -> String {
             // Waiting for its window is no shortfall: a scheduled job outside it stays green.
             #expect(sunday.code == 0, "\(sunday.error)")
             #expect(sunday.output.contains("5 waiting"), "\(sunday.output)")
+            // The report names them as the run does: waiting, not held back by a guard.
+            let markdown = try String(contentsOfFile: report, encoding: .utf8)
+            #expect(markdown.contains("| nudge-stale | issues | 10 | 2 | 0 | 0 | 0 | 0 | 2 | 0 |\n"), "\(markdown)")
+            #expect(
+                markdown.contains(
+                    "- **waiting**: nudge-stale add-label on krz/gitbay#31: outside its schedule; next window Mon 2026-11-30 09:00 "
+                        + "Europe/Berlin\n"), "\(markdown)")
+            #expect(!markdown.contains("**held**"), "\(markdown)")
             #expect((try await simulator.stats()["writes"] as? NSNumber)?.intValue == 0)
 
             // Monday 09:00 in Berlin: the office rule acts, the night rule still waits.

@@ -33,10 +33,15 @@ enum RunReportRenderer {
     }
 
     /// One row per rule: what it looked at, matched, did, and what it left undone.
+    ///
+    /// `held` counts what a guard held back, `waiting` what waits for its rule's schedule window,
+    /// as `run` names them: from the apply step's outcomes, or in a dry run from the plan and the
+    /// rule's schedule at the evaluation's instant.
     private static func ruleTable(_ report: RunReport) -> String {
         let actedHeader = report.applied == nil ? "would act" : "acted"
-        var text = "| rule | kind | considered | matched | \(actedHeader) | already done | skipped | held | failed |\n"
-        text += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        var text =
+            "| rule | kind | considered | matched | \(actedHeader) | already done | skipped | held | waiting | failed |\n"
+        text += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
         for rule in report.plan.rules {
             let actions = report.plan.entries.filter { $0.rule == rule.name }.flatMap(\.actions)
             let planned = { (status: PlannedAction.Status) in actions.filter { $0.status == status }.count }
@@ -45,26 +50,39 @@ enum RunReportRenderer {
             let acted = report.applied == nil ? planned(.pending) : outcome(.applied)
             let alreadyDone = planned(.alreadyDone) + outcome(.alreadyDone)
             let skipped = planned(.refused) + planned(.invalid) + outcome(.skipped) + outcome(.notRun)
+            let closed = waitsForItsWindow(rule.name, in: report.plan)
+            let held = report.applied == nil ? (closed ? 0 : planned(.held)) : outcome(.held)
+            let waiting = report.applied == nil ? (closed ? planned(.held) : 0) : outcome(.waiting)
             text += "| \(MarkdownText.escape(rule.name)) | \(rule.kind.rawValue) | \(rule.considered) "
-            text += "| \(rule.matched) | \(acted) | \(alreadyDone) | \(skipped) | \(planned(.held)) "
+            text += "| \(rule.matched) | \(acted) | \(alreadyDone) | \(skipped) | \(held) | \(waiting) "
             text += "| \(outcome(.failed)) |\n"
         }
         return text
     }
 
-    /// Every action not done, with the reason: refused, invalid or held when planning, then
-    /// skipped, failed or not run when applying.
+    /// Whether the rule named `rule` is outside its schedule at the plan's instant, so what it
+    /// holds back only waits for the window (a dry run's `waiting`).
+    private static func waitsForItsWindow(_ rule: String, in plan: Plan) -> Bool {
+        plan.rules.first { $0.name == rule }?.schedule?.heldNote(at: plan.evaluatedAt) != nil
+    }
+
+    /// Every action not done, with the reason: refused or invalid when planning, then held,
+    /// waiting, skipped, failed or not run when applying (in a dry run, held or waiting as planned).
     private static func notDone(_ report: RunReport) -> String {
         var lines: [String] = []
+        let planned: Set<PlannedAction.Status> =
+            report.applied == nil ? [.refused, .invalid, .held] : [.refused, .invalid]
         for entry in report.plan.entries {
-            for action in entry.actions where [.refused, .invalid, .held].contains(action.status) {
+            for action in entry.actions where planned.contains(action.status) {
+                let waits = action.status == .held && waitsForItsWindow(entry.rule, in: report.plan)
                 lines.append(
                     line(
-                        status: action.status.rawValue, rule: entry.rule, action: action.action,
-                        item: entry.item.reference, reason: action.note))
+                        status: waits ? ApplyOutcome.Status.waiting.rawValue : action.status.rawValue, rule: entry.rule,
+                        action: action.action, item: entry.item.reference, reason: action.note))
             }
         }
-        for outcome in report.applied?.outcomes ?? [] where [.skipped, .failed, .notRun].contains(outcome.status) {
+        let applied: Set<ApplyOutcome.Status> = [.held, .waiting, .skipped, .failed, .notRun]
+        for outcome in report.applied?.outcomes ?? [] where applied.contains(outcome.status) {
             lines.append(
                 line(
                     status: outcome.status.rawValue, rule: outcome.rule, action: outcome.action, item: outcome.item,

@@ -90,6 +90,7 @@ extension CommandControl: WriteAdmission {
         }
     }
 
+    /// Counts an admitted write's exchange as over, answered or not.
     public func writeEnded() {
         state.withLock { $0.writesInFlight -= 1 }
     }

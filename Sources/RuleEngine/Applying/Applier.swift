@@ -5,8 +5,9 @@ import GitbayKit
 /// is already done, sends the planned commands in order and journals each one.
 ///
 /// A failed write does not stop the others, unless the server turned the token away or cannot be
-/// reached: then nothing later can succeed, and the rest is reported as not run. A write whose outcome is unknown (the reply was lost)
-/// is never sent again blindly: the item is re-read and the action counted done only if it shows.
+/// reached: then nothing later can succeed, and the rest is reported as not run. A write whose
+/// outcome is unknown (the reply was lost) is never sent again blindly: the item is re-read and the
+/// action counted done only if it shows.
 public struct Applier: Sendable {
     public let registry: PluginRegistry
 

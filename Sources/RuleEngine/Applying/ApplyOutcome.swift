@@ -43,7 +43,8 @@ public struct ApplyOutcome: Sendable, Hashable, Codable {
 /// The outcome of applying a plan.
 public struct ApplyReport: Sendable, Hashable, Codable {
     public var outcomes: [ApplyOutcome] = []
-    /// Whether the run stopped early (SIGINT) after the write in flight.
+    /// Whether a stop came (a signal, the task's cancellation): nothing was sent after it, and the
+    /// write in flight, if one was, finished and was recorded.
     public var interrupted = false
     /// The failure with which the server turned the token away mid-run (401: revoked, expired);
     /// the run stops there, because every later request would be refused the same way.
