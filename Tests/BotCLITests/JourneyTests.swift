@@ -124,6 +124,26 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
         }
     }
 
+    /// The new user's report (`Fixtures/solo-forge.json`, `stale-30d.yml`): krz/solo#1's only
+    /// comment is the bot's own question. Under `--max-actions 1` the two-command mark is held
+    /// whole (it used to add the label alone), the next run marks it with its notice, and the
+    /// close, keyed on the bot's newest comment, waits: the issue is never closed unnoticed.
+    @Test func aGuardNeverLetsTheCloseOutrunTheNotice() async throws {
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let forge = fixtures.appendingPathComponent("solo-forge.json")
+        let staleRules = fixtures.appendingPathComponent("stale-30d.yml").path
+        try await SimulatorProcess.run(stateFile: forge, options: simulatorOptions) { simulator in
+            let state = BotState()
+            let arguments = ["run", staleRules, "--scope", "repo:krz/solo", "--state-dir", state.folder]
+            let held = await runBot(against: simulator, arguments + ["--max-actions", "1"])
+            #expect(held.code == 3, "\(held.output)")
+            #expect(try applied(simulator).isEmpty)
+            for _ in 0..<3 { #expect(await runBot(against: simulator, arguments).code == 0) }
+            let writes = try applied(simulator)
+            #expect(writes == ["issue label krz/solo 1 --add stale", "issue comment krz/solo 1 --file -"])
+        }
+    }
+
     /// A maintainer removes `stale` the bot added: that is their activity, which the feed names.
     ///
     /// The next run does not add it back; 61 quiet days later it does, with a notice of its own,
