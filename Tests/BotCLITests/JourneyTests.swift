@@ -124,10 +124,11 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
         }
     }
 
-    /// The new user's report (`Fixtures/solo-forge.json`, `stale-30d.yml`): krz/solo#1's only
-    /// comment is the bot's own question. Under `--max-actions 1` the two-command mark is held
+    /// The new user's report (`Fixtures/solo-forge.json`, `stale-30d.yml`) never closes unnoticed.
+    ///
+    /// krz/solo#1's only comment is the bot's own question. Under `--max-actions 1` the two-command mark is held
     /// whole (it used to add the label alone), the next run marks it with its notice, and the
-    /// close, keyed on the bot's newest comment, waits: the issue is never closed unnoticed.
+    /// close, keyed on the bot's newest comment, waits.
     @Test func aGuardNeverLetsTheCloseOutrunTheNotice() async throws {
         let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
         let forge = fixtures.appendingPathComponent("solo-forge.json")
