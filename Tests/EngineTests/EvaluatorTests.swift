@@ -147,14 +147,20 @@ let markStale = """
         #expect(plan.guards == ["--max-actions 7 reached: 10 more commands left for the next run"])
     }
 
+    /// The plan of the two-action stale rule on three idle issues, the one at `labelled` already
+    /// labelled (so its entry sends one command), under `--max-actions maxActions`.
+    private func cappedPlan(labelled: Int, maxActions: Int) throws -> Plan {
+        var state = try forge(idle: 3)
+        state.repositories[0].issues[labelled].issue.labels = ["stale"]
+        let rule = markStale.replacingOccurrences(of: "      - labels lacks [stale]\n", with: "")
+        return Evaluator(registry: registry, options: EvaluationOptions(maxActions: maxActions)).plan(
+            rules: try rules(rule), state: state, source: "t")
+    }
+
     /// With a cap below an entry's size, the entry is held whole (its label alone would make the
     /// rule stop matching, and the notice would never be sent), and smaller entries still run.
     @Test func anEntryLargerThanTheCapIsHeldWholeAndOthersStillRun() throws {
-        var state = try forge(idle: 3)
-        state.repositories[0].issues[1].issue.labels = ["stale"]
-        let rule = markStale.replacingOccurrences(of: "      - labels lacks [stale]\n", with: "")
-        let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 1)).plan(
-            rules: try rules(rule), state: state, source: "t")
+        let plan = try cappedPlan(labelled: 1, maxActions: 1)
         #expect(
             plan.entries.map { $0.actions.map(\.status) } == [
                 [.held, .held], [.alreadyDone, .pending], [.held, .held],
@@ -169,11 +175,7 @@ let markStale = """
 
     /// The first entry that does not fit holds back every later one, so the next run resumes in order.
     @Test func theFirstEntryThatDoesNotFitHoldsBackTheRest() throws {
-        var state = try forge(idle: 3)
-        state.repositories[0].issues[0].issue.labels = ["stale"]
-        let rule = markStale.replacingOccurrences(of: "      - labels lacks [stale]\n", with: "")
-        let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 2)).plan(
-            rules: try rules(rule), state: state, source: "t")
+        let plan = try cappedPlan(labelled: 0, maxActions: 2)
         #expect(
             plan.entries.map { $0.actions.map(\.status) } == [
                 [.alreadyDone, .pending], [.held, .held], [.held, .held],
