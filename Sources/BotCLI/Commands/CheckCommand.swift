@@ -25,7 +25,7 @@ struct CheckCommand {
         do {
             files = try RuleSet.files(at: paths)
         } catch {
-            console.write("error: \(error)\n", to: .error)
+            console.write("error: \(CommandFailure(rulePaths: error, command: "check").message)\n", to: .error)
             return .invalidRules
         }
         let ruleSet = RuleSet.load(files: files, registry: registry, scopeOverride: scope)

@@ -1,4 +1,5 @@
 import GitbayClient
+import RuleEngine
 
 /// A reason a command stops, with the exit code it stops with.
 struct CommandFailure: Error {
@@ -17,5 +18,15 @@ struct CommandFailure: Error {
             message += "; check the token (GITBAY_TOKEN or --token-file)"
         }
         self.init(message, code: error.isTemporary && error.kind != .serverError ? .temporaryFailure : .failure)
+    }
+}
+
+extension CommandFailure {
+    /// Rule paths that could not be read (exit 78, like invalid rules); a folder without rule files
+    /// says that `command` has nothing to do, which is why it is an error at all.
+    init(rulePaths error: any Error, command: String) {
+        var message = "\(error)"
+        if case RuleFileError.noRuleFiles = error { message += "; nothing to \(command)" }
+        self.init(message, code: .invalidRules)
     }
 }

@@ -92,6 +92,10 @@ public struct RuleSet: Sendable {
 
     /// The rule files under `paths`: each file as given, each folder's `*.yml` and `*.yaml` (not
     /// recursing into folders), in path order so runs are deterministic.
+    ///
+    /// A folder without one is an error, not an empty set of rules: a scheduled job pointed at the
+    /// wrong folder (or at one whose files were renamed) would otherwise succeed, doing nothing,
+    /// every time it runs.
     public static func files(at paths: [String]) throws -> [(path: String, bytes: [UInt8])] {
         var found: [String] = []
         let manager = FileManager.default
@@ -105,6 +109,7 @@ public struct RuleSet: Sendable {
                     .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }
                     .filter { !$0.hasPrefix(".") }
                     .sorted()
+                guard !names.isEmpty else { throw RuleFileError.noRuleFiles(path) }
                 found += names.map { (path as NSString).appendingPathComponent($0) }
             } else {
                 found.append(path)
@@ -121,11 +126,15 @@ public struct RuleSet: Sendable {
 public enum RuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
     case missing(String)
     case unreadable(String)
+    /// A folder that holds no `*.yml` or `*.yaml` file.
+    case noRuleFiles(String)
 
     public var description: String {
         switch self {
         case .missing(let path): return "no such file or folder: \(path)"
         case .unreadable(let path): return "cannot read \(path)"
+        case .noRuleFiles(let path):
+            return "\(path.hasSuffix("/") ? path : path + "/") holds no rule files (*.yml, *.yaml)"
         }
     }
 }
