@@ -96,7 +96,11 @@ public enum BotCLI {
                     ).run()
                 }
             case "check":
-                return CheckCommand(invocation: invocation, console: console, registry: registry).run().rawValue
+                return await finish { () throws(CommandFailure) in
+                    try CheckCommand(
+                        invocation: invocation, environment: environment, console: console, registry: registry
+                    ).run()
+                }
             case "schema":
                 console.write(RuleSchema.json(registry: registry), to: .output)
                 return BotExitCode.ok.rawValue

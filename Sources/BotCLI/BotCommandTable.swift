@@ -11,20 +11,21 @@ public enum BotCommandTable {
         name: "check",
         abstract: "Check rule files and report every mistake at its line and column.",
         discussion: """
-            Reads each rule file (a folder means its *.yml and *.yaml files), checks the YAML, the rule \
-            format, every condition against the fields its item kind offers and every action against the \
-            actions it offers, without contacting any server. Exits 0 when the rules are valid and 78 \
-            when any error was found.
+            Reads the configuration as every command does (gitbay-bot.yml in the working directory, or \
+            --config) and each rule file (a folder means its *.yml and *.yaml files), and checks the YAML, \
+            the configuration's keys, the rule format, every condition against the fields its item kind \
+            offers and every action against the actions it offers, without contacting any server. Exits 0 \
+            when the configuration and the rules are valid, and 78 when any error was found or a folder \
+            holds no rule files.
             """,
         options: [
             format,
             .value(
                 "scope", valueName: "query",
                 help: "Check as if this scope replaced every rule's own (repo: and owner: terms)."),
+            SharedOptions.config,
         ],
-        positionals: [
-            PositionalSpec("path", help: "Rule files or folders (default: rules/).", optional: true, repeating: true)
-        ]
+        positionals: [SharedOptions.rules]
     )
 
     static let schema = CommandSpec(

@@ -13,6 +13,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Supporting notes (for example where a duplicate key was first defined), printed after this one.
     public var notes: [Diagnostic]
 
+    /// The most characters of a source line shown under a diagnostic.
+    ///
+    /// A pathological file (one line nested thousands deep, a generated blob) would otherwise
+    /// print tens of kilobytes under one message; a window this wide around the column, marked
+    /// `…` where it is cut, still shows what is wrong there.
+    public static let excerptWidth = 200
+
     /// Creates a diagnostic from its parts.
     public init(severity: Severity, location: SourceLocation, message: String, notes: [Diagnostic] = []) {
         self.severity = severity
@@ -57,8 +64,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             let text = cache[location.file] ?? SourceText(bytes: bytes)
             cache[location.file] = text
             if let line = text.line(location.line) {
-                lines.append(String(String.UnicodeScalarView(line)))
-                lines.append(Self.caret(under: location.column, in: line))
+                let excerpt = Self.excerpt(of: line, column: location.column)
+                lines.append(String(String.UnicodeScalarView(excerpt.line)))
+                lines.append(Self.caret(under: excerpt.column, in: excerpt.line))
             }
         }
         lines += notes.map { $0.rendered(sources: sources, cache: &cache) }
@@ -67,6 +75,19 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// `file:line:col: severity: message`.
     private var header: String { "\(location): \(severity.rawValue): \(message)" }
+
+    /// The part of `line` shown under a diagnostic at `column`, and the column in it: the whole line
+    /// up to ``excerptWidth`` characters, else a window that wide around the column, with `…` for
+    /// each end it cuts (the column counts the leading mark).
+    private static func excerpt(of line: [Unicode.Scalar], column: Int) -> (line: [Unicode.Scalar], column: Int) {
+        guard line.count > excerptWidth else { return (line, column) }
+        let index = min(max(column - 1, 0), line.count)
+        let start = max(0, min(index - excerptWidth / 2, line.count - excerptWidth))
+        let end = start + excerptWidth
+        let lead: [Unicode.Scalar] = start > 0 ? ["…"] : []
+        let trail: [Unicode.Scalar] = end < line.count ? ["…"] : []
+        return (lead + line[start..<end] + trail, column - start + lead.count)
+    }
 
     /// A caret line that copies the tabs of the line's prefix so it aligns under any tab width.
     private static func caret(under column: Int, in line: [Unicode.Scalar]) -> String {

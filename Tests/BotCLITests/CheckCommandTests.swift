@@ -48,6 +48,28 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
         #expect(commented.error == "")
     }
 
+    /// A scheduled job with no rules would do nothing every time it runs: every command that reads
+    /// rules stops with exit 78 on a folder without rule files, one of other files as much as an
+    /// empty one.
+    @Test(arguments: ["check", "plan", "run", "watch", "explain"])
+    func aRulesFolderWithoutRuleFilesIsAnError(_ command: String) async throws {
+        let folder = Scratch.url("no-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("# notes\n".utf8).write(to: folder.appendingPathComponent("README.md"))
+        let demo = root.appendingPathComponent("examples/demo-forge.json").path
+        var arguments = [command] + (command == "explain" ? ["krz/gitbay#31"] : []) + [folder.path]
+        switch command {
+        case "check": break
+        case "watch": arguments += ["--url", "http://127.0.0.1:9"]
+        default: arguments += ["--snapshot", demo]
+        }
+        let result = await runBot(arguments)
+        #expect(result.code == 78)
+        #expect(result.output == "")
+        #expect(
+            result.error == "error: \(folder.path)/ holds no rule files (*.yml, *.yaml); nothing to \(command)\n")
+    }
+
     @Test func aMissingPathIsAnError() async {
         let result = await runBot(["check", "/nonexistent/rules"])
         #expect(result.code == 78)

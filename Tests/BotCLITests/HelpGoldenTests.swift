@@ -44,21 +44,27 @@ import Testing
     static let checkHelp = """
         OVERVIEW: Check rule files and report every mistake at its line and column.
 
-        Reads each rule file (a folder means its *.yml and *.yaml files), checks the
-        YAML, the rule format, every condition against the fields its item kind offers
-        and every action against the actions it offers, without contacting any server.
-        Exits 0 when the rules are valid and 78 when any error was found.
+        Reads the configuration as every command does (gitbay-bot.yml in the working
+        directory, or --config) and each rule file (a folder means its *.yml and *.yaml
+        files), and checks the YAML, the configuration's keys, the rule format, every
+        condition against the fields its item kind offers and every action against the
+        actions it offers, without contacting any server. Exits 0 when the
+        configuration and the rules are valid, and 78 when any error was found or a
+        folder holds no rule files.
 
-        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
 
         ARGUMENTS:
-          <path>                  Rule files or folders (default: rules/).
+          <rules>                 Rule files or folders (default: rules: in the
+                                  configuration, else rules/).
 
         OPTIONS:
           --format <format>       How to print the result. (values: text, json;
                                   default: text)
           --scope <query>         Check as if this scope replaced every rule's own
                                   (repo: and owner: terms).
+          --config <file>         Read settings from this file (default: gitbay-bot.yml
+                                  in the working directory, if present).
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -97,7 +103,7 @@ import Testing
         #expect(
             result.error == """
                 Error: Unknown option '--formt'. Did you mean '--format'?
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -111,7 +117,7 @@ import Testing
             result.error == """
                 Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.
                 Help:  --format <format>  How to print the result.
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -137,7 +143,7 @@ import Testing
         #expect(
             result.error == """
                 Error: --scope: a scope takes only repo: and owner: terms, not 'krz'
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [<path> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)

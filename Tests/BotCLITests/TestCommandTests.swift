@@ -162,6 +162,19 @@ private let demoExpectations = """
                 "\(directory)/rules/broken-rule.yaml:5:12: error: unknown field 'idel'; did you mean 'idle'?"))
     }
 
+    /// A test whose rules folder holds no rule file would pin nothing: it is invalid, at the entry.
+    @Test func aRulesFolderWithoutRuleFilesIsInvalid() async throws {
+        let directory = try folder(["empty.yml": "forge: \(demo)\nrules: [none]\nexpect: []\n"])
+        try FileManager.default.createDirectory(atPath: directory + "/none", withIntermediateDirectories: true)
+        let result = await runBot(["test", directory])
+        #expect(result.code == 78)
+        #expect(result.output == "ERR  empty.yml\n1 test: 0 passed, 0 failed, 1 invalid\n")
+        #expect(
+            result.error.hasPrefix(
+                "\(directory)/empty.yml:2:9: error: \(directory)/none/ holds no rule files (*.yml, *.yaml)\n"),
+            "\(result.error)")
+    }
+
     @Test func aMissingFolderIsAUsageError() async {
         let result = await runBot(["test", "/nonexistent/rule-tests"])
         #expect(result.code == 64)

@@ -184,6 +184,9 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
             // One full pass at the start; everything after came from the feed and the probe of
             // open merge requests, and a quiet pass costs two requests: the feed and the probe.
             #expect(passes.first?["pass"] as? String == "full")
+            // The full pass judged every item of the rules' kinds: one open issue, three open
+            // merge requests and one build.
+            #expect(passes.first?["items"] as? Int == 5, "\(end.output)")
             #expect(passes.filter { $0["pass"] as? String == "full" }.count == 1, "\(end.output)")
             #expect(passes.filter { $0["pass"] as? String == "events" }.count >= 3, "\(end.output)")
             let idle = passes.filter { $0["pass"] as? String == "idle" }

@@ -67,7 +67,7 @@ let markStale = """
         #expect(entry.actions[1].command?.argv == ["issue", "comment", "krz/app", "1", "--file", "-"])
         #expect(
             entry.actions[1].command?.stdin
-                == "Idle for 90d.\n<!-- gitbay-bot:rule=mark-stale item=krz/app#1 -->")
+                == "Idle for 90 days.\n<!-- gitbay-bot:rule=mark-stale item=krz/app#1 -->")
         #expect(entry.reasons.map(\.observed) == ["open", "90d", "[] of [stale]"])
         #expect(entry.reasons.allSatisfy { $0.holds == true })
         #expect(plan.rules.first?.considered == 1)

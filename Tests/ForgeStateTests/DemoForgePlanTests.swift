@@ -39,6 +39,17 @@ import Testing
         #expect(plan.guards.isEmpty)
     }
 
+    /// The shipped stale notice says how long the issue was quiet in words people read, while the
+    /// plan's reasons keep the compact form rules are written in.
+    @Test func theStaleNoticeSaysTheQuietInWords() throws {
+        let entry = try #require(try plan().entries.first { $0.rule == "mark-stale" })
+        let notice = try #require(entry.actions.first { $0.action == "comment" }?.command?.stdin)
+        #expect(
+            notice.hasPrefix(
+                "No one has commented on this issue for 101 days. It will be closed in 14 days\n"), "\(notice)")
+        #expect(entry.reasons.first { $0.field == "quiet" }?.observed == "101d 4h")
+    }
+
     @Test func protectedBuildsSayWhy() throws {
         let state = try ForgeFiles.load(ForgeFiles.demoForge).forgeState()
         func verdict(_ repository: Int, _ number: Int) throws -> Supersession {

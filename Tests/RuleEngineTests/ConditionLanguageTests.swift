@@ -123,6 +123,13 @@ private func failure(_ text: String) -> (String, Int, Int)? {
         #expect(DurationLiteral.seconds(text) == nil)
     }
 
+    /// Seconds and their words, at each unit's edges.
+    static let spokenDurations: [(Double, String)] = [
+        (15_649_200, "181 days"), (172_800, "2 days"), (172_799, "1 day"), (86_400, "1 day"),
+        (86_399, "23 hours"), (21_540, "5 hours"), (3_600, "1 hour"), (3_599, "59 minutes"), (60, "1 minute"),
+        (59.9, "less than a minute"), (0, "less than a minute"),
+    ]
+
     @Test func durationsAreDescribedInTheirLargestUnits() {
         #expect(DurationLiteral.describe(seconds: 61 * 86_400 + 3 * 3_600 + 59) == "61d 3h")
         #expect(DurationLiteral.describe(seconds: 45) == "45s")
@@ -131,5 +138,18 @@ private func failure(_ text: String) -> (String, Int, Int)? {
         #expect(DurationLiteral.describe(seconds: 7_200.9) == "2h")
         #expect(DurationLiteral.describe(seconds: 30 * 604_800) == "210d")
         #expect(DurationLiteral.describe(seconds: 59 * 60 + 1) == "59m 1s")
+    }
+
+    /// What a `{{ quiet }}` placeholder writes into a comment: the largest unit in words, rounded down.
+    @Test(arguments: spokenDurations)
+    func durationsAreSpokenInWords(seconds: Double, words: String) {
+        #expect(DurationLiteral.words(seconds: seconds) == words)
+        #expect(FieldValue.duration(seconds).spoken == words)
+    }
+
+    @Test func onlyDurationsAreSpokenOtherwiseThanDisplayed() {
+        for value in [FieldValue.count(3), .text("alice"), .set(["b", "a"]), .boolean(true)] {
+            #expect(value.spoken == value.display)
+        }
     }
 }

@@ -48,6 +48,35 @@ struct DiagnosticTests {
         #expect(Diagnostic.error("x", at: at(1, 1)).rendered(sources: [:]) == "t.yml:1:1: error: x")
     }
 
+    @Test("a line longer than the excerpt is cut to a window around the column, marked where it is cut")
+    func longLines() throws {
+        let width = Diagnostic.excerptWidth
+        let line = String(repeating: "a", count: 19_999) + "X" + String(repeating: "b", count: 20_000)
+        let sources = [testFile: Array(line.utf8)]
+        let middle = Diagnostic.error("here", at: at(1, 20_000)).rendered(sources: sources)
+            .split(separator: "\n").map(String.init)
+        #expect(middle.count == 3)
+        #expect(middle[1].unicodeScalars.count == width + 2)
+        #expect(middle[1].hasPrefix("…a") && middle[1].hasSuffix("b…"))
+        let caret = try #require(middle[2].unicodeScalars.firstIndex(of: "^"))
+        let column = middle[2].unicodeScalars.distance(from: middle[2].unicodeScalars.startIndex, to: caret)
+        #expect(Array(middle[1].unicodeScalars)[column] == "X")
+
+        let start = Diagnostic.error("start", at: at(1, 3)).rendered(sources: sources).split(separator: "\n")
+        #expect(start[1] == String(repeating: "a", count: width) + "…")
+        #expect(start[2] == "  ^")
+        let end = Diagnostic.error("end", at: at(1, 40_001)).rendered(sources: sources).split(separator: "\n")
+        #expect(end[1] == "…" + String(repeating: "b", count: width))
+        #expect(end[2] == String(repeating: " ", count: width + 1) + "^")
+    }
+
+    @Test("a line as long as the excerpt is shown whole")
+    func lineAtTheLimit() {
+        let line = String(repeating: "c", count: Diagnostic.excerptWidth)
+        let rendered = Diagnostic.error("x", at: at(1, 200)).rendered(sources: [testFile: Array(line.utf8)])
+        #expect(rendered == "t.yml:1:200: error: x\n\(line)\n\(String(repeating: " ", count: 199))^")
+    }
+
     @Test("a tab-indentation error renders with libyaml's context as a note")
     func tabError() {
         let source = "a:\n\tb: 1\n"

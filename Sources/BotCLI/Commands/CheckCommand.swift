@@ -3,32 +3,38 @@ import Foundation
 import RuleEngine
 import YAML
 
-/// `gitbay-bot check [PATH...]`: compiler-style diagnostics for rule files.
+/// `gitbay-bot check [RULES...]`: compiler-style diagnostics for rule files and the configuration.
+///
+/// It reads `gitbay-bot.yml` (or `--config FILE`) as every other command does, so a mistake there
+/// is found by the check a CI job runs on a change, not by the scheduled run after it, and the
+/// rules are checked with what the file gives them: its `rules:`, `scope:` and `schedule:`.
 struct CheckCommand {
     let invocation: Invocation
+    let environment: [String: String]
     let console: any Console
     let registry: PluginRegistry
 
-    func run() -> BotExitCode {
-        let paths = invocation.positionals("path").isEmpty ? ["rules"] : invocation.positionals("path")
-        var scope: RuleScope?
+    func run() throws(CommandFailure) -> BotExitCode {
+        // A wrong --scope is reported with the usage line, as the parser reports its own mistakes.
         if let text = invocation.value("scope") {
             do {
-                scope = try RuleScope(parsing: text)
+                _ = try RuleScope(parsing: text)
             } catch {
                 let message = MessageInfo(.usageError(invocation.usageError("--scope: \(error.message)")))
                 console.write(message.text, to: message.stream)
                 return .usage
             }
         }
+        let settings = try ConfigurationLoader.settings(
+            invocation: invocation, environment: environment, console: console)
         let files: [(path: String, bytes: [UInt8])]
         do {
-            files = try RuleSet.files(at: paths)
+            files = try RuleSet.files(at: settings.rules)
         } catch {
-            console.write("error: \(error)\n", to: .error)
-            return .invalidRules
+            throw CommandFailure(rulePaths: error, command: "check")
         }
-        let ruleSet = RuleSet.load(files: files, registry: registry, scopeOverride: scope)
+        let ruleSet = RuleSet.load(
+            files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
         if invocation.value("format") == "json" {
             console.write(CheckReport(ruleSet: ruleSet, files: files.map(\.path)).json(), to: .output)
         } else {

@@ -1,5 +1,6 @@
 import Foundation
 import GitbayClient
+import RuleEngine
 
 /// A reason a command stops, with the exit code it stops with.
 struct CommandFailure: Error {
@@ -32,5 +33,15 @@ struct CommandFailure: Error {
     static func unreachable(_ server: URL, _ cause: String) -> String {
         "cannot reach the gitbay server at \(ForgeConnection.shown(server)): \(cause); check the URL (--url, "
             + "GITBAY_URL or url: in gitbay-bot.yml) and that the server is up"
+    }
+}
+
+extension CommandFailure {
+    /// Rule paths that could not be read (exit 78, like invalid rules); a folder without rule files
+    /// says that `command` has nothing to do, which is why it is an error at all.
+    init(rulePaths error: any Error, command: String) {
+        var message = "\(error)"
+        if case RuleFileError.noRuleFiles = error { message += "; nothing to \(command)" }
+        self.init(message, code: .invalidRules)
     }
 }

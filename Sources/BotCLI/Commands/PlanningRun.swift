@@ -109,7 +109,7 @@ struct PlanningRun {
         do {
             files = try RuleSet.files(at: paths)
         } catch {
-            throw CommandFailure("\(error)", code: .invalidRules)
+            throw CommandFailure(rulePaths: error, command: invocation.commandPath.last ?? "run")
         }
         let ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: scope, defaultSchedule: settings.schedule)

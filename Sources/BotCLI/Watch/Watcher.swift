@@ -256,6 +256,7 @@ struct Watcher {
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
+        if targets == nil { pass.items = Self.itemCount(in: state, of: passRules) }
         let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
         if dryRun { recordPlanned(plan, in: &pass) }
@@ -265,6 +266,16 @@ struct Watcher {
         pass.failed = applied.count(.failed)
         pass.outcomes = applied.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) }
         _ = try await session.settle(applied, plan: plan, run: run)
+    }
+
+    /// The items a full pass judged: every item of the rules' kinds in the state it read, in
+    /// every repository, so its line says how much it looked at (an events pass counts the items
+    /// its events named).
+    private static func itemCount(in state: ForgeState, of rules: [Rule]) -> Int {
+        let kinds = Set(rules.map(\.kind))
+        return state.repositories.reduce(0) { total, repository in
+            kinds.reduce(total) { $0 + repository.items(of: $1).count }
+        }
     }
 
     /// A dry run's planned actions stand in for the journal's, which it does not write: counted as

@@ -45,4 +45,19 @@ public enum DurationLiteral {
         }
         return text
     }
+
+    /// A duration in plain words, in its largest unit only: `181 days`, `1 day`, `5 hours`,
+    /// `1 hour`, `12 minutes`, `less than a minute`.
+    ///
+    /// For text people read on an item (a comment, a status): `181d 3h` is rule syntax, and the
+    /// hours beside months of quiet say nothing to the person reading the notice. Rounded down,
+    /// so a notice never claims more time than has passed.
+    public static func words(seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        for (size, unit) in [(86_400, "day"), (3_600, "hour"), (60, "minute")] where whole >= size {
+            let count = whole / size
+            return count == 1 ? "1 \(unit)" : "\(count) \(unit)s"
+        }
+        return "less than a minute"
+    }
 }

@@ -26,6 +26,15 @@ public enum FieldValue: Sendable, Hashable {
         case .absent: return "(none)"
         }
     }
+
+    /// The value as a `{{ field }}` placeholder writes it into a comment or a status.
+    ///
+    /// People read these on the item, so a duration is in words (`181 days`, ``DurationLiteral/words(seconds:)``);
+    /// plans and `explain` keep ``display``'s compact `181d 3h`, which is how rules write durations.
+    public var spoken: String {
+        if case .duration(let seconds) = self { return DurationLiteral.words(seconds: seconds) }
+        return display
+    }
 }
 
 extension FieldValue {

@@ -179,12 +179,13 @@ public struct Evaluator: Sendable {
         }
     }
 
-    /// A template with each placeholder filled from the item's field; an unread or absent value is empty.
+    /// A template with each placeholder filled from the item's field as people read it
+    /// (``FieldValue/spoken``: durations in words); an unread or absent value is empty.
     private func render(_ template: Template, context: ItemContext, kind: ItemKind) -> String {
         template.render { name in
             guard let field = registry.field(name, for: kind), context.knows(field.needs) else { return "" }
             let value = field.value(context)
-            return value == .absent ? "" : value.display
+            return value == .absent ? "" : value.spoken
         }
     }
 

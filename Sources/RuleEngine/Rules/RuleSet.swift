@@ -24,13 +24,16 @@ public struct RuleSet: Sendable {
         var compiler = RuleCompiler(
             registry: registry, scopeOverride: scopeOverride, defaultSchedule: defaultSchedule)
         var rules: [Rule] = []
+        var names: [Located<String>] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: [UInt8]] = [:]
         for file in files {
             sources[file.path] = file.bytes
             do {
+                let root = try YAML.compose(bytes: file.bytes, file: file.path)
+                names += ruleNames(in: root)
                 let decoder = YAMLDecoder()
-                let source = try decoder.decode(RuleFileSource.self, from: file.bytes, file: file.path)
+                let source = try decoder.decode(RuleFileSource.self, from: root)
                 var decoded: [RuleFileSource.RuleSource] = []
                 for node in source.rules {
                     do {
@@ -45,25 +48,43 @@ public struct RuleSet: Sendable {
             }
         }
         diagnostics += compiler.diagnostics
-        diagnostics += duplicateNames(rules)
+        diagnostics += duplicateNames(names)
         diagnostics.sort { $0.location < $1.location }
         return RuleSet(
             rules: diagnostics.contains { $0.severity == .error } ? [] : rules, diagnostics: diagnostics,
             sources: sources)
     }
 
-    /// Rule names are the key of the bot's markers, so two rules may not share one.
-    private static func duplicateNames(_ rules: [Rule]) -> [Diagnostic] {
-        var first: [String: Rule] = [:]
+    /// The `name:` of each rule in a composed file, read from the YAML itself rather than from
+    /// the compiled rules, so a rule with mistakes of its own (or a file whose other keys are
+    /// wrong) still has its name compared with the others'.
+    private static func ruleNames(in root: Node) -> [Located<String>] {
+        guard case .sequence(let rules)? = value(of: "rules", in: root)?.content else { return [] }
+        return rules.compactMap { rule in
+            guard let name = value(of: "name", in: rule), let text = name.scalar, !name.isNull else { return nil }
+            return Located(text, at: name.location)
+        }
+    }
+
+    /// The value of the first `key` of a mapping; `nil` for anything else.
+    private static func value(of key: String, in node: Node) -> Node? {
+        guard case .mapping(let pairs) = node.content else { return nil }
+        return pairs.first { $0.key.scalar == key }?.value
+    }
+
+    /// Rule names are the key of the bot's markers, so two rules may not share one: each repeat is
+    /// an error at it, with a note where the name was first given, whatever else is wrong.
+    private static func duplicateNames(_ names: [Located<String>]) -> [Diagnostic] {
+        var first: [String: SourceLocation] = [:]
         var diagnostics: [Diagnostic] = []
-        for rule in rules {
-            if let earlier = first[rule.name] {
+        for name in names {
+            if let earlier = first[name.value] {
                 diagnostics.append(
                     .error(
-                        "duplicate rule name '\(rule.name)'", at: rule.location,
-                        notes: [.note("first defined here", at: earlier.location)]))
+                        "duplicate rule name '\(name.value)'", at: name.location,
+                        notes: [.note("first defined here", at: earlier)]))
             } else {
-                first[rule.name] = rule
+                first[name.value] = name.location
             }
         }
         return diagnostics
@@ -71,6 +92,10 @@ public struct RuleSet: Sendable {
 
     /// The rule files under `paths`: each file as given, each folder's `*.yml` and `*.yaml` (not
     /// recursing into folders), in path order so runs are deterministic.
+    ///
+    /// A folder without one is an error, not an empty set of rules: a scheduled job pointed at the
+    /// wrong folder (or at one whose files were renamed) would otherwise succeed, doing nothing,
+    /// every time it runs.
     public static func files(at paths: [String]) throws -> [(path: String, bytes: [UInt8])] {
         var found: [String] = []
         let manager = FileManager.default
@@ -84,6 +109,7 @@ public struct RuleSet: Sendable {
                     .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }
                     .filter { !$0.hasPrefix(".") }
                     .sorted()
+                guard !names.isEmpty else { throw RuleFileError.noRuleFiles(path) }
                 found += names.map { (path as NSString).appendingPathComponent($0) }
             } else {
                 found.append(path)
@@ -100,11 +126,15 @@ public struct RuleSet: Sendable {
 public enum RuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
     case missing(String)
     case unreadable(String)
+    /// A folder that holds no `*.yml` or `*.yaml` file.
+    case noRuleFiles(String)
 
     public var description: String {
         switch self {
         case .missing(let path): return "no such file or folder: \(path)"
         case .unreadable(let path): return "cannot read \(path)"
+        case .noRuleFiles(let path):
+            return "\(path.hasSuffix("/") ? path : path + "/") holds no rule files (*.yml, *.yaml)"
         }
     }
 }
