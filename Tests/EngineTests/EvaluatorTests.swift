@@ -173,6 +173,15 @@ let markStale = """
             ])
     }
 
+    /// A share just over the limit that rounds to it says so with a decimal, not "25%, more than 25%".
+    @Test func aShareThatRoundsToTheTripwiresLimitShowsItsDecimal() throws {
+        let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 1_000)).plan(
+            rules: try rules(markStale), state: try forge(idle: 89, fresh: 263), source: "t")
+        #expect(
+            plan.guards.first?.contains("would act on 89 of 352 issues (25.3%, more than 25%)") == true,
+            "\(plan.guards)")
+    }
+
     /// The first entry that does not fit holds back every later one, so the next run resumes in order.
     @Test func theFirstEntryThatDoesNotFitHoldsBackTheRest() throws {
         let plan = try cappedPlan(labelled: 0, maxActions: 2)

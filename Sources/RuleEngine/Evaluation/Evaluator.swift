@@ -200,10 +200,13 @@ public struct Evaluator: Sendable {
         }
         if options.trips(acting: acting, considered: summary.considered) {
             let share = options.share(acting: acting, considered: summary.considered)
-            let percent = Int((share * 100).rounded())
+            let limit = Int(options.tripwireShare * 100)
+            // "25%, more than 25%" reads as a contradiction: a share that rounds to the limit gets a decimal.
+            let whole = Int((share * 100).rounded())
+            let percent = whole > limit ? "\(whole)" : String(format: "%.1f", share * 100)
             let note =
                 "tripwire: rule '\(rule.name)' would act on \(acting) of \(summary.considered) \(rule.kind.rawValue) "
-                + "(\(percent)%, more than \(Int(options.tripwireShare * 100))%); check the rule, then use --force"
+                + "(\(percent)%, more than \(limit)%); check the rule, then use --force"
             guards.append(note)
             for index in range {
                 entries[index].hold(note: note)
