@@ -54,7 +54,19 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         if !context.repository(path).known.contains(.refs) {
             _ = try await readRepository(path, activeOnly: false, statuses: [], into: &context)
         }
-        let repository = context.repository(path)
+        var repository = context.repository(path)
+        // A build older than the newest page (a pending one a queue left behind) is read down to,
+        // with every build above it, which is what its supersession is judged by; before, it read
+        // as gone, and each run planned it again, spending --max-actions on it.
+        if !repository.builds.contains(where: { $0.number == item.number }),
+            let lowest = repository.builds.map(\.number).min(), lowest > item.number
+        {
+            let (older, _) = try await Self.builds(of: path, downTo: item.number, reader: context.reader)
+            let known = Set(repository.builds.map(\.number))
+            repository.builds += older.filter { !known.contains($0.number) }
+            repository.builds.sort { $0.number > $1.number }
+            context.store(repository)
+        }
         guard let build = repository.builds.first(where: { $0.number == item.number }) else { return nil }
         return (.build(build), repository)
     }
@@ -171,17 +183,28 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
             active += rows
         }
         guard let oldest = active.map(\.number).min() else { return ([], requests) }
-        var newer: [Build] = []
+        let (newer, pages) = try await Self.builds(of: path, downTo: oldest, reader: reader)
+        requests += pages
+        var byNumber: [Int: Build] = [:]
+        for build in active + newer { byNumber[build.number] = build }
+        return (byNumber.values.sorted { $0.number > $1.number }, requests)
+    }
+
+    /// Every build numbered `oldest` or above, newest first, paging `build list` down to it; with
+    /// the requests it took.
+    private static func builds(
+        of path: RepositoryPath, downTo oldest: Int, reader: any ForgeReader
+    ) async throws -> ([Build], Int) {
+        var builds: [Build] = []
+        var requests = 0
         var command = try BuildListCommand(repository: path)
         while true {
             let page = try await reader.send(command)
             requests += 1
-            newer += page.items.filter { $0.number >= oldest }
+            builds += page.items.filter { $0.number >= oldest }
             guard let next = page.next, let last = page.items.last, last.number > oldest else { break }
             command.cursor = next
         }
-        var byNumber: [Int: Build] = [:]
-        for build in active + newer { byNumber[build.number] = build }
-        return (byNumber.values.sorted { $0.number > $1.number }, requests)
+        return (builds, requests)
     }
 }

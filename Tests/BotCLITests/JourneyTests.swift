@@ -145,6 +145,23 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
         }
     }
 
+    /// A new user's first run on a busy forge: pending builds older than the newest page of
+    /// `build list` (a queue left behind) are re-read before they are cancelled, not skipped as
+    /// gone, and so not planned again every run, spending `--max-actions` on nothing.
+    @Test func oldPendingBuildsAreCancelledNotSkippedAsGone() async throws {
+        let forge = Scratch.url("busy-\(UUID()).json")
+        try await ForgeGenerator.write(to: forge, repos: 5, issues: 0, mergeRequests: 100, builds: 300, seed: 1)
+        try await SimulatorProcess.run(stateFile: forge, options: simulatorOptions) { simulator in
+            let result = await runBot(
+                against: simulator,
+                ["run", rules, "--state-dir", BotState().folder, "--force", "--max-actions", "1000"])
+            #expect(result.code == 0, "\(result.output)")
+            #expect(!result.output.contains("the item is gone"), "\(result.output)")
+            let writes = try applied(simulator)
+            #expect(writes.contains { $0.hasPrefix("build cancel") })
+        }
+    }
+
     /// A maintainer removes `stale` the bot added: that is their activity, which the feed names.
     ///
     /// The next run does not add it back; 61 quiet days later it does, with a notice of its own,
