@@ -81,8 +81,12 @@ let package = Package(
         // Darwin, and a handler may only make async-signal-safe calls.
         .target(name: "CSignals"),
 
+        // Close-on-exec descriptor calls in C (`accept4`, `pipe2`, spawn actions): glibc declares them only
+        // under _GNU_SOURCE, which Swift's Glibc module lacks; POSIX fallbacks elsewhere.
+        .target(name: "CPOSIXShims"),
+
         // The small HTTP/1.1 server of `watch --listen` (metrics, health, status), on threads of its own.
-        .target(name: "HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["CPOSIXShims"]),
 
         // SQLite from the system, for the bot's state database.
         .systemLibrary(
@@ -108,7 +112,7 @@ let package = Package(
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
         .target(
             name: "GitbayTestSupport",
-            dependencies: ["GitbayKit", "GitbayClient"],
+            dependencies: ["GitbayKit", "GitbayClient", "CPOSIXShims"],
             path: "Tests/GitbayTestSupport"
         ),
         .testTarget(name: "GitbayTestSupportTests", dependencies: ["GitbayTestSupport"]),

@@ -1,3 +1,5 @@
+import CPOSIXShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,11 +9,11 @@ import Darwin
 /// The system calls of the server, with what differs between Linux and Darwin in one place.
 ///
 /// Every descriptor is close-on-exec from the moment it exists where the system allows it (on
-/// Linux: `SOCK_CLOEXEC`, `accept4`, `pipe2`), so a child process started by another thread
-/// never inherits a connection and holds it open. Every descriptor is non-blocking: each wait
-/// is a `poll` with a deadline. No write raises SIGPIPE (`MSG_NOSIGNAL` on Linux,
-/// `SO_NOSIGPIPE` on Darwin), so a client that goes away is an error code, not the end of the
-/// process.
+/// Linux: `SOCK_CLOEXEC`, and `accept4` and `pipe2` through `CPOSIXShims`), so a child process
+/// started by another thread never inherits a connection and holds it open. Every descriptor is
+/// non-blocking: each wait is a `poll` with a deadline. No write raises SIGPIPE (`MSG_NOSIGNAL`
+/// on Linux, `SO_NOSIGPIPE` on Darwin), so a client that goes away is an error code, not the end
+/// of the process.
 enum POSIX {
     /// What a wait for a descriptor came to.
     enum Readiness {
@@ -44,26 +46,16 @@ enum POSIX {
     /// The next connection waiting on `listener`, or -1 with `errno` set.
     static func accept(_ listener: Int32) -> Int32 {
         #if os(Linux)
-        return GNU.accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue))
+        return gitbay_accept(listener)
         #else
-        return configured(Darwin.accept(listener, nil, nil))
+        return withoutSIGPIPE(gitbay_accept(listener))
         #endif
     }
 
     /// A new pipe, or nil with `errno` set.
     static func pipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [-1, -1]
-        #if os(Linux)
-        guard ends.withUnsafeMutableBufferPointer({ GNU.pipe2($0.baseAddress!, O_CLOEXEC | O_NONBLOCK) }) == 0 else {
-            return nil
-        }
-        #else
-        guard Darwin.pipe(&ends) == 0 else { return nil }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        #endif
+        guard gitbay_pipe(&ends, 1) == 0 else { return nil }
         return (ends[0], ends[1])
     }
 
@@ -92,29 +84,20 @@ enum POSIX {
         return Int32(whole.partialValue + fraction)
     }
 
-    #if os(Linux)
-    /// The GNU extensions Swift's Glibc module does not import, found at run time.
-    private enum GNU {
-        typealias Accept4 =
-            @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32
-        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-
-        static let accept4 = symbol("accept4", as: Accept4.self)
-        static let pipe2 = symbol("pipe2", as: Pipe2.self)
-
-        private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-            guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else {
-                fatalError("the C library has no \(name) (glibc 2.10 or later has it)")
-            }
-            return unsafeBitCast(address, to: type)
-        }
-    }
-    #else
+    #if !os(Linux)
     /// `descriptor` made close-on-exec, non-blocking and free of SIGPIPE, or -1 when it is -1.
     private static func configured(_ descriptor: Int32) -> Int32 {
         guard descriptor >= 0 else { return descriptor }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        return withoutSIGPIPE(descriptor)
+    }
+
+    /// `descriptor` made free of SIGPIPE, or -1 when it is -1.
+    ///
+    /// Darwin has no `MSG_NOSIGNAL`, so the socket itself is told not to raise it.
+    private static func withoutSIGPIPE(_ descriptor: Int32) -> Int32 {
+        guard descriptor >= 0 else { return descriptor }
         var one: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         return descriptor

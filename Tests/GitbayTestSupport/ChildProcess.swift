@@ -1,3 +1,4 @@
+import CPOSIXShims
 import Foundation
 import Synchronization
 
@@ -348,12 +349,13 @@ public final class ChildProcess: Sendable {
         defer { posix_spawnattr_destroy(&attributes) }
 
         ends.addActions(&actions)
-        if let directory { SpawnExtensions.addChangeDirectory(&actions, directory) }
         var flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         #if canImport(Darwin)
+        if let directory { _ = posix_spawn_file_actions_addchdir_np(&actions, directory) }
         flags |= POSIX_SPAWN_CLOEXEC_DEFAULT
         #else
-        SpawnExtensions.addCloseFrom(&actions, 3)
+        if let directory { _ = gitbay_spawn_addchdir(&actions, directory) }
+        _ = gitbay_spawn_addclosefrom(&actions, 3)
         #endif
         posix_spawnattr_setflags(&attributes, Int16(flags))
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -516,7 +518,7 @@ private struct SpawnEnds {
     /// A pipe whose both ends are close-on-exec from the start.
     private static func pipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        guard SpawnExtensions.pipeCloseOnExec(&fds) == 0 else {
+        guard gitbay_pipe(&fds, 0) == 0 else {
             throw ChildProcess.Failure.couldNotStart(command: "pipe", code: errno)
         }
         return (fds[0], fds[1])
@@ -528,45 +530,3 @@ private let systemWrite = Glibc.write
 #else
 private let systemWrite = Darwin.write
 #endif
-
-/// C library calls Swift's Glibc module does not import (they are GNU extensions), found at run time.
-private enum SpawnExtensions {
-    #if canImport(Glibc)
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private typealias ChangeDirectory =
-        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else {
-            fatalError("the C library has no \(name) (glibc 2.34 or later is needed)")
-        }
-        return unsafeBitCast(address, to: type)
-    }
-
-    static func addCloseFrom(_ actions: inout posix_spawn_file_actions_t, _ lowest: Int32) {
-        let call = symbol("posix_spawn_file_actions_addclosefrom_np", as: CloseFrom.self)
-        _ = call(&actions, lowest)
-    }
-
-    static func addChangeDirectory(_ actions: inout posix_spawn_file_actions_t, _ path: String) {
-        let call = symbol("posix_spawn_file_actions_addchdir_np", as: ChangeDirectory.self)
-        _ = path.withCString { call(&actions, $0) }
-    }
-
-    static func pipeCloseOnExec(_ fds: inout [Int32]) -> Int32 {
-        let call = symbol("pipe2", as: Pipe2.self)
-        return fds.withUnsafeMutableBufferPointer { call($0.baseAddress!, O_CLOEXEC) }
-    }
-    #else
-    static func addChangeDirectory(_ actions: inout posix_spawn_file_actions_t?, _ path: String) {
-        _ = posix_spawn_file_actions_addchdir_np(&actions, path)
-    }
-
-    static func pipeCloseOnExec(_ fds: inout [Int32]) -> Int32 {
-        guard Darwin.pipe(&fds) == 0 else { return -1 }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return 0
-    }
-    #endif
-}
