@@ -24,8 +24,18 @@ import Darwin
 ///   ``wait(timeout:)`` kills the child's process group), so a stuck child is a failing test.
 ///
 /// The child runs in a process group of its own, so a timeout or ``stop(grace:)`` also ends what
-/// it started.
+/// it started. What it prints is kept up to ``capturedLimit`` a stream, and drained past it.
 public final class ChildProcess: Sendable {
+    /// The most bytes of each captured stream kept in memory: the first 8 MiB.
+    ///
+    /// A chatty or runaway child would otherwise grow the test process without end, and every
+    /// waiter's condition, which reads the text so far, with it. The first part is kept, not the
+    /// last, so what a waiter has seen is never taken back (the text only grows, and a first line
+    /// stays the first line); past the limit the rest is still read, so the child never blocks
+    /// on a full pipe, and counted in ``Termination/outputDropped`` and
+    /// ``Termination/errorDropped``, which say it was cut.
+    public static let capturedLimit = 8 << 20
+
     /// Where the child's standard input comes from.
     public enum Input: Sendable {
         /// `/dev/null`.
@@ -36,7 +46,7 @@ public final class ChildProcess: Sendable {
 
     /// Where one of the child's output streams goes.
     public enum Output: Sendable {
-        /// A pipe drained into memory while the child runs.
+        /// A pipe drained into memory while the child runs, up to ``ChildProcess/capturedLimit``.
         case capture
         /// `/dev/null`.
         case discard
@@ -52,6 +62,12 @@ public final class ChildProcess: Sendable {
         public var signal: Int32?
         public var output: Data
         public var error: Data
+        /// How many bytes of standard output were read past ``ChildProcess/capturedLimit`` and not
+        /// kept; 0 when ``output`` is all the child printed there.
+        public var outputDropped: Int
+        /// How many bytes of standard error were read past ``ChildProcess/capturedLimit`` and not
+        /// kept; 0 when ``error`` is all of it.
+        public var errorDropped: Int
         /// The child's peak resident memory, from `wait4`'s `ru_maxrss`: an upper bound only.
         ///
         /// On Linux the spawn shares the test process's memory until the exec (glibc's
@@ -283,9 +299,9 @@ public final class ChildProcess: Sendable {
             let (ready, late, done) = shared.state.withLock { state in
                 for chunk in chunks {
                     if chunk.index == 0 {
-                        state.output.append(contentsOf: chunk.bytes)
+                        Self.keep(chunk.bytes, in: &state.output, dropping: &state.outputDropped)
                     } else {
-                        state.error.append(contentsOf: chunk.bytes)
+                        Self.keep(chunk.bytes, in: &state.error, dropping: &state.errorDropped)
                     }
                 }
                 if let reaped { state.reaped = reaped }
@@ -327,6 +343,13 @@ public final class ChildProcess: Sendable {
                 readers = [-1, -1]
             }
         }
+    }
+
+    /// Appends to `kept` what of `bytes` fits under ``capturedLimit``, and counts the rest in `dropped`.
+    private static func keep(_ bytes: [UInt8], in kept: inout Data, dropping dropped: inout Int) {
+        let room = max(0, capturedLimit - kept.count)
+        kept.append(contentsOf: bytes.prefix(room))
+        dropped += max(0, bytes.count - room)
     }
 
     private static func spawn(
@@ -386,6 +409,8 @@ extension ChildProcess {
     fileprivate struct Seen: Sendable {
         var output: Data
         var error: Data
+        var outputDropped: Int
+        var errorDropped: Int
         var reaped: (status: Int32, usage: rusage)?
         var outputEnded: Bool
         var errorEnded: Bool
@@ -404,7 +429,8 @@ extension ChildProcess {
             #endif
             return Termination(
                 status: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil,
-                output: output, error: error, peakResidentKilobytes: kilobytes)
+                output: output, error: error, outputDropped: outputDropped, errorDropped: errorDropped,
+                peakResidentKilobytes: kilobytes)
         }
     }
 
@@ -423,6 +449,8 @@ extension ChildProcess {
     fileprivate struct MonitorState: Sendable {
         var output = Data()
         var error = Data()
+        var outputDropped = 0
+        var errorDropped = 0
         var reaped: (status: Int32, usage: rusage)?
         var outputEnded = false
         var errorEnded = false
@@ -431,7 +459,9 @@ extension ChildProcess {
         var nextWaiter = 0
 
         var seen: Seen {
-            Seen(output: output, error: error, reaped: reaped, outputEnded: outputEnded, errorEnded: errorEnded)
+            Seen(
+                output: output, error: error, outputDropped: outputDropped, errorDropped: errorDropped,
+                reaped: reaped, outputEnded: outputEnded, errorEnded: errorEnded)
         }
     }
 

@@ -45,6 +45,23 @@ import Darwin
         #expect(ended.status == 3)
         #expect(ended.output.count == 1 << 20)
         #expect(ended.error.count == 1 << 20)
+        #expect(ended.outputDropped == 0)
+        #expect(ended.errorDropped == 0)
+    }
+
+    @Test func aChattyChildIsDrainedToItsEndButOnlyTheFirstPartOfItsOutputIsKept() async throws {
+        // 50 MB, six times the limit: a reader that stops at the limit leaves the child blocked.
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "printf first; head -c 50000000 /dev/zero; echo ended >&2"],
+            environment: environment)
+        let ended = try await child.wait(timeout: .seconds(60))
+        #expect(ended.status == 0)
+        #expect(ended.output.count == ChildProcess.capturedLimit)
+        #expect(ended.output.starts(with: Data("first".utf8)))
+        #expect(ended.outputDropped == 5 + 50_000_000 - ChildProcess.capturedLimit)
+        #expect(ended.errorText == "ended\n")
+        #expect(ended.errorDropped == 0)
+        #expect(child.outputSoFar.utf8.count == ChildProcess.capturedLimit)
     }
 
     @Test func aChildThatNeverExitsFailsTheWaitAtItsTimeoutAndIsKilled() async throws {
