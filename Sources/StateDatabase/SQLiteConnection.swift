@@ -7,7 +7,8 @@ import Foundation
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
-    private var isOpen = true
+    /// Whether the file is open: ``close()`` has not been called.
+    private(set) var isOpen = true
 
     /// How a connection may use its file.
     enum Access {

@@ -88,6 +88,24 @@ public final class SQLiteStateStore: StateStore {
         connection.withLock { $0.close() }
     }
 
+    /// Closes the connection and lets go of the lock, once the statements already asked of the
+    /// store have run; every file it held is closed when this returns.
+    ///
+    /// Dropping the store closes them too, but not at a known moment: a statement's block on the
+    /// queue keeps the store until the block ends, after its caller has resumed, so the last
+    /// reference (and `deinit`) can be the queue's, a moment later. Code that goes on to use the
+    /// files (take the lock again, remount their file system) closes first. Anything asked of the
+    /// store afterwards is ``StateStoreError/io(path:reason:)``.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.connection.withLock { $0.close() }
+                try? self.lock?.close()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Adds `entry` in a transaction of its own, durable before this returns, which also brings
     /// its group's `open_groups` row up to date and, for an intent, drops the item's cached detail.
     public func record(_ entry: JournalEntry) async throws {
@@ -404,7 +422,13 @@ extension SQLiteStateStore {
         let result: Result<T, StateStoreError> = await withCheckedContinuation { continuation in
             queue.async {
                 do {
-                    continuation.resume(returning: .success(try self.connection.withLock { try body($0) }))
+                    let value = try self.connection.withLock { connection in
+                        guard connection.isOpen else {
+                            throw StateStoreError.io(path: self.path, reason: "cannot \(doing): it is closed")
+                        }
+                        return try body(connection)
+                    }
+                    continuation.resume(returning: .success(value))
                 } catch {
                     continuation.resume(returning: .failure(StateStoreError(error, path: self.path, doing: doing)))
                 }
@@ -460,7 +484,8 @@ extension SQLiteStateStore {
         }
         let file = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw failure("create it") }
-        close(file)
+        // Through a handle: `close` alone names the store's own ``close()`` here.
+        try? FileHandle(fileDescriptor: file, closeOnDealloc: false).close()
         return lock
     }
 

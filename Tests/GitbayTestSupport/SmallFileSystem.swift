@@ -41,10 +41,17 @@ public struct SmallFileSystem: Sendable {
     }
 
     /// Makes it read-only, keeping what it holds.
+    ///
+    /// The kernel refuses (EBUSY) while a file on it is open for writing, so a failure names the
+    /// files this process still holds there: a store not closed before the remount, say.
     public func makeReadOnly() throws {
         #if os(Linux)
         guard mount("tmpfs", url.path, nil, UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 else {
-            throw MountFailed(path: url.path)
+            let reason = String(cString: strerror(errno))
+            let open = OpenFiles.under(url.path).map { $0.replacingOccurrences(of: url.path + "/", with: "") }
+            throw MountFailed(
+                path: url.path,
+                detail: "read-only: \(reason); open here: \(open.isEmpty ? "none" : open.joined(separator: ", "))")
         }
         #else
         throw MountFailed(path: url.path)
@@ -61,6 +68,8 @@ public struct SmallFileSystem: Sendable {
 
     private struct MountFailed: Error, CustomStringConvertible {
         var path: String
-        var description: String { "cannot mount a tmpfs at \(path)" }
+        /// What was asked and why it failed, when the mount was a remount.
+        var detail: String?
+        var description: String { "cannot mount a tmpfs at \(path)" + (detail.map { " \($0)" } ?? "") }
     }
 }

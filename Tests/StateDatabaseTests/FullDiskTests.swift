@@ -49,10 +49,11 @@ struct FullDiskTests {
         let disk = try SmallFileSystem(kilobytes: 256)
         defer { disk.unmount() }
         let path = disk.url.path + "/state.db"
-        do {
-            let store = try SQLiteStateStore(path: path, mode: .applying)
-            try await store.record(entry("r1", .intent, "close", at: 1))
-        }
+        // Closed, not only dropped: the store's queue may hold the last reference a moment longer,
+        // with the files open for writing, and the remount is refused (EBUSY) meanwhile.
+        let store = try SQLiteStateStore(path: path, mode: .applying)
+        try await store.record(entry("r1", .intent, "close", at: 1))
+        await store.close()
         try disk.makeReadOnly()
         let error = try #require(throws: StateStoreError.self) { try SQLiteStateStore(path: path, mode: .applying) }
         #expect(error == .io(path: path, reason: "cannot create its lock file \(path).lock: Read-only file system"))

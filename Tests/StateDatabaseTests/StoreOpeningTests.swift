@@ -172,6 +172,27 @@ import Testing
         #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
     }
 
+    /// `close()` has let go of every file when it returns, whatever still refers to the store:
+    /// the lock is free at once, and the store answers nothing more.
+    @Test(.enabled(if: OpenFiles.areListed, "lists open files through /proc/self/fd"))
+    func closingAStoreClosesItsFilesBeforeItReturns() async throws {
+        let path = scratchDatabase()
+        let store = try SQLiteStateStore(path: path, mode: .applying)
+        try await store.record(entry("r1", .intent, "close", at: 1))
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        #expect(OpenFiles.under(folder).contains(path + ".lock"))
+        await store.close()
+        #expect(OpenFiles.under(folder) == [])
+        let lock = open(path + ".lock", O_RDWR | O_CLOEXEC)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+        let error = try await #require(throws: StateStoreError.self) {
+            try await store.record(entry("r2", .intent, "close", at: 2))
+        }
+        #expect(error == .io(path: path, reason: "cannot record a journal entry: it is closed"))
+        await store.close()
+    }
+
     /// One run at a time applies with a database; people may read it meanwhile.
     @Test func aSecondApplyingOpenIsBusyWhileReadersAreWelcome() async throws {
         let path = scratchDatabase()

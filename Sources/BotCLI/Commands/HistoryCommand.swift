@@ -59,6 +59,8 @@ struct HistoryCommand {
                     }
                     entries.append(HistoryEntry(record, command: commands[record.run], account: account))
                 }
+                // One account's files are closed before the next one's open, not when Dispatch drops them.
+                await store.close()
             } catch {
                 // A file a run made but never got to write to holds no history: nothing to show.
                 if case .missing = error as? StateStoreError { continue }

@@ -54,7 +54,9 @@ enum StateStoreOpening {
             }
         }
         do {
-            _ = try await SQLiteStateStore.opened(at: path, identity: identity, mode: .applying)
+            // Closed before the cache opens it: the lock is let go now, not whenever the store's
+            // queue drops its last reference.
+            try await SQLiteStateStore.opened(at: path, identity: identity, mode: .applying).close()
             return try await SQLiteStateStore.opened(at: path, identity: identity, mode: .caching)
         } catch {
             console.write("note: the read cache is not used: \(error)\n", to: .error)
