@@ -26,6 +26,7 @@ import Testing
             #expect(try await store.activityPosition() == nil)
             try await store.keepActivity(
                 [try event(7, "issue.labeled", labels: []), try event(9, "issue.closed", actor: nil)], position: 12)
+            await store.close()
         }
         let store = try SQLiteStateStore(path: path, mode: .applying)
         #expect(try await store.activityPosition() == 12)

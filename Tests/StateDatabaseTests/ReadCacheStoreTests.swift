@@ -70,6 +70,7 @@ private func detail(
             #expect(try await store.feedPosition() == nil)
             try await store.setFeedPosition(41)
             try await store.setFeedPosition(97)
+            await store.close()
         }
         #expect(try await SQLiteStateStore(path: path, mode: .applying).feedPosition() == 97)
         let memory = InMemoryStateStore()

@@ -20,6 +20,8 @@ import Testing
         do {
             let store = try SQLiteStateStore(path: path, identity: alice, mode: .applying)
             try await store.record(recorded)
+            // Closed before the next open, not whenever the store's queue lets it go.
+            await store.close()
         }
         let connection = try raw(path)
         #expect(try connection.integer("PRAGMA application_id") == 0x4742_6F74)
@@ -58,6 +60,7 @@ import Testing
         do {
             let store = try SQLiteStateStore(path: path, mode: .applying)
             try await store.record(entry("r1", .intent, "close", at: 1))
+            await store.close()
         }
         try raw(path).execute(
             "DROP INDEX journal_by_at; DROP TABLE read_cache; DROP TABLE activity; PRAGMA user_version = 1")
@@ -116,6 +119,7 @@ import Testing
                 entry("r\($0)", .intent, "close", item: "krz/app#\($0 + 1)", at: Double($0))
             }
             try await store.importJournal(journal, key: "bulk")
+            await store.close()
         }
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(whole.count > 100_000)
@@ -206,6 +210,7 @@ import Testing
             #expect(try await reader.history(HistoryQuery()).count == 1)
             try await first.record(entry("r1", .result, "close", outcome: "applied", at: 2))
             #expect(try await reader.history(HistoryQuery()).first?.outcome == "applied")
+            await first.close()
         }
         #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
     }
