@@ -17,9 +17,9 @@ public enum AgeFamilies {
         [
             FieldFamily(
                 "label_age", parameter: "LABEL", .duration, needs: [.labels, .activity],
-                doc: "Time since LABEL was last put on the \(noun) (`label_age.stale`): from the bot's journal when "
-                    + "it added it, else from the feed's label events; absent while the \(noun) lacks it or nobody "
-                    + "can say when it came, so a rule waiting on it waits."
+                doc: "Time since LABEL was last put on the \(noun) (`label_age.stale`): from the feed's label events, "
+                    + "else from the bot's journal when it added it; absent while the \(noun) lacks it or nobody can "
+                    + "say when it came, so a rule waiting on it waits."
             ) { label, context in
                 guard let labels = labels(context), labels.contains(label),
                     let added = labelAdded(

@@ -11,7 +11,7 @@ public struct ActivityHistory: Sendable, Hashable {
     public var items: [RepositoryPath: [ItemActivityKey: [ItemActivity]]] = [:]
     /// The feed requests it took.
     public var requests = 0
-    /// One line for `--verbose`, or why the feed was not read.
+    /// One line for `--verbose`: what the feed read brought, or why its events could not be kept.
     public var note: String?
 
     public init() {}
@@ -116,44 +116,5 @@ public struct ActivityHistory: Sendable, Hashable {
     /// Sets each repository's activity in `state`.
     public func annotate(_ repository: inout RepositoryState) {
         repository.activity = items[repository.path] ?? [:]
-    }
-}
-
-/// The activity feed read newest first, back to an event already handled or for a number of
-/// pages: what a run learns of who did what since the last one.
-public struct FeedRead: Sendable, Hashable {
-    /// The most rows gitbay gives a page (`internal/control/dashboard.go` `runFeed`).
-    public static let pageSize = 200
-
-    /// The events after the position, oldest first.
-    public var events: [FeedEvent]
-    /// The newest event id seen; `nil` on an empty feed.
-    public var newest: Int?
-    public var requests: Int
-    /// Whether the read met the position or the feed's end, so nothing between was missed.
-    public var reachedPosition: Bool
-
-    /// Reads pages of ``pageSize`` until one holds an event at or before `position`, the feed
-    /// ends, or `pages` pages were read.
-    public static func read(after position: Int?, reader: any ForgeReader, pages: Int) async throws -> FeedRead {
-        var command = try FeedCommand(limit: pageSize)
-        var read = FeedRead(events: [], newest: nil, requests: 0, reachedPosition: false)
-        while read.requests < pages {
-            let page = try await reader.send(command)
-            read.requests += 1
-            read.newest = read.newest ?? page.items.first?.id
-            read.events += page.items.filter { event in position.map { event.id > $0 } ?? true }
-            if let position, page.items.contains(where: { $0.id <= position }) {
-                read.reachedPosition = true
-                break
-            }
-            guard let next = page.next else {
-                read.reachedPosition = true
-                break
-            }
-            command.cursor = next
-        }
-        read.events.reverse()
-        return read
     }
 }

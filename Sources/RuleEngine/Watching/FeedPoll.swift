@@ -36,25 +36,10 @@ public struct FeedPoll: Sendable, Hashable {
             let page = try await reader.send(try FeedCommand(limit: 1))
             return FeedPoll(events: [], newest: page.items.first?.id ?? 0, gap: true, requests: 1)
         }
-        var command = try FeedCommand(limit: pageSize)
-        var events: [FeedEvent] = []
-        var requests = 0
-        var newest: Int?
-        while requests < maxPages {
-            let page = try await reader.send(command)
-            requests += 1
-            newest = newest ?? page.items.first?.id
-            events += page.items.filter { $0.id > last }
-            if page.items.contains(where: { $0.id <= last }) {
-                return FeedPoll(events: events.reversed(), newest: newest ?? last, gap: false, requests: requests)
-            }
-            // A feed that ends before `last` no longer reaches back to it: what fell out between
-            // cannot be known. One that was empty when watching began (`last` 0) is whole.
-            guard let next = page.next else {
-                return FeedPoll(events: events.reversed(), newest: newest ?? last, gap: last > 0, requests: requests)
-            }
-            command.cursor = next
-        }
-        return FeedPoll(events: events.reversed(), newest: newest ?? last, gap: true, requests: requests)
+        let read = try await FeedRead.read(after: last, reader: reader, pageSize: pageSize, pages: maxPages)
+        // A feed that ends before `last` no longer reaches back to it: what fell out between
+        // cannot be known. One that was empty when watching began (`last` 0) is whole.
+        let gap = !read.metPosition && !(read.ended && last == 0)
+        return FeedPoll(events: read.events, newest: read.newest ?? last, gap: gap, requests: read.requests)
     }
 }
