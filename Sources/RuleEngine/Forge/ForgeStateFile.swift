@@ -86,15 +86,8 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
 
     /// The forge as evaluation sees it: everything known, derived fields computed.
     public func forgeState() -> ForgeState {
-        let activity = ActivityHistory(events: events ?? [], registry: registry)
-        var state = ForgeState(
-            now: now, me: me,
-            repositories: repos.map { file in
-                var repository = file.repositoryState(registry: registry)
-                activity.annotate(&repository)
-                return repository
-            })
-        state.feed = events ?? []
+        var state = ForgeState(now: now, me: me, repositories: repos.map { $0.repositoryState(registry: registry) })
+        ActivityHistory.carry(events ?? [], into: &state, registry: registry)
         return state
     }
 

@@ -113,8 +113,18 @@ public struct ActivityHistory: Sendable, Hashable {
         }
     }
 
-    /// Sets each repository's activity in `state`.
+    /// Sets the repository's activity.
     public func annotate(_ repository: inout RepositoryState) {
         repository.activity = items[repository.path] ?? [:]
+    }
+
+    /// Gives `state` the feed `events` (a forge-state file's, a snapshot's) and each repository
+    /// the activity they tell.
+    public static func carry(_ events: [FeedEvent], into state: inout ForgeState, registry: PluginRegistry) {
+        let history = ActivityHistory(events: events, registry: registry)
+        state.feed = events
+        for index in state.repositories.indices {
+            history.annotate(&state.repositories[index])
+        }
     }
 }

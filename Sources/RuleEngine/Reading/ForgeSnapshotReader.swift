@@ -56,13 +56,8 @@ public struct ForgeSnapshotReader: Sendable {
         context.note("activity: feed", requests: feed.requests)
         report.steps += context.report.steps
         var state = ForgeState(now: now, me: me, repositories: paths.compactMap { context.repositories[$0] })
-        state.feed = feed.events.filter { inScope.contains($0.repo) && $0.number != nil }
-        let activity = ActivityHistory(events: state.feed, registry: registry)
-        state.repositories = state.repositories.map { repository in
-            var repository = repository
-            activity.annotate(&repository)
-            return repository
-        }
+        ActivityHistory.carry(
+            feed.events.filter { inScope.contains($0.repo) && $0.number != nil }, into: &state, registry: registry)
         var snapshot = ForgeSnapshot(state: state, registry: registry, labels: labels)
         snapshot.report = report
         return snapshot
