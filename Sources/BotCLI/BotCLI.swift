@@ -40,74 +40,19 @@ public enum BotCLI {
                     return error.code.rawValue
                 }
             }
-            switch invocation.commandPath.dropFirst().first {
-            case "plan":
-                return await finish { () throws(CommandFailure) in
-                    try await PlanCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry,
-                        control: control
-                    ).run()
-                }
-            case "run":
-                return await finish { () throws(CommandFailure) in
-                    try await RunCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry,
-                        control: control
-                    ).run()
-                }
-            case "apply":
-                return await finish { () throws(CommandFailure) in
-                    try await ApplyCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry,
-                        control: control
-                    ).run()
-                }
-            case "explain":
-                return await finish { () throws(CommandFailure) in
-                    try await ExplainCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry,
-                        control: control
-                    ).run()
-                }
-            case "snapshot":
-                return await finish { () throws(CommandFailure) in
-                    try await SnapshotCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry
-                    ).run()
-                }
-            case "test":
-                return await finish { () throws(CommandFailure) in
-                    try TestCommand(invocation: invocation, console: console, registry: registry).run()
-                }
-            case "watch":
-                // At once, before the rules are read or the server asked: a SIGHUP to a watcher
-                // still starting is a reload, not a stop.
-                control.acceptReloads()
-                return await finish { () throws(CommandFailure) in
-                    try await WatchCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry,
-                        control: control
-                    ).run()
-                }
-            case "history":
-                return await finish { () throws(CommandFailure) in
-                    try await HistoryCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry
-                    ).run()
-                }
-            case "check":
-                return await finish { () throws(CommandFailure) in
-                    try CheckCommand(
-                        invocation: invocation, environment: environment, console: console, registry: registry
-                    ).run()
-                }
-            case "schema":
-                console.write(RuleSchema.json(registry: registry), to: .output)
-                return BotExitCode.ok.rawValue
-            default:
+            let context = CommandContext(
+                environment: environment, console: console, registry: registry, control: control)
+            let name = invocation.commandPath.dropFirst().first
+            guard let command = BotCommandTable.commands.first(where: { $0.spec.name == name }) else {
                 let message = MessageInfo(.usageError(invocation.usageError("Missing required subcommand.")))
                 console.write(message.text, to: message.stream)
                 return message.exitCode
+            }
+            // At once, before the rules are read or the server asked: a SIGHUP to a watcher still
+            // starting is a reload, not a stop.
+            if command.acceptsReloads { control.acceptReloads() }
+            return await finish { () throws(CommandFailure) in
+                try await command.init(invocation, context: context).run()
             }
         }
     }

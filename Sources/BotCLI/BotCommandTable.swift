@@ -3,40 +3,6 @@ import GitbayClient
 
 /// The bot's commands as data: help, usage, errors and completion scripts are generated from it.
 public enum BotCommandTable {
-    static let format = OptionSpec.value(
-        "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json"],
-        defaultValue: "text")
-
-    static let check = CommandSpec(
-        name: "check",
-        abstract: "Check rule files and report every mistake at its line and column.",
-        discussion: """
-            Reads the configuration as every command does (gitbay-bot.yml in the working directory, or \
-            --config) and each rule file (a folder means its *.yml and *.yaml files), and checks the YAML, \
-            the configuration's keys, the rule format, every condition against the fields its item kind \
-            offers and every action against the actions it offers, without contacting any server. Exits 0 \
-            when the configuration and the rules are valid, and 78 when any error was found or a folder \
-            holds no rule files.
-            """,
-        options: [
-            format,
-            .value(
-                "scope", valueName: "query",
-                help: "Check as if this scope replaced every rule's own (repo: and owner: terms)."),
-            SharedOptions.config,
-        ],
-        positionals: [SharedOptions.rules]
-    )
-
-    static let schema = CommandSpec(
-        name: "schema",
-        abstract: "Print a JSON Schema of the rule format, for editors.",
-        discussion: """
-            The schema lists every item kind, field and action the installed plugins offer, so an \
-            editor with a YAML language server completes and validates rules as they are typed.
-            """
-    )
-
     /// The root command.
     public static let root = CommandSpec(
         name: "gitbay-bot",
@@ -48,9 +14,15 @@ public enum BotCommandTable {
             rules; 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.
             """,
         version: BotVersion.current,
-        subcommands: [
-            RunCommand.spec, PlanCommand.spec, ApplyCommand.spec, ExplainCommand.spec, HistoryCommand.spec,
-            WatchCommand.spec, check, schema, SnapshotCommand.spec, TestCommand.spec,
-        ]
+        subcommands: commands.map { $0.spec }
     )
+
+    /// Every command, in the order help lists them: the parser's table and the dispatch both come
+    /// from this one list.
+    static var commands: [any BotCommand.Type] {
+        [
+            RunCommand.self, PlanCommand.self, ApplyCommand.self, ExplainCommand.self, HistoryCommand.self,
+            WatchCommand.self, CheckCommand.self, SchemaCommand.self, SnapshotCommand.self, TestCommand.self,
+        ]
+    }
 }

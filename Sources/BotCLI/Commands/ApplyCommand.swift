@@ -6,7 +6,7 @@ import RuleEngine
 import StateDatabase
 
 /// `gitbay-bot apply PLAN`: applies exactly a saved plan, re-checking each entry first.
-struct ApplyCommand {
+struct ApplyCommand: BotCommand {
     static let spec = CommandSpec(
         name: "apply",
         abstract: "Apply a plan saved with 'plan -o', re-checking every entry first.",
@@ -17,21 +17,28 @@ struct ApplyCommand {
             the token, is applied; one made offline from --snapshot is refused (exit 64).
             """,
         options: SharedOptions.connection + [
-            SharedOptions.format,
+            SharedOptions.format.spec,
             SharedOptions.stateDir,
             SharedOptions.journal,
         ],
-        positionals: [PositionalSpec("plan", help: "The plan file (JSON) written by 'plan -o'.")]
+        positionals: [planFile]
     )
 
+    static let planFile = PositionalSpec("plan", help: "The plan file (JSON) written by 'plan -o'.")
+
     let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
-    let control: CommandControl
+    let context: CommandContext
+    /// The plan file.
+    let path: String
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        self.invocation = invocation
+        self.context = context
+        path = invocation.positional(Self.planFile.name) ?? ""
+    }
 
     func run() async throws(CommandFailure) -> BotExitCode {
-        let path = invocation.positional("plan") ?? ""
+        let console = context.console
         let data = try InputFile.read(path, what: "the plan")
         let plan: Plan
         do {
@@ -40,7 +47,7 @@ struct ApplyCommand {
             throw CommandFailure("\(path) is not a \(Plan.currentFormat) plan: \(error)", code: .usage)
         }
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: environment, console: console)
+            invocation: invocation, environment: context.environment, console: console)
         // A plan reviewed for one server names other items on another. One made offline from a
         // snapshot was judged on a file, whose items and times need not be any server's (a
         // fixture, a copy of last month's forge): it is for reading, never for writing.
@@ -57,38 +64,12 @@ struct ApplyCommand {
                 code: .usage)
         }
         // A saved plan was decided for its `me` (`@me`, the bot's own comments): its writes must go
-        // out as that account and into that account's journal, which is neither opened nor made
-        // for a token of another account.
-        let client = try ForgeConnection.client(settings, access: .readWrite, console: console, control: control)
-        let account = try await BotSession.account(of: client)
-        guard account == plan.me else {
-            throw CommandFailure(
-                "the plan was made for \(plan.me), but the token belongs to \(account); apply it with "
-                    + "\(plan.me)'s token, or make a new plan with this one", code: .usage)
-        }
+        // out as that account and into that account's journal.
+        let client = try ForgeConnection.client(
+            settings, access: .readWrite, console: console, control: context.control)
         let session = try await BotSession.open(
-            settings, client: client, account: account, stateUse: .applying, registry: registry, control: control,
-            console: console)
-        return try await Self.apply(plan, command: "apply", in: session).code
-    }
-
-    /// Applies a plan in `session` as `command`, showing each outcome on a terminal, prints the
-    /// report and answers the exit code with the report, for `run --report`; schedules are
-    /// checked at `frozenNow` when given (`run --now`); `activity` is what the plan was read with,
-    /// else it is read again.
-    static func apply(
-        _ plan: Plan, command: String, in session: BotSession, frozenNow: Date? = nil,
-        activity: ActivityHistory? = nil
-    ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
-        let console = session.console
-        let showsProgress = console.isTerminal(.error)
-        let (run, report) = try await session.apply(
-            plan, command: command, frozenNow: frozenNow, activity: activity
-        ) { outcome in
-            guard showsProgress else { return }
-            console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
-        }
-        console.write(ApplyReportRenderer.text(report), to: .output)
-        return (try await session.settle(report, plan: plan, run: run), report)
+            settings, client: client, planFor: plan.me, stateUse: .applying, registry: context.registry,
+            control: context.control, console: console)
+        return try await session.execute(plan, command: "apply").code
     }
 }

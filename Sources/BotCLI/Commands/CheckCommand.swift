@@ -8,22 +8,60 @@ import YAML
 /// It reads `gitbay-bot.yml` (or `--config FILE`) as every other command does, so a mistake there
 /// is found by the check a CI job runs on a change, not by the scheduled run after it, and the
 /// rules are checked with what the file gives them: its `rules:`, `scope:` and `schedule:`.
-struct CheckCommand {
+struct CheckCommand: BotCommand {
+    static let scope = OptionSpec.value(
+        "scope", valueName: "query", help: "Check as if this scope replaced every rule's own (repo: and owner: terms).")
+    static let format = TypedOption<OutputFormat>(
+        .value(
+            "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json"],
+            defaultValue: "text"),
+        expected: "text or json", parse: OutputFormat.init(rawValue:))
+
+    static let spec = CommandSpec(
+        name: "check",
+        abstract: "Check rule files and report every mistake at its line and column.",
+        discussion: """
+            Reads the configuration as every command does (gitbay-bot.yml in the working directory, or \
+            --config) and each rule file (a folder means its *.yml and *.yaml files), and checks the YAML, \
+            the configuration's keys, the rule format, every condition against the fields its item kind \
+            offers and every action against the actions it offers, without contacting any server. Exits 0 \
+            when the configuration and the rules are valid, and 78 when any error was found or a folder \
+            holds no rule files.
+            """,
+        options: [
+            format.spec,
+            scope,
+            SharedOptions.config,
+        ],
+        positionals: [SharedOptions.rules]
+    )
+
     let invocation: Invocation
     let environment: [String: String]
     let console: any Console
     let registry: PluginRegistry
+    let format: OutputFormat
+    /// A `--scope` that does not parse, reported with the usage line as the parser's own mistakes are.
+    let scopeProblem: MessageInfo?
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        self.invocation = invocation
+        environment = context.environment
+        console = context.console
+        registry = context.registry
+        format = try Self.format.defaultedValue(in: invocation)
+        do throws(ConditionSyntaxError) {
+            if let text = invocation.value(Self.scope) { _ = try RuleScope(parsing: text) }
+            scopeProblem = nil
+        } catch {
+            scopeProblem = MessageInfo(.usageError(invocation.usageError("--scope: \(error.message)")))
+        }
+    }
 
     func run() throws(CommandFailure) -> BotExitCode {
-        // A wrong --scope is reported with the usage line, as the parser reports its own mistakes.
-        if let text = invocation.value("scope") {
-            do {
-                _ = try RuleScope(parsing: text)
-            } catch {
-                let message = MessageInfo(.usageError(invocation.usageError("--scope: \(error.message)")))
-                console.write(message.text, to: message.stream)
-                return .usage
-            }
+        if let scopeProblem {
+            console.write(scopeProblem.text, to: scopeProblem.stream)
+            return .usage
         }
         let settings = try ConfigurationLoader.settings(
             invocation: invocation, environment: environment, console: console)
@@ -35,7 +73,7 @@ struct CheckCommand {
         }
         let ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
-        if invocation.value("format") == "json" {
+        if format == .json {
             console.write(CheckReport(ruleSet: ruleSet, files: files.map(\.path)).json(), to: .output)
         } else {
             printText(ruleSet, fileCount: files.count)

@@ -3,7 +3,7 @@ import Foundation
 import RuleEngine
 
 /// `gitbay-bot explain ITEM`: why each rule did or did not fire on one item.
-struct ExplainCommand {
+struct ExplainCommand: BotCommand {
     static let spec = CommandSpec(
         name: "explain",
         abstract: "Show why each rule does or does not act on one item.",
@@ -16,40 +16,44 @@ struct ExplainCommand {
             """,
         options: SharedOptions.evaluation + [SharedOptions.stateDir],
         positionals: [
-            PositionalSpec("item", help: "owner/name#12, owner/name!12 or owner/name/builds/4213."),
+            item,
             SharedOptions.rules,
         ]
     )
 
-    let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
-    let control: CommandControl
+    static let item = PositionalSpec("item", help: "owner/name#12, owner/name!12 or owner/name/builds/4213.")
 
-    func run() async throws(CommandFailure) -> BotExitCode {
-        let text = invocation.positional("item") ?? ""
-        guard let reference = registry.reference(parsing: text) else {
+    let planning: PlanningRun
+    let reference: ItemReference
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        planning = try PlanningRun(invocation, context: context)
+        let text = invocation.positional(Self.item.name) ?? ""
+        guard let reference = context.registry.reference(parsing: text) else {
             throw CommandFailure(
                 "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213", code: .usage)
         }
-        let run = PlanningRun(
-            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
+        self.reference = reference
+    }
+
+    func run() async throws(CommandFailure) -> BotExitCode {
+        let run = planning
+        let registry = run.registry
+        let console = run.console
         let (rules, state, source) = try await run.state(for: reference)
         let evaluator = Evaluator(registry: registry, options: try run.evaluationOptions())
         guard let explanation = evaluator.explanation(of: reference, rules: rules, state: state, source: source) else {
             throw CommandFailure("\(reference) is not in \(source) (or not among what the rules read)", code: .failure)
         }
-        switch invocation.value("format") {
-        case "json": console.write(ExplainRenderer.json(explanation), to: .output)
-        case "markdown":
+        switch run.input.format {
+        case .json, .jsonl: console.write(ExplainRenderer.json(explanation), to: .output)
+        case .markdown:
             console.write(ExplainRenderer.markdown(explanation, noun: registry.noun(of: reference.kind)), to: .output)
-        default:
-            let width = environment["COLUMNS"].flatMap { Int($0) } ?? 80
+        case .text:
             console.write(
                 ExplainRenderer.text(
                     explanation, noun: registry.noun(of: reference.kind), colour: console.isTerminal(.output),
-                    width: width), to: .output)
+                    width: run.context.width), to: .output)
         }
         return .ok
     }

@@ -7,7 +7,7 @@ import StateDatabase
 ///
 /// `explain` says what the bot would do now; this says what it did, from the state database
 /// alone, so it needs no server and no token.
-struct HistoryCommand {
+struct HistoryCommand: BotCommand {
     static let spec = CommandSpec(
         name: "history",
         abstract: "Show what the bot did, tried or left unfinished, newest first, with the reasons.",
@@ -22,30 +22,67 @@ struct HistoryCommand {
             """,
         options: [
             SharedOptions.config, SharedOptions.url, SharedOptions.stateDir,
-            .value("rule", valueName: "name", help: "Only this rule's actions."),
-            .value(
-                "since", valueName: "when",
-                help: "Only actions since this long ago (7d, 12h) or this time (2026-11-29 or RFC 3339)."),
-            .value("limit", valueName: "n", help: "At most this many actions, the newest."),
-            .value(
-                "format", valueName: "format", help: "How to print the history.",
-                allowedValues: ["text", "json", "jsonl"], defaultValue: "text"),
+            rule.spec, since.spec, limit.spec, format.spec,
         ],
-        positionals: [
-            PositionalSpec(
-                "item", help: "Only this item: owner/name#12, owner/name!12 or owner/name/builds/4213.", optional: true)
-        ]
+        positionals: [item]
     )
 
+    static let rule = TypedOption<String>(.value("rule", valueName: "name", help: "Only this rule's actions."))
+    static let since = TypedOption<Since>(
+        .value(
+            "since", valueName: "when",
+            help: "Only actions since this long ago (7d, 12h) or this time (2026-11-29 or RFC 3339)."),
+        expected: "a duration (7d, 12h) or a time (2026-11-29 or RFC 3339)",
+        parse: { text in
+            DurationLiteral.seconds(text).map(Since.ago) ?? TimeLiteral.date(text).map(Since.time)
+        })
+    static let limit = TypedOption<Int>(
+        .value("limit", valueName: "n", help: "At most this many actions, the newest."),
+        expected: "a whole number of 1 or more", parse: { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+    static let format = TypedOption<OutputFormat>(
+        .value(
+            "format", valueName: "format", help: "How to print the history.",
+            allowedValues: ["text", "json", "jsonl"], defaultValue: "text"),
+        expected: "text, json or jsonl", parse: OutputFormat.init(rawValue:))
+    static let item = PositionalSpec(
+        "item", help: "Only this item: owner/name#12, owner/name!12 or owner/name/builds/4213.", optional: true)
+
+    /// Where `--since` starts: a span back from now, or a time.
+    enum Since: Sendable {
+        case ago(TimeInterval)
+        case time(Date)
+    }
+
     let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
+    let context: CommandContext
+    let rule: String?
+    let item: ItemReference?
+    let since: Since?
+    let limit: Int?
+    let format: OutputFormat
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        self.invocation = invocation
+        self.context = context
+        rule = try Self.rule.value(in: invocation)
+        item = try invocation.positional(Self.item.name).map { text throws(CommandFailure) in
+            guard let reference = context.registry.reference(parsing: text) else {
+                throw CommandFailure(
+                    "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213",
+                    code: .usage)
+            }
+            return reference
+        }
+        since = try Self.since.value(in: invocation)
+        limit = try Self.limit.value(in: invocation)
+        format = try Self.format.defaultedValue(in: invocation)
+    }
 
     func run() async throws(CommandFailure) -> BotExitCode {
-        let query = try query(now: Date())
+        let console = context.console
+        let query = query(now: Date())
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: environment, console: console)
+            invocation: invocation, environment: context.environment, console: console)
         let paths = StateLocation.databases(settings.stateDir, server: settings.url)
         var entries: [HistoryEntry] = []
         for path in paths {
@@ -74,50 +111,32 @@ struct HistoryCommand {
                 "note: nothing is recorded for \(settings.url.absoluteString) under \(settings.stateDir)\n",
                 to: .error)
         }
-        switch invocation.value("format") {
-        case "json":
+        switch format {
+        case .json, .markdown:
             console.write(
                 PlanJSON.encode(HistoryDocument(server: settings.url.absoluteString, entries: entries)), to: .output)
-        case "jsonl":
+        case .jsonl:
             let encoder = PlanJSON.encoder(pretty: false)
             for entry in entries {
                 let line = (try? encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) } ?? ""
                 console.write(line + "\n", to: .output)
             }
-        default:
+        case .text:
             console.write(HistoryRenderer.text(entries), to: .output)
         }
         return .ok
     }
 
-    /// The filters of the command line; a wrong one is a usage error (exit 64).
-    private func query(now: Date) throws(CommandFailure) -> HistoryQuery {
-        var query = HistoryQuery(rule: invocation.value("rule"))
-        if let text = invocation.positional("item") {
-            guard let reference = registry.reference(parsing: text) else {
-                throw CommandFailure(
-                    "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213",
-                    code: .usage)
-            }
-            query.item = reference.description
+    /// The filters of the command line, with `--since` as a time before `now`.
+    private func query(now: Date) -> HistoryQuery {
+        var query = HistoryQuery(rule: rule)
+        query.item = item?.description
+        switch since {
+        case .ago(let seconds): query.since = now.addingTimeInterval(-seconds)
+        case .time(let date): query.since = date
+        case nil: break
         }
-        if let text = invocation.value("since") {
-            if let seconds = DurationLiteral.seconds(text) {
-                query.since = now.addingTimeInterval(-seconds)
-            } else if let date = TimeLiteral.date(text) {
-                query.since = date
-            } else {
-                throw CommandFailure(
-                    "--since takes a duration (7d, 12h) or a time (2026-11-29 or RFC 3339), not '\(text)'",
-                    code: .usage)
-            }
-        }
-        if let text = invocation.value("limit") {
-            guard let limit = Int(text), limit > 0 else {
-                throw CommandFailure("--limit takes a whole number of 1 or more, not '\(text)'", code: .usage)
-            }
-            query.limit = limit
-        }
+        if let limit { query.limit = limit }
         return query
     }
 }

@@ -5,7 +5,7 @@ import MergeRequestsPlugin
 import RuleEngine
 
 /// `gitbay-bot plan`: the dry run, printed and saved if asked; it cannot write.
-struct PlanCommand {
+struct PlanCommand: BotCommand {
     static let spec = CommandSpec(
         name: "plan",
         abstract: "Show what the rules would do, without doing it.",
@@ -21,45 +21,60 @@ struct PlanCommand {
             SharedOptions.readAll,
             SharedOptions.noCache,
             SharedOptions.stateDir,
-            .value("output", short: "o", valueName: "file", help: "Also save the plan as JSON to this file."),
-            .flag("detailed-exitcode", help: "Exit 2 when actions are pending, 0 when there is nothing to do."),
-            SharedOptions.report,
-            .value(
-                "mr-section", valueName: "owner/name!n",
-                help: "Keep the Markdown plan in a marked section of this merge request's description."),
+            output.spec,
+            detailedExitCode,
+            SharedOptions.report.spec,
+            mrSection,
         ],
         positionals: [SharedOptions.rules]
     )
 
-    let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
-    let control: CommandControl
+    static let output = TypedOption<String>(
+        .value("output", short: "o", valueName: "file", help: "Also save the plan as JSON to this file."))
+    static let detailedExitCode = OptionSpec.flag(
+        "detailed-exitcode", help: "Exit 2 when actions are pending, 0 when there is nothing to do.")
+    static let mrSection = OptionSpec.value(
+        "mr-section", valueName: "owner/name!n",
+        help: "Keep the Markdown plan in a marked section of this merge request's description.")
 
-    func run() async throws(CommandFailure) -> BotExitCode {
-        let mergeRequest = try invocation.value("mr-section").map { text throws(CommandFailure) in
-            guard let reference = registry.reference(parsing: text), reference.kind == .mergeRequests
+    let planning: PlanningRun
+    let output: String?
+    let detailedExitCode: Bool
+    /// Where `--report` writes the Markdown report.
+    let reportPath: String?
+    /// The merge request whose description keeps the plan (`--mr-section`).
+    let mergeRequest: ItemReference?
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        planning = try PlanningRun(invocation, context: context)
+        output = try Self.output.value(in: invocation)
+        detailedExitCode = invocation.flag(Self.detailedExitCode)
+        reportPath = try SharedOptions.report.value(in: invocation)
+        mergeRequest = try invocation.value(Self.mrSection).map { text throws(CommandFailure) in
+            guard let reference = context.registry.reference(parsing: text), reference.kind == .mergeRequests
             else {
                 throw CommandFailure("--mr-section takes a merge request, owner/name!12, not '\(text)'", code: .usage)
             }
             return reference
         }
-        let run = PlanningRun(
-            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
+    }
+
+    func run() async throws(CommandFailure) -> BotExitCode {
+        let run = planning
+        let console = run.console
         let settings = try run.settings()
         let outcome = try await run.evaluate(access: .readOnly, settings: settings, stateUse: .planning)
         console.write(run.render(outcome.plan), to: .output)
         let code: BotExitCode =
-            invocation.flag("detailed-exitcode") && outcome.plan.pendingCommandCount > 0 ? .pending : .ok
-        if let path = invocation.value("report") {
+            detailedExitCode && outcome.plan.pendingCommandCount > 0 ? .pending : .ok
+        if let path = reportPath {
             let report = RunReport(
                 plan: outcome.plan, applied: nil, metrics: outcome.session?.client.metrics, exitCode: code)
             try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let mergeRequest {
             let writer = try ForgeConnection.client(
-                settings, access: .readWrite, console: console, control: control)
+                settings, access: .readWrite, console: console, control: run.context.control)
             do {
                 let edited = try await PlanSection.publish(
                     PlanRenderer.markdown(outcome.plan), on: mergeRequest, client: writer)
@@ -69,7 +84,7 @@ struct PlanCommand {
                     error, publishing: "the description of \(mergeRequest)", on: writer.configuration.baseURL)
             }
         }
-        if let path = invocation.value("output") {
+        if let path = output {
             try OutputFile.write(Data(PlanRenderer.json(outcome.plan).utf8), to: path, what: "the plan")
         }
         return code

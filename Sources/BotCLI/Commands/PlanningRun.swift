@@ -11,10 +11,38 @@ import YAML
 /// from a snapshot or a server (through a ``BotSession``), and evaluate.
 struct PlanningRun {
     let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
-    let control: CommandControl
+    let input: Input
+    let context: CommandContext
+    var console: any Console { context.console }
+    var registry: PluginRegistry { context.registry }
+
+    /// The options every evaluating command shares, read once from its invocation.
+    struct Input: Sendable {
+        /// The forge-state file to judge offline instead of a server.
+        var snapshot: String?
+        /// The frozen clock of `--now`.
+        var now: Date?
+        var format: OutputFormat
+        var readAll: Bool
+        var noCache: Bool
+        var verbose: Bool
+
+        init(_ invocation: Invocation) throws(CommandFailure) {
+            snapshot = try SharedOptions.snapshot.value(in: invocation)
+            now = try SharedOptions.now.value(in: invocation)
+            format = try SharedOptions.format.defaultedValue(in: invocation)
+            readAll = invocation.flag(SharedOptions.readAll)
+            noCache = invocation.flag(SharedOptions.noCache)
+            verbose = invocation.flag(SharedOptions.verbose)
+        }
+    }
+
+    /// The planning of `invocation`, whose shared options are read (and checked) now.
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        self.invocation = invocation
+        self.input = try Input(invocation)
+        self.context = context
+    }
 
     /// The evaluated plan, with the session that read it (`nil` offline).
     struct Outcome {
@@ -26,7 +54,7 @@ struct PlanningRun {
 
     /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
     func settings() throws(CommandFailure) -> Settings {
-        try ConfigurationLoader.settings(invocation: invocation, environment: environment, console: console)
+        try ConfigurationLoader.settings(invocation: invocation, environment: context.environment, console: console)
     }
 
     /// A session on the server of `settings`, for this invocation's command.
@@ -34,15 +62,16 @@ struct PlanningRun {
         _ settings: Settings, access: GitbayClientConfiguration.Access, stateUse: BotSession.StateUse
     ) async throws(CommandFailure) -> BotSession {
         try await BotSession.open(
-            settings, client: try ForgeConnection.client(settings, access: access, console: console, control: control),
-            stateUse: stateUse, registry: registry, control: control, console: console)
+            settings,
+            client: try ForgeConnection.client(settings, access: access, console: console, control: context.control),
+            stateUse: stateUse, registry: registry, control: context.control, console: console)
     }
 
     func evaluate(
         access: GitbayClientConfiguration.Access, settings: Settings, stateUse: BotSession.StateUse
     ) async throws(CommandFailure) -> Outcome {
         let rules = try loadRules(settings)
-        if let path = invocation.value("snapshot") {
+        if let path = input.snapshot {
             let state = try snapshotState(path, settings: settings)
             let evaluator = Evaluator(registry: registry, options: settings.evaluationOptions)
             return Outcome(
@@ -50,13 +79,12 @@ struct PlanningRun {
                 state: state)
         }
         let session = try await session(settings, access: access, stateUse: stateUse)
-        let now = try frozenNow() ?? Date()
+        let now = input.now ?? Date()
         do {
             let guards = await session.guards()
             let (state, report) = try await session.read(
-                rules, now: now, guards: invocation.flag("read-all") ? nil : guards,
-                trustCache: !invocation.flag("no-cache"))
-            if invocation.flag("verbose") {
+                rules, now: now, guards: input.readAll ? nil : guards, trustCache: !input.noCache)
+            if input.verbose {
                 verbose(report, client: session.client)
             }
             return Outcome(
@@ -72,7 +100,7 @@ struct PlanningRun {
     func state(for item: ItemReference) async throws(CommandFailure) -> ([Rule], ForgeState, String) {
         let settings = try settings()
         let rules = try loadRules(settings)
-        if let path = invocation.value("snapshot") {
+        if let path = input.snapshot {
             return (rules, try snapshotState(path, settings: settings), "snapshot:\(path)")
         }
         // A preview's session: the state database's kept feed and journal say who did what to
@@ -80,7 +108,7 @@ struct PlanningRun {
         let session = try await session(settings, access: .readOnly, stateUse: .planning)
         do {
             let state = try await ReadPlanner(registry: registry).read(
-                rules: rules, item: item, reader: session.client, now: try frozenNow() ?? Date(),
+                rules: rules, item: item, reader: session.client, now: input.now ?? Date(),
                 automation: settings.bots, activity: try await session.activity(for: rules))
             return (rules, state, session.client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
@@ -130,12 +158,6 @@ struct PlanningRun {
         try settings().evaluationOptions
     }
 
-    private func frozenNow() throws(CommandFailure) -> Date? {
-        guard let text = invocation.value("now") else { return nil }
-        if let date = TimeLiteral.date(text) { return date }
-        throw CommandFailure("--now takes 2026-11-29 or an RFC 3339 time, not '\(text)'", code: .usage)
-    }
-
     /// The forge-state file at `path` as a run would see it: at `--now`, with the `bots:` of `settings`.
     private func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
         let data = try InputFile.read(path, what: "the snapshot")
@@ -145,19 +167,17 @@ struct PlanningRun {
         } catch {
             throw CommandFailure(error.message(about: path), code: .usage)
         }
-        if let now = try frozenNow() { state.now = now }
+        if let now = input.now { state.now = now }
         state.automation = settings.bots
         return state
     }
 
     /// The plan in the requested format.
     func render(_ plan: Plan) -> String {
-        switch invocation.value("format") {
-        case "json": return PlanRenderer.json(plan)
-        case "markdown": return PlanRenderer.markdown(plan)
-        default:
-            let width = environment["COLUMNS"].flatMap { Int($0) } ?? 80
-            return PlanRenderer.text(plan, colour: console.isTerminal(.output), width: width)
+        switch input.format {
+        case .json, .jsonl: return PlanRenderer.json(plan)
+        case .markdown: return PlanRenderer.markdown(plan)
+        case .text: return PlanRenderer.text(plan, colour: console.isTerminal(.output), width: context.width)
         }
     }
 }

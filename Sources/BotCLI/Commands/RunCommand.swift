@@ -5,7 +5,7 @@ import GitbayKit
 import RuleEngine
 
 /// `gitbay-bot run`: the cron entry point; evaluates the rules and applies the plan.
-struct RunCommand {
+struct RunCommand: BotCommand {
     static let spec = CommandSpec(
         name: "run",
         abstract: "Evaluate the rules and do what they say (the scheduled job).",
@@ -21,52 +21,63 @@ struct RunCommand {
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
             SharedOptions.noCache,
-            .flag("dry-run", help: "Print the plan and write nothing."),
+            dryRun,
             SharedOptions.stateDir,
             SharedOptions.journal,
-            SharedOptions.report,
-            .value(
-                "summary-issue", valueName: "owner/name",
-                help: "Keep one issue in this repository showing the last run (found by a hidden marker)."),
+            SharedOptions.report.spec,
+            summaryIssue.spec,
         ],
         positionals: [SharedOptions.rules]
     )
 
-    let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
-    let control: CommandControl
+    static let dryRun = OptionSpec.flag("dry-run", help: "Print the plan and write nothing.")
+    static let summaryIssue = TypedOption<RepositoryPath>(
+        .value(
+            "summary-issue", valueName: "owner/name",
+            help: "Keep one issue in this repository showing the last run (found by a hidden marker).")
+    ) { text throws(CommandFailure) in
+        do {
+            return try RepositoryPath(text)
+        } catch {
+            throw CommandFailure("--summary-issue takes owner/name: \(error)", code: .usage)
+        }
+    }
+
+    let planning: PlanningRun
+    /// Whether nothing is written: `--dry-run`, or a `--snapshot` run, which has no server.
+    let dryRun: Bool
+    /// Where `--report` writes the Markdown report.
+    let reportPath: String?
+    let summaryRepository: RepositoryPath?
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        planning = try PlanningRun(invocation, context: context)
+        dryRun = invocation.flag(Self.dryRun) || planning.input.snapshot != nil
+        reportPath = try SharedOptions.report.value(in: invocation)
+        summaryRepository = try Self.summaryIssue.value(in: invocation)
+    }
 
     func run() async throws(CommandFailure) -> BotExitCode {
-        let dryRun = invocation.flag("dry-run") || invocation.value("snapshot") != nil
-        let summaryRepository = try invocation.value("summary-issue").map { text throws(CommandFailure) in
-            do {
-                return try RepositoryPath(text)
-            } catch {
-                throw CommandFailure("--summary-issue takes owner/name: \(error)", code: .usage)
-            }
-        }
-        let run = PlanningRun(
-            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
+        let run = planning
+        let console = run.console
         let settings = try run.settings()
         let outcome = try await run.evaluate(
             access: dryRun ? .readOnly : .readWrite, settings: settings, stateUse: dryRun ? .planning : .applying)
-        if !dryRun, let session = outcome.session, let frozen = invocation.value("now") {
+        let frozenNow = run.input.now
+        if !dryRun, let session = outcome.session, let frozen = run.invocation.value(SharedOptions.now.spec) {
             console.write(Self.frozenClockWarning(frozen, plan: outcome.plan, server: session.client), to: .error)
         }
         console.write(run.render(outcome.plan), to: .output)
         var code: BotExitCode = outcome.plan.guards.isEmpty ? .ok : .incomplete
         var applied: ApplyReport?
         if !dryRun, let session = outcome.session {
-            (code, applied) = try await ApplyCommand.apply(
-                outcome.plan, command: "run", in: session,
-                frozenNow: invocation.value("now") != nil ? outcome.plan.evaluatedAt : nil,
+            (code, applied) = try await session.execute(
+                outcome.plan, command: "run", frozenNow: frozenNow != nil ? outcome.plan.evaluatedAt : nil,
                 activity: ActivityHistory(of: outcome.state))
         }
         let report = RunReport(
             plan: outcome.plan, applied: applied, metrics: outcome.session?.client.metrics, exitCode: code)
-        if let path = invocation.value("report") {
+        if let path = reportPath {
             try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
         if let summaryRepository {

@@ -1,16 +1,23 @@
 import ArgumentParsing
+import Foundation
+import RuleEngine
 
 /// Options several commands share, declared once.
 enum SharedOptions {
-    static let format = OptionSpec.value(
-        "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json", "markdown"],
-        defaultValue: "text")
-    static let snapshot = OptionSpec.value(
-        "snapshot", valueName: "file",
-        help: "Evaluate offline against a forge-state file instead of a server (docs/forge-state.md).")
-    static let now = OptionSpec.value(
-        "now", valueName: "time",
-        help: "Freeze the clock at this time (2026-11-29 or RFC 3339); with --snapshot it defaults to the file's.")
+    static let format = TypedOption<OutputFormat>(
+        .value(
+            "format", valueName: "format", help: "How to print the result.",
+            allowedValues: ["text", "json", "markdown"], defaultValue: "text"),
+        expected: "text, json or markdown", parse: OutputFormat.init(rawValue:))
+    static let snapshot = TypedOption<String>(
+        .value(
+            "snapshot", valueName: "file",
+            help: "Evaluate offline against a forge-state file instead of a server (docs/forge-state.md)."))
+    static let now = TypedOption<Date>(
+        .value(
+            "now", valueName: "time",
+            help: "Freeze the clock at this time (2026-11-29 or RFC 3339); with --snapshot it defaults to the file's."),
+        expected: "2026-11-29 or an RFC 3339 time", parse: TimeLiteral.date)
     static let url = OptionSpec.value(
         "url", valueName: "url", help: "The gitbay server (default: $GITBAY_URL, then url:, then https://gitbay.org).")
     static let tokenFile = OptionSpec.value(
@@ -50,15 +57,16 @@ enum SharedOptions {
         "journal", valueName: "file",
         help: "An older version's journal.jsonl to import once (default: journal:, else journal.jsonl in --state-dir's "
             + "default folder).")
-    static let report = OptionSpec.value(
-        "report", valueName: "file", help: "Also write a Markdown report (for CI job summaries) to this file.")
+    static let report = TypedOption<String>(
+        .value("report", valueName: "file", help: "Also write a Markdown report (for CI job summaries) to this file."))
     static let rules = PositionalSpec(
         "rules", help: "Rule files or folders (default: rules: in the configuration, else rules/).", optional: true,
         repeating: true)
 
     /// The options of every command that evaluates rules.
     static let evaluation: [OptionSpec] = [
-        config, format, snapshot, now, url, tokenFile, insecure, rateLimit, scope, maxActions, tripwireShare,
+        config, format.spec, snapshot.spec, now.spec, url, tokenFile, insecure, rateLimit, scope, maxActions,
+        tripwireShare,
         tripwireFloor, force, verbose,
     ]
 

@@ -6,7 +6,7 @@ import RuleEngine
 
 /// `gitbay-bot snapshot --scope QUERY -o FILE`: records a live forge as a forge-state file, so rules
 /// can be planned, explained and tested offline against exactly what the server held.
-struct SnapshotCommand {
+struct SnapshotCommand: BotCommand {
     static let spec = CommandSpec(
         name: "snapshot",
         abstract: "Record the forge in a file for offline runs.",
@@ -19,32 +19,49 @@ struct SnapshotCommand {
             written to the file.
             """,
         options: [
-            .value(
-                "scope", valueName: "query", help: "The repositories to record (repo: and owner: terms).",
-                required: true),
-            .flag("all-states", help: "Record closed issues and merged or closed merge requests too."),
-            .value("output", short: "o", valueName: "file", help: "Write the forge-state file here.", required: true),
+            scope.spec, allStates, output.spec,
         ] + SharedOptions.connection
     )
 
-    let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
-
-    func run() async throws(CommandFailure) -> BotExitCode {
-        let text = invocation.value("scope") ?? ""
-        let scope: RuleScope
-        do {
-            scope = try RuleScope(parsing: text)
+    static let scope = TypedOption<RuleScope>(
+        .value(
+            "scope", valueName: "query", help: "The repositories to record (repo: and owner: terms).", required: true)
+    ) { text throws(CommandFailure) in
+        do throws(ConditionSyntaxError) {
+            return try RuleScope(parsing: text)
         } catch {
             throw CommandFailure("--scope: \(error.message)", code: .usage)
         }
-        let path = invocation.value("output") ?? ""
+    }
+    static let allStates = OptionSpec.flag(
+        "all-states", help: "Record closed issues and merged or closed merge requests too.")
+    static let output = TypedOption<String>(
+        .value("output", short: "o", valueName: "file", help: "Write the forge-state file here.", required: true))
+
+    let invocation: Invocation
+    let context: CommandContext
+    let scope: RuleScope
+    let allStates: Bool
+    /// The forge-state file to write.
+    let path: String
+    /// Whether to print the reads made (`--verbose`).
+    let showsReads: Bool
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        self.invocation = invocation
+        self.context = context
+        scope = try Self.scope.value(in: invocation) ?? RuleScope(terms: [])
+        allStates = invocation.flag(Self.allStates)
+        path = try Self.output.value(in: invocation) ?? ""
+        showsReads = invocation.flag(SharedOptions.verbose)
+    }
+
+    func run() async throws(CommandFailure) -> BotExitCode {
+        let console = context.console
         let client = try ForgeConnection.client(
-            invocation, environment: environment, access: .readOnly, console: console)
+            invocation, environment: context.environment, access: .readOnly, console: console)
         let reader = ForgeSnapshotReader(
-            scope: scope, allStates: invocation.flag("all-states"), registry: registry)
+            scope: scope, allStates: allStates, registry: context.registry)
         let snapshot: ForgeSnapshot
         do {
             snapshot = try await reader.read(reader: client, now: Date())
@@ -53,7 +70,7 @@ struct SnapshotCommand {
         } catch {
             throw CommandFailure("\(error)", code: .failure)
         }
-        if invocation.flag("verbose") {
+        if showsReads {
             verbose(snapshot.report, client: client)
         }
         let encoded: Data
@@ -77,9 +94,9 @@ struct SnapshotCommand {
             ([
                 count(repositories.count, "repository", "repositories")
             ]
-            + registry.kinds.map { kind in
+            + context.registry.kinds.map { kind in
                 count(
-                    repositories.reduce(0) { $0 + $1.items(of: kind).count }, registry.noun(of: kind))
+                    repositories.reduce(0) { $0 + $1.items(of: kind).count }, context.registry.noun(of: kind))
             }).joined(separator: ", ")
     }
 
@@ -89,6 +106,6 @@ struct SnapshotCommand {
         let metrics = client.metrics
         text += "requests: \(metrics.reads) reads, \(metrics.retries) retries, "
         text += "\(metrics.rateLimitedResponses) rate-limited, waited \(metrics.totalWait.components.seconds) s\n"
-        console.write(text, to: .error)
+        context.console.write(text, to: .error)
     }
 }

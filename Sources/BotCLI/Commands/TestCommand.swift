@@ -4,7 +4,7 @@ import RuleEngine
 
 /// `gitbay-bot test [PATH]`: rule tests, so users pin what their rules do on a known forge the way
 /// the bot's own suite pins the shipped rules.
-struct TestCommand {
+struct TestCommand: BotCommand {
     static let spec = CommandSpec(
         name: "test",
         abstract: "Run rule tests: expected plans on forge files.",
@@ -16,14 +16,21 @@ struct TestCommand {
             (default: tests/ if it exists, else rule-tests/). Exits 0 when every test passes, 1 when \
             any fails, 78 when a test file or its rules are invalid. Reads no server.
             """,
-        positionals: [
-            PositionalSpec("path", help: "A folder of test files, or one test file.", optional: true)
-        ]
+        positionals: [path]
     )
 
-    let invocation: Invocation
+    static let path = PositionalSpec("path", help: "A folder of test files, or one test file.", optional: true)
+
     let console: any Console
     let registry: PluginRegistry
+    /// The folder or file given, if any.
+    let path: String?
+
+    init(_ invocation: Invocation, context: CommandContext) {
+        console = context.console
+        registry = context.registry
+        path = invocation.positional(Self.path.name)
+    }
 
     func run() throws(CommandFailure) -> BotExitCode {
         let tests = try testFiles()
@@ -56,7 +63,7 @@ struct TestCommand {
     private func testFiles() throws(CommandFailure) -> [(path: String, name: String)] {
         let manager = FileManager.default
         let path =
-            invocation.positional("path") ?? (manager.fileExists(atPath: "tests") ? "tests" : "rule-tests")
+            self.path ?? (manager.fileExists(atPath: "tests") ? "tests" : "rule-tests")
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("no tests at \(path); pass a folder of test files or one test file", code: .usage)

@@ -15,7 +15,7 @@ import StateDatabase
 /// (time passing: `idle`) and heals anything missed; a feed that no longer reaches back to the
 /// last event handled forces one. The position in the feed lives in the state database, so a
 /// watcher started again goes on where the last one stopped.
-struct WatchCommand {
+struct WatchCommand: BotCommand {
     static let spec = CommandSpec(
         name: "watch",
         abstract: "Act on the forge's activity as it happens: poll the feed, judge only what changed.",
@@ -40,53 +40,88 @@ struct WatchCommand {
             SharedOptions.rateLimit, SharedOptions.scope, SharedOptions.maxActions, SharedOptions.tripwireShare,
             SharedOptions.tripwireFloor, SharedOptions.force, SharedOptions.verbose, SharedOptions.stateDir,
             SharedOptions.journal,
-            .value(
-                "interval", valueName: "duration", help: "How often to poll the feed (default 30s).",
-                defaultValue: "30s"),
-            .value(
-                "full-every", valueName: "duration",
-                help: "How often to run a full pass, for time-based conditions (default 15m).", defaultValue: "15m"),
-            .flag("dry-run", help: "Plan every pass and write nothing."),
-            .value(
-                "listen", valueName: "host:port",
-                help:
-                    "Serve /metrics (Prometheus), /healthz and a status page on this address (loopback "
-                    + "unless an address says otherwise; off by default)."),
-            .value(
-                "format", valueName: "format", help: "How to print each pass.", allowedValues: ["text", "json"],
-                defaultValue: "text"),
+            interval.spec, fullEvery.spec, dryRun, listen.spec, format.spec,
         ],
         positionals: [SharedOptions.rules]
     )
 
-    let invocation: Invocation
-    let environment: [String: String]
-    let console: any Console
-    let registry: PluginRegistry
-    let control: CommandControl
+    static let interval = duration(
+        .value(
+            "interval", valueName: "duration", help: "How often to poll the feed (default 30s).", defaultValue: "30s"))
+    static let fullEvery = duration(
+        .value(
+            "full-every", valueName: "duration",
+            help: "How often to run a full pass, for time-based conditions (default 15m).", defaultValue: "15m"))
+    static let dryRun = OptionSpec.flag("dry-run", help: "Plan every pass and write nothing.")
+    static let listen = TypedOption<ListenAddress>(
+        .value(
+            "listen", valueName: "host:port",
+            help:
+                "Serve /metrics (Prometheus), /healthz and a status page on this address (loopback "
+                + "unless an address says otherwise; off by default).")
+    ) { text throws(CommandFailure) in
+        do throws(HTTPServerError) {
+            return try ListenAddress.parse(text)
+        } catch {
+            throw CommandFailure(error.message, code: .usage)
+        }
+    }
+    static let format = TypedOption<OutputFormat>(
+        .value(
+            "format", valueName: "format", help: "How to print each pass.", allowedValues: ["text", "json"],
+            defaultValue: "text"),
+        expected: "text or json", parse: OutputFormat.init(rawValue:))
+
+    /// A duration option of at least a second; its default is the spec's, so it is written once.
+    private static func duration(_ spec: OptionSpec) -> TypedOption<TimeInterval> {
+        TypedOption(spec, expected: "a duration of a second or more, such as 30s or 15m") { text in
+            DurationLiteral.seconds(text).flatMap { $0 >= 1 ? $0 : nil }
+        }
+    }
+
+    static var acceptsReloads: Bool { true }
+
+    let planning: PlanningRun
+    let interval: TimeInterval
+    let fullEvery: TimeInterval
+    let dryRun: Bool
+    let listen: ListenAddress?
+    let json: Bool
+
+    init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
+        planning = try PlanningRun(invocation, context: context)
+        interval = try Self.interval.defaultedValue(in: invocation)
+        fullEvery = try Self.fullEvery.defaultedValue(in: invocation)
+        dryRun = invocation.flag(Self.dryRun)
+        listen = try Self.listen.value(in: invocation)
+        json = try Self.format.defaultedValue(in: invocation) == .json
+    }
 
     func run() async throws(CommandFailure) -> BotExitCode {
-        let interval = try duration("interval", default: 30)
-        let fullEvery = try duration("full-every", default: 900)
-        let listen = try listenAddress()
-        let planning = PlanningRun(
-            invocation: invocation, environment: environment, console: console, registry: registry, control: control)
+        let console = planning.console
+        let control = planning.context.control
+        let registry = planning.registry
+        if let listen, !listen.isLoopback {
+            console.write(
+                "warning: --listen \(listen) serves /metrics, /healthz and the status page to every host that "
+                    + "can reach this one; they show the server, the account, the rules and recent actions "
+                    + "(never the token)\n", to: .error)
+        }
         let settings = try planning.settings()
-        let dryRun = invocation.flag("dry-run")
         let telemetry = WatchTelemetry(
             server: ForgeConnection.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun)
         let rules = try planning.loadRules(settings)
         let client = try ForgeConnection.client(
             settings, access: dryRun ? .readOnly : .readWrite, console: console, control: control,
             observer: telemetry.record)
-        let server = try serve(on: listen, telemetry)
+        let server = try serve(on: listen, telemetry, console: console)
         defer { server?.stop() }
-        let notifier = SystemdNotifier(environment: environment)
+        let notifier = SystemdNotifier(environment: planning.context.environment)
         let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry) }
         defer { watchdog?.stop() }
         var watcher = Watcher(
             rules: rules, settings: settings, client: client, dryRun: dryRun, interval: interval,
-            fullEvery: fullEvery, json: invocation.value("format") == "json", verbose: invocation.flag("verbose"),
+            fullEvery: fullEvery, json: json, verbose: planning.input.verbose,
             registry: registry, control: control, console: console, telemetry: telemetry, notifier: notifier)
         let ended = await withTaskCancellationHandler { () async -> Result<BotExitCode, CommandFailure> in
             do throws(CommandFailure) {
@@ -104,27 +139,10 @@ struct WatchCommand {
         return try ended.get()
     }
 
-    /// The `--listen` address, `nil` without one; an address that is not loopback is served as
-    /// asked, with a warning, because the page names the server, the account and the rules.
-    private func listenAddress() throws(CommandFailure) -> ListenAddress? {
-        guard let text = invocation.value("listen") else { return nil }
-        let address: ListenAddress
-        do {
-            address = try ListenAddress.parse(text)
-        } catch {
-            throw CommandFailure(error.message, code: .usage)
-        }
-        if !address.isLoopback {
-            console.write(
-                "warning: --listen \(address) serves /metrics, /healthz and the status page to every host that "
-                    + "can reach this one; they show the server, the account, the rules and recent actions "
-                    + "(never the token)\n", to: .error)
-        }
-        return address
-    }
-
     /// Starts the status server on `address`, before the first pass, so that a probe sees the start.
-    private func serve(on address: ListenAddress?, _ telemetry: WatchTelemetry) throws(CommandFailure) -> HTTPServer? {
+    private func serve(
+        on address: ListenAddress?, _ telemetry: WatchTelemetry, console: any Console
+    ) throws(CommandFailure) -> HTTPServer? {
         guard let address else { return nil }
         let endpoints = StatusEndpoints(telemetry: telemetry)
         do {
@@ -136,16 +154,5 @@ struct WatchCommand {
         } catch {
             throw CommandFailure(error.message, code: .failure)
         }
-    }
-
-    /// The value of the duration option `name` in seconds: at least a second.
-    private func duration(_ name: String, default fallback: TimeInterval) throws(CommandFailure) -> TimeInterval {
-        guard let text = invocation.value(name) else { return fallback }
-        guard let seconds = DurationLiteral.seconds(text), seconds >= 1 else {
-            throw CommandFailure(
-                "--\(name) takes a duration of a second or more, such as 30s or 15m, not '\(text)'",
-                code: .usage)
-        }
-        return seconds
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import GitbayClient
 import GitbayKit
@@ -7,7 +8,7 @@ import RuleEngine
 /// One account's work on one server: the plugins' registry, the client, the state store and the
 /// control that stops it, with the steps every command that talks to a server takes.
 ///
-/// `plan`, `run`, `apply` and each `watch` pass read, plan, apply and settle through these same
+/// `plan`, `run`, `apply` and each `watch` pass open, read, plan and execute through these same
 /// steps, so a run ends, records and exits the same way whichever command started it. Commands
 /// parse, open a session, call its steps and render.
 struct BotSession {
@@ -32,15 +33,23 @@ struct BotSession {
 
     /// A session of `client`, as the account `account` (asked of the server when `nil`), with that
     /// account's state opened as `stateUse` asks.
+    ///
+    /// `planFor` is the account a saved plan was made for: a token of another account is refused
+    /// (exit 64) before that account's state database is opened, let alone made or locked.
     static func open(
-        _ settings: Settings, client: GitbayClient, account: String? = nil, stateUse: StateUse,
-        registry: PluginRegistry, control: CommandControl, console: any Console
+        _ settings: Settings, client: GitbayClient, account: String? = nil, planFor: String? = nil,
+        stateUse: StateUse, registry: PluginRegistry, control: CommandControl, console: any Console
     ) async throws(CommandFailure) -> BotSession {
         let me: String
         if let account {
             me = account
         } else {
             me = try await Self.account(of: client)
+        }
+        if let planFor, planFor != me {
+            throw CommandFailure(
+                "the plan was made for \(planFor), but the token belongs to \(me); apply it with "
+                    + "\(planFor)'s token, or make a new plan with this one", code: .usage)
         }
         let server = client.configuration.baseURL
         let store: any StateStore =
@@ -87,7 +96,7 @@ struct BotSession {
     }
 
     /// The settings' guards, with the cap's share kept for the actions earlier runs left half
-    /// done, which ``apply(_:command:frozenNow:activity:progress:)`` finishes first: `--max-actions`
+    /// done, which ``execute(_:command:frozenNow:activity:shows:)`` finishes first: `--max-actions`
     /// counts every command a run sends.
     func guards() async -> EvaluationOptions {
         var options = settings.evaluationOptions
@@ -103,19 +112,23 @@ struct BotSession {
             rules: rules, state: state, source: client.configuration.baseURL.absoluteString, only: targets)
     }
 
-    /// Applies `plan` as `command` (for `history`), recording the run it is in the state store.
+    /// Applies `plan` as `command` (for `history`) and settles the run: the one call that
+    /// begins a run in the state store, sends the plan's commands and records how it ended.
     ///
-    /// Cancelling the task stops it after the write in flight; ``settle(_:plan:run:)`` then exits
-    /// with 128 + the signal the ``control`` recorded. Rules' schedules and each entry's
-    /// conditions are checked again at `frozenNow` (`run --now`), as the plan judged them, else
-    /// on the real clock; the journal is stamped on the same clock.
+    /// Answers the exit code with the report (for `run --report` and a `watch` pass's line), or
+    /// throws the failure that stopped it (a token turned away, a server out of reach, a journal
+    /// that cannot be written); the run is recorded as ended either way. With `shows`, each
+    /// outcome goes to a terminal's stderr as it comes and the report to stdout.
     ///
-    /// Each entry is re-checked with who did what to its item: `activity` as the plan was read
-    /// with, else read now (a saved plan: the feed since it was made).
-    func apply(
-        _ plan: Plan, command: String, frozenNow: Date? = nil, activity: ActivityHistory? = nil,
-        progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
-    ) async throws(CommandFailure) -> (run: RunRecord, report: ApplyReport) {
+    /// Cancelling the task stops it after the write in flight, with 128 + the signal the
+    /// ``control`` recorded. Rules' schedules and each entry's conditions are checked again at
+    /// `frozenNow` (`run --now`), as the plan judged them, else on the real clock; the journal is
+    /// stamped on the same clock. Each entry is re-checked with who did what to its item:
+    /// `activity` as the plan was read with, else read now (a saved plan: the feed since it was
+    /// made).
+    func execute(
+        _ plan: Plan, command: String, frozenNow: Date? = nil, activity: ActivityHistory? = nil, shows: Bool = true
+    ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
         let history: ActivityHistory?
         do {
             if let activity {
@@ -128,24 +141,53 @@ struct BotSession {
         } catch {
             throw CommandFailure("\(error)", code: .failure)
         }
-        let (run, unfinished) = try await StateStoreOpening.begin(command, in: store)
+        let (run, unfinished) = try await begin(command)
+        let console = console
+        let showsProgress = shows && console.isTerminal(.error)
+        let progress: @Sendable (ApplyOutcome) -> Void = { outcome in
+            guard showsProgress else { return }
+            console.write("\(outcome.status.rawValue): \(outcome.action) on \(outcome.item)\n", to: .error)
+        }
         let report = await Applier(registry: registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
-            now: { frozenNow ?? Date() }, scheduleNow: { frozenNow ?? Date() }, activity: history, progress: progress)
-        return (run, report)
-    }
-
-    /// Records how an applying `run` ended and answers its exit code, or throws the failure that
-    /// stopped it (a token turned away, a server out of reach, a journal that cannot be written).
-    func settle(_ report: ApplyReport, plan: Plan, run: RunRecord) async throws(CommandFailure) -> BotExitCode {
+            now: { frozenNow ?? Date() }, scheduleNow: { frozenNow ?? Date() }, activity: history,
+            progress: progress)
+        if shows { console.write(ApplyReportRenderer.text(report), to: .output) }
         let outcome = outcome(of: report, plan: plan)
         let code: BotExitCode
         switch outcome {
         case .success(let success): code = success
         case .failure(let failure): code = failure.code
         }
-        await StateStoreOpening.finish(run.id, code: code, in: store, retention: settings.retention, console: console)
-        return try outcome.get()
+        await finish(run.id, code: code)
+        return (try outcome.get(), report)
+    }
+
+    /// Records that `command` starts applying and answers what earlier runs left unfinished.
+    private func begin(
+        _ command: String
+    ) async throws(CommandFailure) -> (
+        run: RunRecord, unfinished: [UnfinishedAction]
+    ) {
+        let run = RunRecord(id: UUID().uuidString, command: command, startedAt: Date())
+        do {
+            try await store.beginRun(run)
+            return (run, try await store.unfinishedActions())
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+    }
+
+    /// Records how the run ended and drops what retention lets go; a failure here is a warning,
+    /// since every write of the run is already on record.
+    private func finish(_ run: String, code: BotExitCode) async {
+        let now = Date()
+        do {
+            try await store.finishRun(id: run, at: now, exitCode: code.rawValue)
+            try await store.prune(resultsBefore: now.addingTimeInterval(-settings.retention))
+        } catch {
+            console.write("warning: \(error)\n", to: .error)
+        }
     }
 
     /// The exit code of an applied plan, or the failure that stopped it.

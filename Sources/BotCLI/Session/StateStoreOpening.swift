@@ -5,8 +5,8 @@ import GitbayKit
 import RuleEngine
 import StateDatabase
 
-/// Opens the state database for a session, and begins and closes its run records, mapping every
-/// failure to one line and a documented exit code.
+/// Opens the state database for a session, mapping every failure to one line and a documented
+/// exit code.
 enum StateStoreOpening {
     /// The database of `account` on `server`, locked for this run, with any older journal imported.
     ///
@@ -61,35 +61,6 @@ enum StateStoreOpening {
         } catch {
             console.write("note: the read cache is not used: \(error)\n", to: .error)
             return nil
-        }
-    }
-
-    /// Records that `command` starts applying and answers what earlier runs left unfinished.
-    static func begin(
-        _ command: String, in store: any StateStore
-    ) async throws(CommandFailure) -> (
-        run: RunRecord, unfinished: [UnfinishedAction]
-    ) {
-        let run = RunRecord(id: UUID().uuidString, command: command, startedAt: Date())
-        do {
-            try await store.beginRun(run)
-            return (run, try await store.unfinishedActions())
-        } catch {
-            throw CommandFailure("\(error)", code: .ioError)
-        }
-    }
-
-    /// Records how the run ended and drops what retention lets go; a failure here is a warning,
-    /// since every write of the run is already on record.
-    static func finish(
-        _ run: String, code: BotExitCode, in store: any StateStore, retention: TimeInterval, console: any Console
-    ) async {
-        let now = Date()
-        do {
-            try await store.finishRun(id: run, at: now, exitCode: code.rawValue)
-            try await store.prune(resultsBefore: now.addingTimeInterval(-retention))
-        } catch {
-            console.write("warning: \(error)\n", to: .error)
         }
     }
 }

@@ -261,11 +261,11 @@ struct Watcher {
         pass.actions = plan.pendingCommandCount
         if dryRun { recordPlanned(plan, in: &pass) }
         guard !dryRun, plan.pendingCommandCount > 0 else { return }
-        let (run, applied) = try await session.apply(plan, command: "watch", activity: ActivityHistory(of: state))
+        let (_, applied) = try await session.execute(
+            plan, command: "watch", activity: ActivityHistory(of: state), shows: false)
         pass.applied = applied.count(.applied)
         pass.failed = applied.count(.failed)
         pass.outcomes = applied.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) }
-        _ = try await session.settle(applied, plan: plan, run: run)
     }
 
     /// The items a full pass judged: every item of the rules' kinds in the state it read, in
