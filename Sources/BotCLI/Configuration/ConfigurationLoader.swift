@@ -18,7 +18,7 @@ enum ConfigurationLoader {
         invocation: Invocation, environment: [String: String], console: any Console,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(CommandFailure) -> Settings {
-        let explicit = invocation.value("config")
+        let explicit = invocation.value(SharedOptions.config)
         let path = explicit ?? (workingDirectory as NSString).appendingPathComponent(defaultName)
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false

@@ -83,13 +83,13 @@ struct Settings: Sendable, Equatable {
             return (fileDirectory as NSString).appendingPathComponent(path)
         }
         let environmentURL = environment["GITBAY_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        let urlText = invocation.value("url") ?? environmentURL ?? file.url?.value ?? defaultURL
+        let urlText = invocation.value(SharedOptions.url) ?? environmentURL ?? file.url?.value ?? defaultURL
         guard let url = serverURL(urlText) else {
-            let origin = invocation.value("url") != nil ? "--url" : "GITBAY_URL"
+            let origin = invocation.value(SharedOptions.url) != nil ? "--url" : "GITBAY_URL"
             throw CommandFailure("\(origin): '\(urlText)' is not a URL; write https://gitbay.example", code: .usage)
         }
         var scope: RuleScope?
-        if let text = invocation.value("scope") ?? file.scope?.value {
+        if let text = invocation.value(SharedOptions.scope) ?? file.scope?.value {
             do {
                 scope = try RuleScope(parsing: text)
             } catch {
@@ -98,37 +98,37 @@ struct Settings: Sendable, Equatable {
         }
         let rateLimit =
             try number(
-                "rate-limit", invocation, parse: Double.init, valid: { $0 >= 1 },
+                SharedOptions.rateLimit, invocation, parse: Double.init, valid: { $0 >= 1 },
                 expected: "a number of requests a minute") ?? file.rateLimit?.value ?? defaultRateLimit
         let maxActions =
             try number(
-                "max-actions", invocation, parse: { Int($0) }, valid: { $0 >= 0 },
+                SharedOptions.maxActions, invocation, parse: { Int($0) }, valid: { $0 >= 0 },
                 expected: "a whole number") ?? file.maxActions?.value ?? defaultMaxActions
         let defaults = EvaluationOptions()
         let share =
             try number(
-                "tripwire-share", invocation, parse: Double.init, valid: { (0...1).contains($0) },
+                SharedOptions.tripwireShare, invocation, parse: Double.init, valid: { (0...1).contains($0) },
                 expected: "a share from 0 to 1") ?? file.tripwire?.share?.value ?? defaults.tripwireShare
         let floor =
             try number(
-                "tripwire-floor", invocation, parse: { Int($0) }, valid: { $0 >= 0 },
+                SharedOptions.tripwireFloor, invocation, parse: { Int($0) }, valid: { $0 >= 0 },
                 expected: "a whole number") ?? file.tripwire?.floor?.value ?? defaults.tripwireFloor
-        let positionals = invocation.positionals("rules")
+        let positionals = invocation.positionals(SharedOptions.rules.name)
         var settings = Settings(
             url: url, token: token(invocation, environment: environment, file: file, resolve: fromFile), scope: scope,
             rateLimit: rateLimit, maxActions: maxActions, tripwireShare: share, tripwireFloor: floor,
-            force: invocation.flag("force"),
-            journal: invocation.value("journal") ?? file.journal.map { fromFile($0.value) }
+            force: invocation.flag(SharedOptions.force),
+            journal: invocation.value(SharedOptions.journal) ?? file.journal.map { fromFile($0.value) }
                 ?? "\(StateLocation.defaultFolder(environment: environment))/journal.jsonl",
-            stateDir: invocation.value("state-dir") ?? file.stateDir.map { fromFile($0.value) }
+            stateDir: invocation.value(SharedOptions.stateDir) ?? file.stateDir.map { fromFile($0.value) }
                 ?? StateLocation.defaultFolder(environment: environment),
             retention: file.stateRetention.flatMap { DurationLiteral.seconds($0.value) } ?? defaultRetention,
             rules: !positionals.isEmpty
                 ? positionals : file.rules.map { $0.map { fromFile($0.value) } } ?? defaultRules,
             schedule: try? file.schedule?.schedule().get(),
-            allowInsecureHTTP: invocation.flag("allow-insecure-http"),
+            allowInsecureHTTP: invocation.flag(SharedOptions.insecure),
             maxResponseSize: file.responseCap ?? GitbayClientConfiguration.defaultMaxResponseSize,
-            verbose: invocation.flag("verbose"),
+            verbose: invocation.flag(SharedOptions.verbose),
             configurationPath: configurationPath)
         settings.bots = Set(file.bots?.map(\.value) ?? [])
         return settings
@@ -139,7 +139,7 @@ struct Settings: Sendable, Equatable {
         _ invocation: Invocation, environment: [String: String], file: ConfigurationFile,
         resolve: (String) -> String
     ) -> TokenSource {
-        if let path = invocation.value("token-file") {
+        if let path = invocation.value(SharedOptions.tokenFile) {
             return .file(path: path, origin: "--token-file")
         }
         if let value = environment["GITBAY_TOKEN"], !BearerToken(value).isEmpty {
@@ -156,12 +156,12 @@ struct Settings: Sendable, Equatable {
 
     /// A numeric option's value when given, checked; `nil` when the command line leaves it out.
     private static func number<Value>(
-        _ name: String, _ invocation: Invocation, parse: (String) -> Value?, valid: (Value) -> Bool,
+        _ option: OptionSpec, _ invocation: Invocation, parse: (String) -> Value?, valid: (Value) -> Bool,
         expected: String
     ) throws(CommandFailure) -> Value? {
-        guard let text = invocation.value(name) else { return nil }
+        guard let text = invocation.value(option) else { return nil }
         guard let value = parse(text), valid(value) else {
-            throw CommandFailure("--\(name) takes \(expected), not '\(text)'", code: .usage)
+            throw CommandFailure("--\(option.name) takes \(expected), not '\(text)'", code: .usage)
         }
         return value
     }
