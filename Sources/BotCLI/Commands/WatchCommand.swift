@@ -80,7 +80,6 @@ struct WatchCommand {
             settings, access: dryRun ? .readOnly : .readWrite, console: console, control: control,
             observer: telemetry.record)
         let server = try serve(on: listen, telemetry)
-        defer { server?.stop() }
         let notifier = SystemdNotifier(environment: environment)
         let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry) }
         defer { watchdog?.stop() }
@@ -101,6 +100,7 @@ struct WatchCommand {
                 "STOPPING=1", "STATUS=\(CommandControl.stopNote(writeInFlight: control.hasWriteInFlight))",
             ])
         }
+        await server?.stopAndWait()
         return try ended.get()
     }
 
