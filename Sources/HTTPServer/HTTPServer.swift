@@ -24,11 +24,12 @@ import Darwin
 ///
 /// The server runs on threads of its own, never on Swift's cooperative pool (two threads on two
 /// cores), where the bot's passes run: its waits and the handler block their thread. One accept
-/// thread `poll`s the listening socket and a wake-up pipe that ``stop()`` writes. Every descriptor
+/// thread `poll`s the listening socket and a wake-up pipe that ``stop()`` writes; stopping never
+/// blocks the caller's thread, and ``stopAndWait()`` awaits the threads' end by suspending. Every descriptor
 /// is close-on-exec, so a child process started meanwhile never holds a connection open, and no
 /// write raises SIGPIPE.
 ///
-/// The handler runs on a connection's thread, so it must be quick and must not call ``stop()``.
+/// The handler runs on a connection's thread, so it must be quick: ``stopAndWait()`` waits for it.
 public final class HTTPServer: Sendable {
     /// The bounds on what one client can hold: see ``HTTPServer``.
     public struct Limits: Sendable, Hashable {
@@ -94,15 +95,35 @@ public final class HTTPServer: Sendable {
         return HTTPServer(port: port, address: address, loop: loop)
     }
 
-    /// Stops serving; idempotent.
+    /// Stops serving and returns once the server's threads have ended; idempotent.
     ///
-    /// Stops accepting, closes the listening socket and every open connection, and waits (at most
-    /// 2 seconds) for the server's threads to end.
+    /// Suspends rather than blocks, so it may be awaited on Swift's cooperative pool: the server's
+    /// last thread to end resumes it. Connections are shut down, so only a handler still running
+    /// delays it.
+    public func stopAndWait() async {
+        loop.stop()
+        await loop.stopped()
+    }
+
+    /// Starts stopping without waiting; idempotent.
+    ///
+    /// Stops accepting and shuts every open connection down; the threads then close their
+    /// descriptors and end, and ``stopped()`` awaits that. For a `defer` and for `deinit`, which
+    /// cannot await.
     public func stop() {
         loop.stop()
     }
 
-    /// A server released without ``stop()`` stops as it goes (waiting as ``stop()`` does).
+    /// Returns once every thread of the server has ended; only after ``stop()``.
+    ///
+    /// Suspends rather than blocks (the last thread to end resumes it); returns at once when they
+    /// have ended.
+    public func stopped() async {
+        await loop.stopped()
+    }
+
+    /// A server released without ``stop()`` stops as it goes, without waiting: its threads hold the
+    /// loop, not the server, and end on their own.
     deinit {
         loop.stop()
     }

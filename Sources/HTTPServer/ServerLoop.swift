@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -15,6 +14,10 @@ import Darwin
 /// as it leaves; each connection thread closes its own connection. Descriptors are closed under
 /// the lock that `stop()` takes to write the pipe and shut the connections down, so `stop()`
 /// never touches a descriptor number that was closed and reused.
+///
+/// Nothing here waits for the threads on the caller's thread: `stop()` only signals them, and
+/// `stopped()` suspends until the last thread to end resumes it from that thread, so a stop never
+/// holds a thread of Swift's cooperative pool (two on two cores) while connections wind down.
 final class ServerLoop: Sendable {
     private struct State {
         var stopping = false
@@ -24,10 +27,10 @@ final class ServerLoop: Sendable {
         var connections: Set<Int32> = []
         var runningThreads = 0
         var largestHeadHeld = 0
+        /// The callers of `stopped()` suspended until the last thread ends.
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// How long `stop()` waits for the threads to end.
-    private static let stopWait = DispatchTimeInterval.seconds(2)
     /// The most connections taken per wake-up, so a flood cannot keep the accept thread from `stop()`.
     private static let acceptsPerWake = 64
     /// The pause after the system refused a connection for want of descriptors or memory: the
@@ -40,7 +43,6 @@ final class ServerLoop: Sendable {
     private let limits: HTTPServer.Limits
     private let handler: HTTPServer.Handler
     private let state = Mutex(State())
-    private let threads = DispatchGroup()
 
     init(
         listener: Int32, wake: (read: Int32, write: Int32), limits: HTTPServer.Limits,
@@ -56,12 +58,11 @@ final class ServerLoop: Sendable {
     func start() {
         state.withLock { state in
             state.runningThreads += 1
-            threads.enter()
         }
         spawn("http-server accept") { self.acceptLoop() }
     }
 
-    /// Stops accepting, shuts every connection down and waits, at most `stopWait`, for the threads.
+    /// Stops accepting and shuts every connection down, without waiting for the threads to end.
     func stop() {
         state.withLock { state in
             guard !state.stopping else { return }
@@ -72,7 +73,19 @@ final class ServerLoop: Sendable {
             }
             for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
-        _ = threads.wait(timeout: .now() + Self.stopWait)
+    }
+
+    /// Returns once every thread of the server has ended (at once when none runs), suspending
+    /// rather than blocking: the last thread to end resumes it.
+    func stopped() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let ended = state.withLock { state -> Bool in
+                guard state.runningThreads > 0 else { return true }
+                state.waiters.append(waiter)
+                return false
+            }
+            if ended { waiter.resume() }
+        }
     }
 
     /// The most bytes of a request head a connection held at once: never above `maxHeadBytes`.
@@ -116,9 +129,8 @@ final class ServerLoop: Sendable {
             close(listener)
             close(wakeReader)
             close(wakeWriter)
-            state.runningThreads -= 1
         }
-        threads.leave()
+        threadEnded()
     }
 
     /// Takes the pending connections (at most `acceptsPerWake`); answers false when the system
@@ -146,7 +158,6 @@ final class ServerLoop: Sendable {
             guard state.connections.count < limits.maxConnections else { return false }
             state.connections.insert(connection)
             state.runningThreads += 1
-            threads.enter()
             return true
         }
         switch admitted {
@@ -166,9 +177,19 @@ final class ServerLoop: Sendable {
             state.connections.remove(connection)
             close(connection)
             state.largestHeadHeld = max(state.largestHeadHeld, headBytes)
-            state.runningThreads -= 1
         }
-        threads.leave()
+        threadEnded()
+    }
+
+    /// Counts a thread out; the last one resumes the callers of `stopped()`, outside the lock.
+    private func threadEnded() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.runningThreads -= 1
+            guard state.runningThreads == 0 else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Answers 503 with `Retry-After: 1` without waiting, and closes the connection.

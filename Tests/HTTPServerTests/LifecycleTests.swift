@@ -17,19 +17,19 @@ import Darwin
     @Test func stopClosesTheListenerAndEveryConnectionAndEndsTheThreads() async throws {
         let server = try startedServer(limits: HTTPServer.Limits(readTimeout: .seconds(60)))
         let port = server.port
-        let (ending, refused) = try await offPool { () -> (RawClient.Ending, Bool) in
+        let ending = try await offPool { () -> RawClient.Ending in
             let silent = try RawClient(port: port)
             waitUntil { server.loop.openDescriptors.count >= 4 }
             server.stop()
-            let ending = silent.readToEnd(timeout: .seconds(20)).ending
-            let refused = (try? RawClient(port: port)) == nil
-            return (ending, refused)
+            return silent.readToEnd(timeout: .seconds(20)).ending
         }
         #expect(ending == .endOfFile)
+        await server.stopped()
+        let refused = try await offPool { (try? RawClient(port: port)) == nil }
         #expect(refused)
         #expect(server.loop.runningThreads == 0)
         #expect(server.loop.openDescriptors.isEmpty)
-        server.stop()
+        await server.stopAndWait()
         #expect(server.loop.runningThreads == 0)
     }
 
@@ -41,8 +41,59 @@ import Darwin
         #expect(exchange.response?.status == 200)
         #expect(loop.runningThreads > 0)
         server = nil
+        await loop.stopped()
         #expect(loop.runningThreads == 0)
         #expect(loop.openDescriptors.isEmpty)
+    }
+
+    /// Stopping suspends rather than blocks a pool thread: more servers than the pool has threads
+    /// are closed at once while each one's handler is held, and only a task on the same pool, which
+    /// runs once every stop has begun, lets the handlers go.
+    ///
+    /// A stop that blocked its thread would hold every pool thread, so the releasing task could not
+    /// run: the handlers' bounded wait would run out (20 s) and the threads outlive the stop. The
+    /// bound is that event, never a sleep.
+    @Test func closingManyServersAtOnceHoldsNoPoolThread() async throws {
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let servers = try (0..<count).map { _ in
+            try HTTPServer.start(on: ListenAddress.parse("127.0.0.1:0")) { _ in
+                entered.signal()
+                return release.wait(timeout: .now() + 20) == .success ? .text("released\n") : .text("timed out\n")
+            }
+        }
+        let ports = servers.map(\.port)
+        let handled = try await offPool { () -> Int in
+            for port in ports {
+                let client = try RawClient(port: port)
+                _ = client.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            }
+            return ports.filter { _ in entered.wait(timeout: .now() + 20) == .success }.count
+        }
+        #expect(handled == count)
+        let (begun, closesBegun) = AsyncStream.makeStream(of: Void.self)
+        let threadsLeftAtStop = await withTaskGroup(of: Int?.self) { group -> [Int] in
+            for server in servers {
+                group.addTask {
+                    closesBegun.yield()
+                    await server.stopAndWait()
+                    return server.loop.runningThreads
+                }
+            }
+            group.addTask {
+                var seen = 0
+                for await _ in begun {
+                    seen += 1
+                    if seen == count { break }
+                }
+                for _ in 0..<count { release.signal() }
+                return nil
+            }
+            return await group.reduce(into: []) { left, running in if let running { left.append(running) } }
+        }
+        #expect(threadsLeftAtStop == Array(repeating: 0, count: count))
+        for server in servers { #expect(server.loop.openDescriptors.isEmpty) }
     }
 
     @Test func everyDescriptorIsCloseOnExecAndNonBlocking() async throws {
@@ -115,5 +166,3 @@ import Darwin
         }
     }
 }
-
-/// How many of the pool's threads a test holds.

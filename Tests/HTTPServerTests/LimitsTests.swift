@@ -27,7 +27,7 @@ import Darwin
         #expect(outcome.closed, "the server kept reading an endless header (\(outcome.sent) bytes)")
         let answer = String(decoding: outcome.received, as: UTF8.self)
         #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
-        server.stop()
+        await server.stopAndWait()
         #expect(server.loop.largestHeadHeld > 0)
         #expect(server.loop.largestHeadHeld <= 1024)
     }

@@ -115,7 +115,6 @@ struct WatchCommand: BotCommand {
             settings, access: dryRun ? .readOnly : .readWrite, console: console, control: control,
             observer: telemetry.record)
         let server = try serve(on: listen, telemetry, console: console)
-        defer { server?.stop() }
         let notifier = SystemdNotifier(environment: planning.context.environment)
         let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry) }
         defer { watchdog?.stop() }
@@ -136,6 +135,7 @@ struct WatchCommand: BotCommand {
                 "STOPPING=1", "STATUS=\(CommandControl.stopNote(writeInFlight: control.hasWriteInFlight))",
             ])
         }
+        await server?.stopAndWait()
         return try ended.get()
     }
 
