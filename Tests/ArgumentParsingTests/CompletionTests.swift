@@ -63,13 +63,21 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test(.enabled(if: ShellRunner.isInstalled("zsh"))) func zshSyntaxIsValid() async throws {
+    @Test(
+        .enabled(
+            if: ShellRunner.isInstalled("zsh"),
+            "zsh is not installed (apt-get install zsh); the zsh script is not checked"))
+    func zshSyntaxIsValid() async throws {
         let zsh = try #require(ShellRunner("zsh"))
         let result = try await zsh.run(script: Self.script("zsh"), arguments: ["-n", "{}"])
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test(.enabled(if: ShellRunner.isInstalled("fish"))) func fishSyntaxIsValid() async throws {
+    @Test(
+        .enabled(
+            if: ShellRunner.isInstalled("fish"),
+            "fish is not installed (apt-get install fish); the fish script is not checked"))
+    func fishSyntaxIsValid() async throws {
         let fish = try #require(ShellRunner("fish"))
         let result = try await fish.run(script: Self.script("fish"), arguments: ["-n", "{}"])
         #expect(result.status == 0, "\(result.output)")
@@ -104,7 +112,11 @@ import Testing
                 """)
     }
 
-    @Test(.enabled(if: ShellRunner.isInstalled("fish"))) func fishCompletesSubcommandsOptionsAndValues() async throws {
+    @Test(
+        .enabled(
+            if: ShellRunner.isInstalled("fish"),
+            "fish is not installed (apt-get install fish); the fish script is not checked"))
+    func fishCompletesSubcommandsOptionsAndValues() async throws {
         let fish = try #require(ShellRunner("fish"))
         let driver = """
             source {}
