@@ -28,12 +28,7 @@ struct ExplainCommand: BotCommand {
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
         planning = try PlanningRun(invocation, context: context)
-        let text = invocation.positional(Self.item.name) ?? ""
-        guard let reference = context.registry.reference(parsing: text) else {
-            throw CommandFailure(
-                "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213", code: .usage)
-        }
-        self.reference = reference
+        reference = try context.item(invocation.positional(Self.item.name) ?? "")
     }
 
     func run() async throws(CommandFailure) -> BotExitCode {

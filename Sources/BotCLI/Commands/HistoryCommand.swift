@@ -65,14 +65,7 @@ struct HistoryCommand: BotCommand {
         self.invocation = invocation
         self.context = context
         rule = try Self.rule.value(in: invocation)
-        item = try invocation.positional(Self.item.name).map { text throws(CommandFailure) in
-            guard let reference = context.registry.reference(parsing: text) else {
-                throw CommandFailure(
-                    "'\(text)' names no item; write owner/name#12, owner/name!12 or owner/name/builds/4213",
-                    code: .usage)
-            }
-            return reference
-        }
+        item = try invocation.positional(Self.item.name).map { text throws(CommandFailure) in try context.item(text) }
         since = try Self.since.value(in: invocation)
         limit = try Self.limit.value(in: invocation)
         format = try Self.format.defaultedValue(in: invocation)
