@@ -1,0 +1,112 @@
+/// What a watcher does next, decided from monotonic instants and what happened, with no effects.
+///
+/// The loop in ``Watcher`` asks ``next(at:)`` and does what it answers: reload the rules, run a
+/// full pass, poll the feed, or wait until an instant. It tells the machine what came of it
+/// (``passEnded(_:started:at:)``, ``passFailed(at:)``, ``reloadRequested()``), so every choice
+/// of the loop (which pass, how long a pause) is a function of those calls that a test makes in
+/// no time.
+struct WatchMachine: Sendable, Equatable {
+    /// What a pass was, as its line and `passes_total` name it.
+    enum PassKind: String, Sendable {
+        /// Everything read and judged, every `fullEvery`, and whenever the feed has a gap.
+        case full
+        /// Only the items the feed's new events named.
+        case events
+        /// A poll whose events named nothing to judge.
+        case idle
+    }
+
+    /// The loop's next step.
+    enum Step: Sendable, Equatable {
+        /// Load the rules again before the next pass.
+        case reload
+        /// A full pass: the first one, or one fallen due.
+        case full
+        /// Read the feed, then run the pass ``pass(afterPoll:)`` answers.
+        case poll
+        /// Nothing until `until`, the next poll after a pass that ended well.
+        case idle(until: Duration)
+        /// Nothing until `until`, the end of a pause after a failure.
+        case pause(until: Duration)
+    }
+
+    /// The longest pause after repeated transient failures.
+    static let longestPause: Duration = .seconds(300)
+
+    /// How often the feed is polled, measured from each pass's start.
+    let interval: Duration
+    /// How long after a full pass ended the next one falls due.
+    let fullEvery: Duration
+    /// When the last full pass ended; `nil` before the first.
+    private(set) var lastFull: Duration?
+    /// The transient failures in a row since the last pass that ended well.
+    private(set) var failures = 0
+    /// Until when the loop waits; `nil` to go on at once.
+    private var resume: Duration?
+    /// Whether `resume` ends a pause after a failure rather than an idle spell.
+    private var pausing = false
+    /// Whether a reload was asked for and not yet taken.
+    private var reloadPending = false
+
+    init(interval: Duration, fullEvery: Duration) {
+        self.interval = interval
+        self.fullEvery = fullEvery
+    }
+
+    /// Whether a full pass has ended, which the first full pass of a restarted watcher uses to
+    /// go on from the stored feed position.
+    var hasRunFull: Bool { lastFull != nil }
+
+    /// The step at `now`: a reload asked for comes first, then any wait not yet over, then the
+    /// pass: full when none ran yet or `fullEvery` passed since the last one ended.
+    mutating func next(at now: Duration) -> Step {
+        if reloadPending {
+            reloadPending = false
+            return .reload
+        }
+        if let resume, now < resume {
+            return pausing ? .pause(until: resume) : .idle(until: resume)
+        }
+        resume = nil
+        guard let lastFull, now - lastFull < fullEvery else { return .full }
+        return .poll
+    }
+
+    /// The pass a poll leads to: a feed with a gap (it no longer reaches the position) forces a
+    /// full one.
+    func pass(afterPoll gap: Bool) -> PassKind {
+        gap ? .full : .events
+    }
+
+    /// A pass of `kind` that began at `started` ended well at `now`: failures start again from
+    /// none, and the next poll is an interval after the start, at once when the pass overran it.
+    mutating func passEnded(_ kind: PassKind, started: Duration, at now: Duration) {
+        if kind == .full { lastFull = now }
+        failures = 0
+        pausing = false
+        let poll = started + interval
+        resume = poll > now ? poll : nil
+    }
+
+    /// A pass failed at `now` for a reason waiting can mend: answers the pause, the interval
+    /// doubling with each failure in a row, at most ``longestPause``.
+    mutating func passFailed(at now: Duration) -> Duration {
+        failures += 1
+        let pause = Self.pause(after: failures, interval: interval)
+        resume = now + pause
+        pausing = true
+        return pause
+    }
+
+    /// A reload was asked for (SIGHUP): the next step takes it.
+    mutating func reloadRequested() {
+        reloadPending = true
+    }
+
+    /// The pause after `failures` transient failures in a row: `interval`, doubling, at most
+    /// ``longestPause``.
+    static func pause(after failures: Int, interval: Duration) -> Duration {
+        let doubled = interval * (1 << (min(max(failures, 1), 10) - 1))
+        return min(longestPause, doubled)
+    }
+}
