@@ -15,8 +15,13 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
 
     /// A push, a status, a build's end or a merge request's change (its head, its merge) can make
     /// any build of the repository superseded or unprotected; an issue cannot.
+    /// Anything but an issue may supersede or start a build.
+    func watches(family: String) -> Bool {
+        family != "issue"
+    }
+
     func watchEffect(of event: FeedEvent) -> WatchEffect {
-        event.family == "issue" ? .none : .wholeRepository
+        watches(family: event.family) ? .wholeRepository : .none
     }
 
     func list(_ rules: [Rule], into context: inout ReadContext) async throws {

@@ -13,12 +13,16 @@ struct IssueReader: ItemKindDefinition, WatchedKind {
     var detailStep: String { "issue details: issue show for undecided or matching issues" }
 
     /// An issue event touches its issue; merge request, push and build events touch none.
+    /// Merge requests, pushes, statuses and builds never change an issue; a family gitbay adds
+    /// later might.
+    func watches(family: String) -> Bool {
+        !["mr", "push", "status", "build"].contains(family)
+    }
+
     func watchEffect(of event: FeedEvent) -> WatchEffect {
-        switch event.family {
-        case "issue": return event.number.map { .item($0) } ?? .wholeRepository
-        case "mr", "push", "status", "build": return .none
-        default: return .wholeRepository
-        }
+        guard watches(family: event.family) else { return .none }
+        guard event.family == "issue" else { return .wholeRepository }
+        return event.number.map { .item($0) } ?? .wholeRepository
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {

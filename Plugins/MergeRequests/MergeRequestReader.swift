@@ -15,16 +15,16 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
     ///
     /// gitbay retargets what was stacked on the merged one without an event of its own. A push
     /// moves heads and a status or build moves checks, of merge requests the event does not name.
+    /// Anything but an issue may move a merge request or what it is stacked on.
+    func watches(family: String) -> Bool {
+        family != "issue"
+    }
+
     func watchEffect(of event: FeedEvent) -> WatchEffect {
-        switch event.family {
-        case "mr":
-            guard let number = event.number, event.kind != "mr.merged", event.kind != "mr.closed" else {
-                return .wholeRepository
-            }
-            return .item(number)
-        case "issue": return .none
-        default: return .wholeRepository
-        }
+        guard watches(family: event.family) else { return .none }
+        guard event.family == "mr", let number = event.number, event.kind != "mr.merged", event.kind != "mr.closed"
+        else { return .wholeRepository }
+        return .item(number)
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {

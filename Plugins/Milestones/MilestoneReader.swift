@@ -19,8 +19,13 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
     /// Issues and merge requests move a milestone's counts; pushes and builds do not.
     ///
     /// Nothing records an event for a milestone itself, so a due date passing is left to the full pass.
+    /// Issues and merge requests carry milestones; nothing else moves them.
+    func watches(family: String) -> Bool {
+        ["issue", "mr"].contains(family)
+    }
+
     func watchEffect(of event: FeedEvent) -> WatchEffect {
-        ["issue", "mr"].contains(event.family) ? .wholeRepository : .none
+        watches(family: event.family) ? .wholeRepository : .none
     }
 
     func list(_ rules: [Rule], into context: inout ReadContext) async throws {

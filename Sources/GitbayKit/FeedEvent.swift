@@ -21,7 +21,10 @@ public struct FeedEvent: Codable, Sendable, Hashable {
     public var labels: [String]?
 
     /// The part of the kind before its dot: `issue`, `mr`, `build`, `push`, `status`...
-    public var family: String {
+    public var family: String { Self.family(of: kind) }
+
+    /// The family of events of `kind`: the part before its dot.
+    public static func family(of kind: String) -> String {
         kind.split(separator: ".", maxSplits: 1).first.map(String.init) ?? kind
     }
 

@@ -1,3 +1,4 @@
+import BuildsPlugin
 import BuiltinPlugins
 import Foundation
 import GitbayClient
@@ -132,5 +133,12 @@ private final class FeedForge: ForgeReader {
         let unknown = WatchTargets.of(
             [try event("repo.archived", nil)], me: "triage-bot", kinds: kinds, registry: BuiltinPlugins.registry)
         #expect(unknown.wholeKinds[try RepositoryPath("krz/app")] == [.issues, .mergeRequests])
+    }
+
+    @Test func aProbeIsPolledOnlyForKindsThatWatchItsFamily() {
+        #expect(WatchTargets.probes(for: [.issues], registry: BuiltinPlugins.registry).isEmpty)
+        #expect(
+            WatchTargets.probes(for: [.builds], registry: BuiltinPlugins.registry).map(\.eventKind) == ["mr.updated"])
+        #expect(WatchTargets.probes(for: [.mergeRequests, .issues], registry: BuiltinPlugins.registry).count == 1)
     }
 }

@@ -123,3 +123,62 @@ private let pinRule = """
         #expect(targets.items.isEmpty)
     }
 }
+
+/// Notes whose reader judges an event by its repository, as a kind may: only `krz/app`'s note
+/// events touch them.
+private struct RepositoryNoteReader: ItemKindDefinition, WatchedKind {
+    private let notes = NoteReader()
+    var kind: ItemKind { notes.kind }
+    var noun: String { notes.noun }
+    var referenceSeparator: String { notes.referenceSeparator }
+    var detailStep: String { notes.detailStep }
+
+    func list(_ rules: [Rule], into context: inout ReadContext) async throws {
+        try await notes.list(rules, into: &context)
+    }
+
+    func refresh(
+        _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
+    ) async throws -> (item: Item, repository: RepositoryState)? {
+        try await notes.refresh(item, needs: needs, in: &context)
+    }
+
+    func snapshot(
+        _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
+    ) async throws {
+        try await notes.snapshot(paths, scope: scope, allStates: allStates, into: &context)
+    }
+
+    func watches(family: String) -> Bool { family == "note" }
+
+    func watchEffect(of event: FeedEvent) -> WatchEffect {
+        watches(family: event.family) && event.repo.description == "krz/app" ? .wholeRepository : .none
+    }
+}
+
+/// Finds notes that moved with no event: raises `note.moved`.
+private struct NoteProbe: QuietChangeProbe {
+    var eventKind: String { "note.moved" }
+
+    func look(in scope: RuleScope, reader: any ForgeReader) async throws -> ProbeLook {
+        ProbeLook(entries: [])
+    }
+}
+
+private struct WatchedNotePlugin: BotPlugin {
+    let name = "watched-notes"
+    var kinds: [any ItemKindDefinition] { [RepositoryNoteReader()] }
+    var probes: [any QuietChangeProbe] { [NoteProbe()] }
+    func fields(for kind: ItemKind) -> [FieldDefinition] { [] }
+    func actions(for kind: ItemKind) -> [ActionDefinition] { [] }
+}
+
+/// Which probes a watcher polls is asked of each kind by the family of the probe's events alone.
+@Suite struct ProbeSelectionTests {
+    /// A made-up sample event (of some repository no rule names) would find the notes untouched
+    /// and the probe never polled.
+    @Test func aKindThatJudgesByRepositoryStillHasItsProbePolled() {
+        let registry = PluginRegistry(plugins: [WatchedNotePlugin()])
+        #expect(WatchTargets.probes(for: [.notes], registry: registry).map(\.eventKind) == ["note.moved"])
+    }
+}

@@ -10,8 +10,8 @@ import GitbayKit
 /// and, for each one that moved, raises an event of the bot's own making, which each kind's plugin
 /// maps to its items as it does the feed's (``WatchedKind/watchEffect(of:)``).
 public protocol QuietChangeProbe: Sendable {
-    /// The kind of the events the probe raises; the watcher polls the probe only when such an
-    /// event affects the items of some rule's kind.
+    /// The kind of the events the probe raises; the watcher polls the probe only when some rule's
+    /// kind watches their family (``WatchedKind/watches(family:)``).
     var eventKind: String { get }
     /// What the probe sees now within `scope`.
     func look(in scope: RuleScope, reader: any ForgeReader) async throws -> ProbeLook

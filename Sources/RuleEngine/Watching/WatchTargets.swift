@@ -67,18 +67,14 @@ public struct WatchTargets: Sendable, Hashable {
         return targets
     }
 
-    /// The probes worth polling for rules of `kinds`: those whose events affect items of one of them.
+    /// The probes worth polling for rules of `kinds`: those whose events' family one of them
+    /// watches, a kind no plugin judges watching every family.
     public static func probes(
         for kinds: [ItemKind], registry: PluginRegistry
     ) -> [any QuietChangeProbe] {
         registry.probes.filter { probe in
-            guard let repository = try? RepositoryPath(owner: "any", name: "repository") else { return true }
-            let sample = FeedEvent(
-                id: 0, repo: repository, actor: nil, kind: probe.eventKind, number: 1,
-                createdAt: Date(timeIntervalSince1970: 0))
-            return kinds.contains { kind in
-                (registry.watching(of: kind)?.watchEffect(of: sample) ?? .wholeRepository) != .none
-            }
+            let family = FeedEvent.family(of: probe.eventKind)
+            return kinds.contains { registry.watching(of: $0)?.watches(family: family) ?? true }
         }
     }
 
