@@ -13,13 +13,13 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
     /// Build rows are complete: there is no detail read.
     var detailStep: String { "build details" }
 
-    /// A push, a status, a build's end or a merge request's change (its head, its merge) can make
-    /// any build of the repository superseded or unprotected; an issue cannot.
     /// Anything but an issue may supersede or start a build.
     func watches(family: String) -> Bool {
         family != "issue"
     }
 
+    /// A push, a status, a build's end or a merge request's change (its head, its merge) can make
+    /// any build of the repository superseded or unprotected; an issue cannot.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
         watches(family: event.family) ? .wholeRepository : .none
     }

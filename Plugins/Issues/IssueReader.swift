@@ -12,13 +12,13 @@ struct IssueReader: ItemKindDefinition, WatchedKind {
     var referenceSeparator: String { "#" }
     var detailStep: String { "issue details: issue show for undecided or matching issues" }
 
-    /// An issue event touches its issue; merge request, push and build events touch none.
     /// Merge requests, pushes, statuses and builds never change an issue; a family gitbay adds
     /// later might.
     func watches(family: String) -> Bool {
         !["mr", "push", "status", "build"].contains(family)
     }
 
+    /// An issue event touches its issue; merge request, push and build events touch none.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
         guard watches(family: event.family) else { return .none }
         guard event.family == "issue" else { return .wholeRepository }

@@ -11,15 +11,15 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
     var referenceSeparator: String { "!" }
     var detailStep: String { "merge request details: mr show for undecided or matching merge requests" }
 
-    /// A merge request event touches its merge request; a merge or a close, every one of the repository.
-    ///
-    /// gitbay retargets what was stacked on the merged one without an event of its own. A push
-    /// moves heads and a status or build moves checks, of merge requests the event does not name.
     /// Anything but an issue may move a merge request or what it is stacked on.
     func watches(family: String) -> Bool {
         family != "issue"
     }
 
+    /// A merge request event touches its merge request; a merge or a close, every one of the repository.
+    ///
+    /// gitbay retargets what was stacked on the merged one without an event of its own. A push
+    /// moves heads and a status or build moves checks, of merge requests the event does not name.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
         guard watches(family: event.family) else { return .none }
         guard event.family == "mr", let number = event.number, event.kind != "mr.merged", event.kind != "mr.closed"

@@ -16,14 +16,14 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
     var numbered: Bool { false }
     var detailStep: String { "milestone details" }
 
-    /// Issues and merge requests move a milestone's counts; pushes and builds do not.
-    ///
-    /// Nothing records an event for a milestone itself, so a due date passing is left to the full pass.
     /// Issues and merge requests carry milestones; nothing else moves them.
     func watches(family: String) -> Bool {
         ["issue", "mr"].contains(family)
     }
 
+    /// Issues and merge requests move a milestone's counts; pushes and builds do not.
+    ///
+    /// Nothing records an event for a milestone itself, so a due date passing is left to the full pass.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
         watches(family: event.family) ? .wholeRepository : .none
     }
