@@ -62,10 +62,10 @@ private func status() -> WatchStatus {
     }
 
     @Test func theTelemetryRecordsRequestsWaitsByCauseAndPasses() {
-        let clock = Mutex(start)
+        let clock = ManualWatchClock()
         let telemetry = WatchTelemetry(
-            server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false,
-            clock: { clock.withLock { $0 } })
+            server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: clock,
+            origin: start)
         telemetry.passBegins()
         telemetry.record(.sending(argv: ["issue", "list"], effect: .read, attempt: 1))
         telemetry.record(
@@ -75,7 +75,7 @@ private func status() -> WatchStatus {
         #expect(telemetry.status.lastFailure == "the server fails: boom", "a retried failure is the latest")
         telemetry.record(.waiting(.milliseconds(500), reason: .pacing(.requests)))
         telemetry.record(.sending(argv: ["issue", "close"], effect: .write, attempt: 1))
-        clock.withLock { $0 = start + 12 }
+        clock.advance(by: .seconds(12))
         let becameReady = telemetry.passSucceeded(
             WatchStatus.PassRecord(
                 kind: "full", started: start, ended: start + 12, requests: 2, actions: 1, applied: 1, failed: 0),

@@ -108,8 +108,10 @@ struct WatchCommand: BotCommand {
                     + "(never the token)\n", to: .error)
         }
         let settings = try planning.settings()
+        let clock = ContinuousWatchClock()
         let telemetry = WatchTelemetry(
-            server: ForgeConnection.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun)
+            server: ForgeConnection.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun,
+            clock: clock)
         let rules = try planning.loadRules(settings)
         let client = try ForgeConnection.client(
             settings, access: dryRun ? .readOnly : .readWrite, console: console, control: control,
@@ -121,7 +123,8 @@ struct WatchCommand: BotCommand {
         var watcher = Watcher(
             rules: rules, settings: settings, client: client, dryRun: dryRun, interval: interval,
             fullEvery: fullEvery, json: json, verbose: planning.input.verbose,
-            registry: registry, control: control, console: console, telemetry: telemetry, notifier: notifier)
+            registry: registry, control: control, console: console, telemetry: telemetry, notifier: notifier,
+            clock: clock)
         let ended = await withTaskCancellationHandler { () async -> Result<BotExitCode, CommandFailure> in
             do throws(CommandFailure) {
                 return .success(

@@ -10,15 +10,22 @@ import Synchronization
 /// and the server's threads share it without waiting on one another.
 final class WatchTelemetry: Sendable {
     private let state: Mutex<WatchStatus>
-    private let clock: @Sendable () -> Date
+    private let watchClock: any WatchClock
+    /// The wall time at the clock's zero, which every time the status holds is counted from.
+    private let origin: Date
 
+    /// Telemetry whose times are `origin` plus `clock`'s readings: monotonic, so that an NTP step
+    /// or a resumed VM can neither make a healthy watcher look stuck nor hide a stuck one.
     init(
         server: String, interval: TimeInterval, fullEvery: TimeInterval, dryRun: Bool,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: any WatchClock, origin: Date = Date()
     ) {
-        self.clock = clock
+        watchClock = clock
+        self.origin = origin
         state = Mutex(
-            WatchStatus(server: server, started: clock(), interval: interval, fullEvery: fullEvery, dryRun: dryRun))
+            WatchStatus(
+                server: server, started: origin + clock.now.seconds, interval: interval, fullEvery: fullEvery,
+                dryRun: dryRun))
     }
 
     /// A copy of the status now.
@@ -27,11 +34,16 @@ final class WatchTelemetry: Sendable {
     }
 
     /// The time by the telemetry's clock, for judging a copy of the status.
-    var now: Date { clock() }
+    var now: Date { date(at: watchClock.now) }
+
+    /// The time the status holds for `instant`, a reading of the clock.
+    func date(at instant: Duration) -> Date {
+        origin + instant.seconds
+    }
 
     /// Takes what the client reports: each request sent and each wait it begins.
     func record(_ event: ClientEvent) {
-        let now = clock()
+        let now = self.now
         state.withLock { status in
             status.lastProgress = now
             switch event {
@@ -53,7 +65,7 @@ final class WatchTelemetry: Sendable {
 
     /// A pass begins.
     func passBegins() {
-        let now = clock()
+        let now = self.now
         state.withLock { status in
             status.passStarted = now
             status.lastProgress = now
@@ -66,7 +78,7 @@ final class WatchTelemetry: Sendable {
     /// the watcher ready (its first full pass), which systemd is told once.
     @discardableResult
     func passSucceeded(_ record: WatchStatus.PassRecord, outcomes: [WatchStatus.ActionKey]) -> Bool {
-        let now = clock()
+        let now = self.now
         return state.withLock { status in
             let wasReady = status.ready
             status.passes[record.kind, default: 0] += 1
@@ -90,7 +102,7 @@ final class WatchTelemetry: Sendable {
 
     /// A pass failed for a reason waiting can mend; the watcher pauses `pause` seconds.
     func passFailed(_ failure: String, cause: WatchStatus.WaitCause, pause: TimeInterval) {
-        let now = clock()
+        let now = self.now
         state.withLock { status in
             status.lastPassEnded = now
             status.passStarted = nil
@@ -101,12 +113,13 @@ final class WatchTelemetry: Sendable {
         }
     }
 
-    /// The watcher sleeps until its next poll.
-    func idles(for seconds: TimeInterval) {
-        let now = clock()
+    /// The watcher sleeps until its next poll, at `instant` by the clock.
+    func idles(until instant: Duration) {
+        let now = self.now
+        let poll = date(at: instant)
         state.withLock { status in
             status.lastProgress = now
-            status.nextPoll = now + seconds
+            status.nextPoll = poll
         }
     }
 
@@ -121,7 +134,7 @@ final class WatchTelemetry: Sendable {
 
     /// The rules in force, after the start or a reload that loaded.
     func rulesLoaded(_ rules: [WatchStatus.LoadedRule], reloaded: Bool) {
-        let now = clock()
+        let now = self.now
         state.withLock { status in
             status.rules = rules
             if reloaded { status.lastReload = WatchStatus.Reload(at: now, failure: nil) }
@@ -130,7 +143,7 @@ final class WatchTelemetry: Sendable {
 
     /// A reload that failed: the old rules stay.
     func reloadFailed(_ failure: String) {
-        let now = clock()
+        let now = self.now
         state.withLock { status in
             status.reloadFailures += 1
             status.lastReload = WatchStatus.Reload(at: now, failure: failure)

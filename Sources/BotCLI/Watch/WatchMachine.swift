@@ -2,9 +2,10 @@
 ///
 /// The loop in ``Watcher`` asks ``next(at:)`` and does what it answers: reload the rules, run a
 /// full pass, poll the feed, or wait until an instant. It tells the machine what came of it
-/// (``passEnded(_:started:at:)``, ``passFailed(at:)``, ``reloadRequested()``), so every choice
-/// of the loop (which pass, how long a pause) is a function of those calls that a test makes in
-/// no time.
+/// (``passEnded(_:started:at:)``, ``passFailed(at:)``, ``reloadRequested()``, ``reached(_:)``,
+/// ``probeLooked(_:versions:)``), so every choice of the loop (which pass, how long a pause, where
+/// the feed is read from, what a probe compares with) is a function of those calls that a test
+/// makes in no time.
 struct WatchMachine: Sendable, Equatable {
     /// What a pass was, as its line and `passes_total` name it.
     enum PassKind: String, Sendable {
@@ -47,10 +48,16 @@ struct WatchMachine: Sendable, Equatable {
     private var pausing = false
     /// Whether a reload was asked for and not yet taken.
     private var reloadPending = false
+    /// The newest feed event handled, which the next poll reads after; `nil` before any.
+    private(set) var feedPosition: Int?
+    /// What each probe (by the kind of event it raises) saw at its last look.
+    private var probed: [String: [String: String]] = [:]
 
-    init(interval: Duration, fullEvery: Duration) {
+    /// A machine whose feed was last handled up to `feedPosition`, as the state store keeps it.
+    init(interval: Duration, fullEvery: Duration, feedPosition: Int? = nil) {
         self.interval = interval
         self.fullEvery = fullEvery
+        self.feedPosition = feedPosition
     }
 
     /// Whether a full pass has ended, which the first full pass of a restarted watcher uses to
@@ -76,6 +83,31 @@ struct WatchMachine: Sendable, Equatable {
     /// full one.
     func pass(afterPoll gap: Bool) -> PassKind {
         gap ? .full : .events
+    }
+
+    /// Where a full pass starts the feed from without reading it: the stored position for the
+    /// first full pass of a watcher started again, which goes on where the last one stopped;
+    /// `nil` for any other (or after a poll that found a gap), which reads where the feed stands
+    /// first, so that what happens during the pass is the next poll's, at worst judged twice.
+    func storedStart(afterPoll polled: Bool) -> Int? {
+        hasRunFull || polled ? nil : feedPosition
+    }
+
+    /// A full pass begins: its probes look afresh, with nothing to compare with.
+    mutating func fullPassBegins() {
+        probed = [:]
+    }
+
+    /// A probe raising `eventKind` saw `versions`: answers what it saw at its last look, `nil`
+    /// on its first since the last full pass (whose reads saw everything).
+    mutating func probeLooked(_ eventKind: String, versions: [String: String]) -> [String: String]? {
+        defer { probed[eventKind] = versions }
+        return probed[eventKind]
+    }
+
+    /// The pass handled the feed up to `position` (none when the feed is empty).
+    mutating func reached(_ position: Int?) {
+        if let position { feedPosition = position }
     }
 
     /// A pass of `kind` that began at `started` ended well at `now`: failures start again from

@@ -27,13 +27,12 @@ struct Watcher {
     let telemetry: WatchTelemetry
     /// systemd, when it started the watcher as `Type=notify`: told when it is ready and each pass.
     let notifier: (any ServiceNotifier)?
-
-    /// The longest pause after repeated transient failures.
-    static let longestPause: TimeInterval = 300
+    /// The monotonic time the watcher's schedule and pauses run on, the telemetry's too.
+    let clock: any WatchClock
 
     /// What one pass was and did, for its line.
     struct Pass {
-        var kind: String
+        var kind: WatchMachine.PassKind
         var events = 0
         var ownEvents = 0
         /// Changes the feed did not show, found by the plugins' probes (a push, say).
@@ -51,105 +50,124 @@ struct Watcher {
 
     /// Watches until cancelled (exit 130 or 143, by the signal the control recorded) or a failure
     /// that waiting cannot mend; the control's reloads load `reload()`'s rules.
+    ///
+    /// The loop does what ``WatchMachine/next(at:)`` answers at the clock's reading and tells the
+    /// machine what came of it; every choice is the machine's.
     mutating func watch(reload: () throws(CommandFailure) -> [Rule]) async throws(CommandFailure) -> BotExitCode {
         telemetry.rulesLoaded(Self.loaded(rules), reloaded: false)
-        guard let me = try await account() else { return control.stoppedCode }
+        var machine = WatchMachine(interval: .seconds(interval), fullEvery: .seconds(fullEvery))
+        guard let me = try await account(&machine) else { return control.stoppedCode }
         telemetry.account(me)
         // A dry run keeps its cache and feed position in the account's database without its lock,
         // as `plan` does: only forge writes are forbidden.
         let session = try await BotSession.open(
             settings, client: client, account: me, stateUse: dryRun ? .planning : .applying, registry: registry,
             control: control, console: console)
-        var position = try await readPosition(session.store)
-        telemetry.feedPosition(position)
+        machine.reached(try await readPosition(session.store))
+        telemetry.feedPosition(machine.feedPosition)
         await refreshRecentActions(session.store)
-        var lastFull: Date?
-        var failures = 0
-        // What each probe (by the kind of event it raises) saw last; a full pass starts it afresh.
-        var probed: [String: [String: String]] = [:]
         while !Task.isCancelled {
-            if control.takeReload() {
-                do {
-                    rules = try reload()
-                    telemetry.rulesLoaded(Self.loaded(rules), reloaded: true)
-                    note("rules reloaded: \(rules.count) rules")
-                } catch {
-                    telemetry.reloadFailed(error.message)
-                    note("the rules were not reloaded, the old ones stay: \(error.message)")
-                }
+            if control.takeReload() { machine.reloadRequested() }
+            switch machine.next(at: clock.now) {
+            case .reload:
+                reloadRules(reload)
+            case .idle(let until):
+                telemetry.idles(until: until)
+                guard await sleep(until: until) else { return control.stoppedCode }
+            case .pause(let until):
+                guard await sleep(until: until) else { return control.stoppedCode }
+            case .full:
+                guard try await run(&machine, in: session, me: me, poll: false) else { return control.stoppedCode }
+            case .poll:
+                guard try await run(&machine, in: session, me: me, poll: true) else { return control.stoppedCode }
             }
-            do {
-                let before = client.metrics.reads + client.metrics.writes
-                let started = Date()
-                telemetry.passBegins()
-                var pass: Pass
-                let due = lastFull.map { Date().timeIntervalSince($0) >= fullEvery } ?? true
-                let poll = due ? nil : try await FeedPoll.read(after: position, reader: client)
-                if let poll, !poll.gap {
-                    // What the poll read is who did what: kept, so the pass need not read it again.
-                    if let newest = poll.newest { try await keep(poll.events, upTo: newest, in: session.store) }
-                    let unannounced = try await probe(&probed, ownEvents: poll.events.filter { $0.actor == me })
-                    let targets = WatchTargets.of(
-                        poll.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
-                    pass = Pass(kind: targets.isEmpty ? "idle" : "events", events: poll.events.count)
-                    pass.ownEvents = targets.ownEvents
-                    pass.unannounced = unannounced.count
-                    if !targets.isEmpty {
-                        try await act(on: targets, in: session, pass: &pass, readFeed: false)
-                    }
-                    position = poll.newest ?? position
-                } else {
-                    // The first pass of a watcher started again goes on from where the last one
-                    // stopped; any other from where the feed stands now, read first. Either way what
-                    // happens during the pass is handled by the next one, at worst twice, which
-                    // judging again makes harmless.
-                    var start = lastFull == nil && poll == nil ? position : nil
-                    if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
-                    probed = [:]
-                    _ = try await probe(&probed, ownEvents: [])
-                    pass = Pass(kind: "full", events: poll?.events.count ?? 0)
-                    try await act(on: nil, in: session, pass: &pass, readFeed: true)
-                    position = start ?? position
-                    lastFull = Date()
-                }
-                if let position { try await record(position, in: session.store) }
-                telemetry.feedPosition(position)
-                pass.requests = client.metrics.reads + client.metrics.writes - before
-                let ended = Date()
-                pass.seconds = ended.timeIntervalSince(started)
-                let line = report(pass)
-                if pass.applied + pass.failed > 0 { await refreshRecentActions(session.store) }
-                let becameReady = telemetry.passSucceeded(
-                    WatchStatus.PassRecord(
-                        kind: pass.kind, started: started, ended: ended, requests: pass.requests,
-                        actions: pass.actions, applied: pass.applied, failed: pass.failed),
-                    outcomes: pass.outcomes)
-                notifier?.notify((becameReady ? ["READY=1"] : []) + ["STATUS=\(line)"])
-                failures = 0
-            } catch let failure as CommandFailure where failure.code == .unavailable && !Task.isCancelled {
-                // The server went out of reach while a pass applied (a read finding it so is the
-                // client's error, below): waited out the same way.
-                failures += 1
-                let waited = await wait(
-                    cause: .transport, failures: failures, lead: "pass failed", summary: failure.message,
-                    detail: failure.message)
-                guard waited else { break }
-                continue
-            } catch let failure as CommandFailure {
-                throw failure
-            } catch  where Task.isCancelled {
-                break
-            } catch let error as GitbayError {
-                failures += 1
-                guard try await wait(after: error, failures: failures, saying: "pass failed") else { break }
-                continue
-            } catch {
-                throw CommandFailure("\(error)", code: .failure)
-            }
-            telemetry.idles(for: interval)
-            guard await sleep(interval) else { break }
         }
         return control.stoppedCode
+    }
+
+    /// Loads the rules again; a failure keeps the old ones, as the page and stderr say.
+    private mutating func reloadRules(_ reload: () throws(CommandFailure) -> [Rule]) {
+        do throws(CommandFailure) {
+            rules = try reload()
+            telemetry.rulesLoaded(Self.loaded(rules), reloaded: true)
+            note("rules reloaded: \(rules.count) rules")
+        } catch {
+            telemetry.reloadFailed(error.message)
+            note("the rules were not reloaded, the old ones stay: \(error.message)")
+        }
+    }
+
+    /// Runs one pass (a poll first when `poll`), tells `machine` how it ended, and reports it.
+    ///
+    /// Answers `false` when cancelled meanwhile. A failure that waiting can mend becomes the
+    /// machine's pause; any other is the command's.
+    private func run(
+        _ machine: inout WatchMachine, in session: BotSession, me: String, poll: Bool
+    ) async throws(CommandFailure) -> Bool {
+        let before = client.metrics.reads + client.metrics.writes
+        let started = clock.now
+        telemetry.passBegins()
+        do {
+            var pass = try await pass(&machine, in: session, me: me, poll: poll)
+            if let position = machine.feedPosition { try await record(position, in: session.store) }
+            telemetry.feedPosition(machine.feedPosition)
+            let ended = clock.now
+            machine.passEnded(pass.kind, started: started, at: ended)
+            pass.requests = client.metrics.reads + client.metrics.writes - before
+            pass.seconds = (ended - started).seconds
+            let line = report(pass)
+            if pass.applied + pass.failed > 0 { await refreshRecentActions(session.store) }
+            let becameReady = telemetry.passSucceeded(
+                WatchStatus.PassRecord(
+                    kind: pass.kind.rawValue, started: telemetry.date(at: started), ended: telemetry.date(at: ended),
+                    requests: pass.requests, actions: pass.actions, applied: pass.applied, failed: pass.failed),
+                outcomes: pass.outcomes)
+            notifier?.notify((becameReady ? ["READY=1"] : []) + ["STATUS=\(line)"])
+            return true
+        } catch let failure as CommandFailure where failure.code == .unavailable && !Task.isCancelled {
+            // The server went out of reach while a pass applied (a read finding it so is the
+            // client's error, below): waited out the same way.
+            failed(&machine, cause: .transport, lead: "pass failed", summary: failure.message, detail: failure.message)
+            return true
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch  where Task.isCancelled {
+            return false
+        } catch let error as GitbayError {
+            try failed(&machine, after: error, saying: "pass failed")
+            return true
+        } catch {
+            throw CommandFailure("\(error)", code: .failure)
+        }
+    }
+
+    /// Reads and acts for the pass `machine` chose: after a poll, on what its events and the
+    /// probes name (or everything, when the feed has a gap); otherwise on everything.
+    private func pass(
+        _ machine: inout WatchMachine, in session: BotSession, me: String, poll: Bool
+    ) async throws -> Pass {
+        let polled = poll ? try await FeedPoll.read(after: machine.feedPosition, reader: client) : nil
+        if let polled, machine.pass(afterPoll: polled.gap) == .events {
+            // What the poll read is who did what: kept, so the pass need not read it again.
+            if let newest = polled.newest { try await keep(polled.events, upTo: newest, in: session.store) }
+            let unannounced = try await probe(&machine, ownEvents: polled.events.filter { $0.actor == me })
+            let targets = WatchTargets.of(
+                polled.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
+            var pass = Pass(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)
+            pass.ownEvents = targets.ownEvents
+            pass.unannounced = unannounced.count
+            if !targets.isEmpty { try await act(on: targets, in: session, pass: &pass, readFeed: false) }
+            machine.reached(polled.newest)
+            return pass
+        }
+        var start = machine.storedStart(afterPoll: polled != nil)
+        if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
+        machine.fullPassBegins()
+        _ = try await probe(&machine, ownEvents: [])
+        var pass = Pass(kind: .full, events: polled?.events.count ?? 0)
+        try await act(on: nil, in: session, pass: &pass, readFeed: true)
+        machine.reached(start)
+        return pass
     }
 
     /// The rules as the status page lists them.
@@ -171,15 +189,16 @@ struct Watcher {
     }
 
     /// Looks once with each probe the rules make worth it, and answers the events for what moved
-    /// since its last look (none on its first) and not by the bot's `ownEvents`, noting what each
-    /// saw in `seen`.
-    private func probe(_ seen: inout [String: [String: String]], ownEvents: [FeedEvent]) async throws -> [FeedEvent] {
+    /// since its last look (none on its first) and not by the bot's `ownEvents`; the machine keeps
+    /// what each saw.
+    private func probe(_ machine: inout WatchMachine, ownEvents: [FeedEvent]) async throws -> [FeedEvent] {
         let scope = RuleScope(union: rules.map(\.scope))
         var events: [FeedEvent] = []
         for probe in WatchTargets.probes(for: rules.map(\.kind), registry: registry) {
             let look = try await probe.look(in: scope, reader: client)
-            if let previous = seen[probe.eventKind] { events += look.changes(since: previous, ownEvents: ownEvents) }
-            seen[probe.eventKind] = look.versions
+            if let previous = machine.probeLooked(probe.eventKind, versions: look.versions) {
+                events += look.changes(since: previous, ownEvents: ownEvents)
+            }
         }
         return events
     }
@@ -187,32 +206,27 @@ struct Watcher {
     /// Whose token this is, asked until the server answers.
     ///
     /// A watcher started while the server or the network is down waits for it as it would in a
-    /// pass; `nil` when it was cancelled first.
-    private func account() async throws(CommandFailure) -> String? {
-        var failures = 0
+    /// pass, by `machine`'s pauses; `nil` when it was cancelled first.
+    private func account(_ machine: inout WatchMachine) async throws(CommandFailure) -> String? {
         while !Task.isCancelled {
+            if case .pause(let until) = machine.next(at: clock.now) {
+                guard await sleep(until: until) else { return nil }
+            }
             do {
                 return try await client.send(WhoAmICommand()).username
             } catch {
                 guard !Task.isCancelled else { return nil }
-                failures += 1
-                guard try await wait(after: error, failures: failures, saying: "the server did not answer") else {
-                    return nil
-                }
+                try failed(&machine, after: error, saying: "the server did not answer")
             }
         }
         return nil
     }
 
-    /// Waits out a transient failure, saying so on stderr, to systemd and on the page.
-    ///
-    /// `error` is the `failures`th in a row; answers `false` when cancelled meanwhile. An error
-    /// that waiting cannot mend is the command's failure.
-    private func wait(
-        after error: GitbayError, failures: Int, saying lead: String
-    ) async throws(CommandFailure)
-        -> Bool
-    {
+    /// Tells `machine` of a transient failure, which it pauses for, and says so on stderr, to
+    /// systemd and on the page; an error that waiting cannot mend is the command's failure.
+    private func failed(
+        _ machine: inout WatchMachine, after error: GitbayError, saying lead: String
+    ) throws(CommandFailure) {
         guard let cause = WatchStatus.WaitCause(error) else {
             throw CommandFailure(error, server: client.configuration.baseURL)
         }
@@ -220,26 +234,19 @@ struct Watcher {
         let detail =
             error.isUnreachable
             ? CommandFailure.unreachable(client.configuration.baseURL, error.description) : "\(error)"
-        return await wait(
-            cause: cause, failures: failures, lead: lead, summary: WatchTelemetry.summary(of: error), detail: detail)
+        failed(&machine, cause: cause, lead: lead, summary: WatchTelemetry.summary(of: error), detail: detail)
     }
 
-    /// Waits out the `failures`th failure in a row, of `cause`: `summary` to systemd and on the
-    /// page, `detail` on stderr, each after `lead`; `false` when cancelled meanwhile.
-    private func wait(
-        cause: WatchStatus.WaitCause, failures: Int, lead: String, summary: String, detail: String
-    ) async -> Bool {
-        let pause = pause(after: failures)
-        telemetry.passFailed(summary, cause: cause, pause: pause)
-        notifier?.notify(["STATUS=\(lead), trying again in \(Int(pause)) s: \(summary)"])
-        note("\(lead), trying again in \(Int(pause)) s: \(detail)")
-        return await sleep(pause)
-    }
-
-    /// The pause after `failures` transient failures in a row: the interval, doubling, at most
-    /// ``longestPause``.
-    private func pause(after failures: Int) -> TimeInterval {
-        min(Self.longestPause, interval * pow(2, Double(min(failures, 10) - 1)))
+    /// Tells `machine` of a failure of `cause`, which it pauses for: `summary` to systemd and on
+    /// the page, `detail` on stderr, each after `lead`.
+    private func failed(
+        _ machine: inout WatchMachine, cause: WatchStatus.WaitCause, lead: String, summary: String, detail: String
+    ) {
+        let pause = machine.passFailed(at: clock.now)
+        telemetry.passFailed(summary, cause: cause, pause: pause.seconds)
+        let seconds = Int(pause.seconds.rounded())
+        notifier?.notify(["STATUS=\(lead), trying again in \(seconds) s: \(summary)"])
+        note("\(lead), trying again in \(seconds) s: \(detail)")
     }
 
     /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`;
@@ -325,13 +332,13 @@ struct Watcher {
     private func report(_ pass: Pass) -> String {
         let at = GitbayTimestamp.format(Date(), precision: .seconds)
         let line =
-            "\(at) \(pass.kind) pass: \(pass.events) events (\(pass.ownEvents) own), "
+            "\(at) \(pass.kind.rawValue) pass: \(pass.events) events (\(pass.ownEvents) own), "
             + "\(pass.unannounced) unannounced changes, \(pass.items) items, "
             + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
             + (pass.failed > 0 ? ", \(pass.failed) failed" : "")
         if json {
             let fields: [String: Any] = [
-                "at": at, "pass": pass.kind, "events": pass.events, "own_events": pass.ownEvents,
+                "at": at, "pass": pass.kind.rawValue, "events": pass.events, "own_events": pass.ownEvents,
                 "unannounced": pass.unannounced,
                 "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
                 "failed": pass.failed, "seconds": (pass.seconds * 1000).rounded() / 1000,
@@ -348,10 +355,11 @@ struct Watcher {
         console.write("note: \(text)\n", to: .error)
     }
 
-    /// Waits `seconds`; `false` when the task was cancelled meanwhile, which ends the wait at once.
-    private func sleep(_ seconds: TimeInterval) async -> Bool {
+    /// Waits until `instant` on the watcher's clock; `false` when the task was cancelled
+    /// meanwhile, which ends the wait at once.
+    private func sleep(until instant: Duration) async -> Bool {
         do {
-            try await Task.sleep(for: .seconds(seconds))
+            try await clock.sleep(until: instant)
             return true
         } catch {
             return false
