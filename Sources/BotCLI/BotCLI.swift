@@ -15,6 +15,17 @@ public enum BotCLI {
         _ arguments: [String], environment: [String: String], console: any Console,
         registry: PluginRegistry = BuiltinPlugins.registry, control: CommandControl = CommandControl()
     ) async -> Int32 {
+        await run(
+            arguments, environment: environment, console: console, registry: registry, control: control,
+            clock: ContinuousWatchClock())
+    }
+
+    /// Runs the bot as ``run(_:environment:console:registry:control:)`` does, `watch` on `clock`:
+    /// tests drive a watcher's schedule with a manual one.
+    static func run(
+        _ arguments: [String], environment: [String: String], console: any Console, registry: PluginRegistry,
+        control: CommandControl, clock: any WatchClock
+    ) async -> Int32 {
         let width = environment["COLUMNS"].flatMap { Int($0) }.map { max($0, 40) } ?? 80
         let outcome = CommandParser.parse(
             arguments, root: BotCommandTable.root, width: width, shell: environment["SHELL"])
@@ -41,7 +52,7 @@ public enum BotCLI {
                 }
             }
             let context = CommandContext(
-                environment: environment, console: console, registry: registry, control: control)
+                environment: environment, console: console, registry: registry, control: control, clock: clock)
             let name = invocation.commandPath.dropFirst().first
             guard let command = BotCommandTable.commands.first(where: { $0.spec.name == name }) else {
                 let message = MessageInfo(.usageError(invocation.usageError("Missing required subcommand.")))

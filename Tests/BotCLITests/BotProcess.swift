@@ -66,6 +66,13 @@ final class BotProcess: Sendable {
         try await child.output(timeout: .seconds(seconds), where: condition)
     }
 
+    /// Waits (bounded) until a watcher has printed `count` lines on stdout, where it prints its
+    /// pass lines and nothing else; answers them.
+    @discardableResult
+    func passes(_ count: Int, within seconds: Int = 60) async throws -> [Substring] {
+        try await waitForOutput(within: seconds) { $0.split(separator: "\n").count >= count }.split(separator: "\n")
+    }
+
     /// Waits for the bot to end, at most `seconds`; past them it is killed and the wait fails.
     func finish(within seconds: Int = 30) async throws -> Ending {
         let ended = try await child.wait(timeout: .seconds(seconds))

@@ -62,8 +62,7 @@ private struct ServedWatcher {
     /// answers them.
     @discardableResult
     func passes(_ count: Int, within seconds: Int = 30) async throws -> [Substring] {
-        try await bot.waitForOutput(within: seconds) { $0.split(separator: "\n").count >= count }
-            .split(separator: "\n")
+        try await bot.passes(count, within: seconds)
     }
 
     func stop() async throws -> BotProcess.Ending {
@@ -211,21 +210,18 @@ private struct ServedWatcher {
             #expect(ready.assignments.contains { $0.hasPrefix("STATUS=") && $0.contains("full pass") })
             let fed = try await socket.first(within: .seconds(10), after: ready.at) { $0 == "WATCHDOG=1" }
             #expect(fed != nil, "the watchdog is fed while passes run")
-            let before = try await watcher.passes(2)
+            try await watcher.passes(2)
             // Every read from now on hangs until released: the next poll never returns.
             try await simulator.control(#"{"faults": ["hold,method=GET"]}"#)
             #expect(try await eventually(within: 30) { try await simulator.stats()["held"] as? Int ?? 0 >= 1 })
-            let hung = Date()
-            // Nothing moves from the held request on; the watcher says so once max(3 intervals,
-            // twice its longest pass) have gone by, and the watchdog's next tick is the first unfed.
-            let longest =
-                before.compactMap {
-                    (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["seconds"] as? Double
-                }.max() ?? 0
-            let starved = hung.addingTimeInterval(max(3, 2 * longest) + 1.5)
-            try await Task.sleep(for: .seconds(starved.timeIntervalSinceNow + 4))
-            let late = socket.received.filter { $0.at > starved && $0.assignments.contains("WATCHDOG=1") }
-            #expect(late.isEmpty, "no WATCHDOG=1 once nothing moved: \(late.map(\.at)), starved from \(starved)")
+            // Nothing moves from the held request on; once max(3 intervals, twice its longest pass)
+            // have gone by, the watchdog's ticks (every half second) go unfed: waited for as six
+            // ticks in a row with no WATCHDOG=1.
+            let silent = try await eventually(within: 60) {
+                let fed = socket.received.last { $0.assignments.contains("WATCHDOG=1") }?.at ?? .distantPast
+                return Date().timeIntervalSince(fed) > 3
+            }
+            #expect(silent, "the watchdog starves once nothing moved: \(socket.received.map(\.assignments))")
             let stopped = Date()
             let end = try await watcher.stop()
             #expect(try await socket.first(within: .seconds(5), after: stopped) { $0 == "STOPPING=1" } != nil)

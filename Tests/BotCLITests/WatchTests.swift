@@ -101,22 +101,27 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
         .map { (($0["argv"] as? [String]) ?? []).joined(separator: " ") }
 }
 
-/// Waits until the bot has applied `wanted` (each as an argv prefix), at most `seconds`; answers
-/// the seconds it took, or `nil`.
+/// Waits (bounded) until the bot has applied `wanted` (each as an argv prefix); answers how many
+/// passes `bot` printed meanwhile, or `nil` when the writes never came.
+///
+/// A watcher acts on an event in the first poll after it, so a test counts the passes the bot
+/// took, never the seconds: the pass under way when the event came, and the next.
 private func waitFor(
-    _ wanted: [String], on simulator: SimulatorProcess, within seconds: Double
+    _ wanted: [String], on simulator: SimulatorProcess, by bot: BotProcess
 ) async throws
-    -> Double?
+    -> Int?
 {
-    let start = Date()
-    while Date().timeIntervalSince(start) < seconds {
+    let before = try await bot.passes(0).count
+    let done = try await eventually(within: 60) {
         let writes = try botWrites(simulator)
-        if wanted.allSatisfy({ want in writes.contains { $0.hasPrefix(want) } }) {
-            return Date().timeIntervalSince(start)
-        }
-        try await Task.sleep(for: .milliseconds(100))
+        return wanted.allSatisfy { want in writes.contains { $0.hasPrefix(want) } }
     }
-    return nil
+    return done ? try await bot.passes(0).count - before : nil
+}
+
+/// Whether `taken` passes (of ``waitFor(_:on:by:)``) are at most the two in which a watcher acts.
+private func withinOnePoll(_ taken: Int?) -> Bool {
+    taken.map { $0 <= 2 } ?? false
 }
 
 /// The JSON line of each pass a watcher printed.
@@ -139,29 +144,30 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
     try await simulator.client().send(try FeedCommand(limit: 50)).items
 }
 
-/// `watch` against the simulator: it acts on other people's activity within one interval plus
-/// five seconds, pushes included though gitbay's feed never shows them, does each thing once,
-/// stops cleanly, and a restart after `kill -9` loses and doubles nothing.
+/// `watch` against the simulator: it acts on other people's activity in the first poll after it,
+/// pushes included though gitbay's feed never shows them, does each thing once, stops cleanly,
+/// and a restart after `kill -9` loses and doubles nothing.
+///
+/// The tests wait for the bot's pass lines and the simulator's journal, never for seconds: what
+/// they bound is how many passes a change takes, which no busy machine can stretch.
 @Suite struct WatchTests {
-    @Test func itActsOnMergesCommentsAndPushesWithinAnIntervalAndOnce() async throws {
+    @Test func itActsOnMergesCommentsAndPushesInTheNextPollAndOnce() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
             let state = BotState()
             let bot = try watch(simulator, state: state, ["--format", "json"])
-            try await Task.sleep(for: .seconds(interval + 1))
+            try await bot.passes(2)
             #expect(try botWrites(simulator).isEmpty, "nothing is due before anyone acts")
 
             let merged = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
             #expect(merged == 200)
-            let readied = try await waitFor(
-                ["mr ready krz/app 2", "mr comment krz/app 2"], on: simulator, within: interval + 5)
-            #expect(readied != nil, "\((try? botWrites(simulator)) ?? [])")
+            let readied = try await waitFor(["mr ready krz/app 2", "mr comment krz/app 2"], on: simulator, by: bot)
+            #expect(withinOnePoll(readied), "\(String(describing: readied)): \((try? botWrites(simulator)) ?? [])")
 
             let commented = try await simulator.write(
                 ["issue", "comment", "krz/app", "1", "--message", "still broken"], token: ForgeActivity.personToken)
             #expect(commented == 200)
-            let unmarked = try await waitFor(
-                ["issue label krz/app 1 --remove stale"], on: simulator, within: interval + 5)
-            #expect(unmarked != nil, "\((try? botWrites(simulator)) ?? [])")
+            let unmarked = try await waitFor(["issue label krz/app 1 --remove stale"], on: simulator, by: bot)
+            #expect(withinOnePoll(unmarked), "\(String(describing: unmarked)): \((try? botWrites(simulator)) ?? [])")
 
             // A push to the branch of merge request 3 queues a newer build; the feed shows nothing of it.
             let before = try await feed(simulator).map(\.id).max() ?? 0
@@ -173,11 +179,12 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
             #expect(
                 since.allSatisfy { $0.actor == "triage-bot" && !$0.kind.contains("push") },
                 "a push is not in gitbay's feed: \(since)")
-            let cancelled = try await waitFor(["build cancel krz/app 1"], on: simulator, within: interval + 5)
-            #expect(cancelled != nil, "\((try? botWrites(simulator)) ?? [])")
+            let cancelled = try await waitFor(["build cancel krz/app 1"], on: simulator, by: bot)
+            #expect(withinOnePoll(cancelled), "\(String(describing: cancelled)): \((try? botWrites(simulator)) ?? [])")
 
-            // Quiet passes after all that add nothing: each thing was done once.
-            try await Task.sleep(for: .seconds(interval * 2))
+            // Quiet passes after all that add nothing: each thing was done once. Three more: the
+            // one under way, the one that reads back the bot's own events, and a quiet one.
+            try await bot.passes(try await bot.passes(0).count + 3)
             let writes = try botWrites(simulator)
             #expect(writes.count == 4, "\(writes)")
             let (end, passes) = try await stopped(bot)
@@ -205,12 +212,17 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
     @Test func theBotsOwnNoOpEventsTriggerNoPass() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
             let bot = try watch(simulator, state: BotState(), ["--format", "json"])
-            try await Task.sleep(for: .seconds(interval + 1))
+            try await bot.passes(2)
             // As the bot's account: issue 1 has `stale` already.
             #expect(try await simulator.write(["issue", "label", "krz/app", "1", "--add", "stale"]) == 200)
             let feed = try await simulator.client().send(try FeedCommand(limit: 1)).items
             #expect(feed.first?.kind == "issue.labeled" && feed.first?.actor == "triage-bot", "\(feed)")
-            try await Task.sleep(for: .seconds(interval * 2 + 1))
+            // The pass that reads the label's event back, then one more.
+            let seen = try await bot.waitForOutput(within: 60) { output in
+                let later = passLines(output).drop { ($0["own_events"] as? Int ?? 0) != 1 }
+                return later.count >= 2
+            }
+            #expect(!seen.isEmpty)
             let (end, passes) = try await stopped(bot)
             #expect(passes.first?["pass"] as? String == "full")
             let later = passes.dropFirst()
@@ -242,16 +254,19 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
             """
         try await SimulatorProcess.run(state: stack, options: simulatorOptions) { simulator in
             let bot = try watch(simulator, state: BotState(), ["--format", "json"])
-            try await Task.sleep(for: .seconds(interval + 1))
+            try await bot.passes(2)
             let queued = try await simulator.write(
                 ["mr", "merge", "krz/app", "2", "--when-ready"], token: ForgeActivity.personToken)
             #expect(queued == 200)
             #expect(
                 try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken) == 200)
+            // Two polls: the one after the person's merge readies !2, whose queued merge then lands;
+            // the one after that merge readies !3.
             let readied = try await waitFor(
-                ["mr ready krz/app 2", "mr ready krz/app 3", "mr comment krz/app 3"], on: simulator,
-                within: 2 * (interval + 5))
-            #expect(readied != nil, "\((try? botWrites(simulator)) ?? [])")
+                ["mr ready krz/app 2", "mr ready krz/app 3", "mr comment krz/app 3"], on: simulator, by: bot)
+            #expect(
+                readied.map { $0 <= 3 } ?? false, "\(String(describing: readied)): \((try? botWrites(simulator)) ?? [])"
+            )
             let feed = try await simulator.client().send(try FeedCommand(limit: 50)).items
             let merge = feed.first { $0.kind == "mr.merged" && $0.number == 2 }
             #expect(merge?.actor == "alice", "the queued merge runs as the account that queued it: \(feed)")
@@ -271,9 +286,9 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
         try await SimulatorProcess.run(state: forge, options: options) { simulator in
             let state = BotState()
             let first = try watch(simulator, state: state)
-            try await Task.sleep(for: .seconds(interval + 1))
+            try await first.passes(2)
             _ = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
-            let held = try await eventually(within: interval + 5) {
+            let held = try await eventually(within: 60) {
                 (try await simulator.stats()["held"] as? Int) == 1
             }
             #expect(held, "the event pass sends mr ready")
@@ -286,9 +301,10 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
             let second = try watch(simulator, state: state, ["--format", "json"])
             let done = try await waitFor(
                 ["mr ready krz/app 2", "mr comment krz/app 2", "issue label krz/app 1 --remove stale"], on: simulator,
-                within: interval + 5)
+                by: second)
             #expect(done != nil, "\((try? botWrites(simulator)) ?? [])")
-            try await Task.sleep(for: .seconds(interval * 2))
+            // The pass under way, the one that reads back the bot's own events, and a quiet one.
+            try await second.passes(try await second.passes(0).count + 3)
             second.send(SIGINT)
             let end = try await second.finish(within: 20)
             #expect(end.status == 130, "\(end.error)")
@@ -315,13 +331,13 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
                     "watch", folder, "--state-dir", BotState().folder, "--interval", "1s", "--url",
                     simulator.baseURL.absoluteString, "--rate-limit", "6000",
                 ], environment: ["GITBAY_TOKEN": simulator.token])
-            try await Task.sleep(for: .seconds(2))
+            try await bot.passes(1)
             try "rules:\n  - name: broken\n    on: nothing\n".write(
                 toFile: folder + "/rules.yml", atomically: true, encoding: .utf8)
             bot.send(SIGHUP)
             _ = try await bot.waitForError(containing: "the rules were not reloaded, the old ones stay")
             _ = try await simulator.write(["mr", "merge", "krz/app", "1"], token: ForgeActivity.personToken)
-            let readied = try await waitFor(["mr ready krz/app 2"], on: simulator, within: 6)
+            let readied = try await waitFor(["mr ready krz/app 2"], on: simulator, by: bot)
             #expect(readied != nil, "the old rules still act")
             // Valid rules are taken: here, one rule the old ones could not be mistaken for.
             let one =
@@ -334,7 +350,7 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
             _ = try await bot.waitForError(containing: "rules reloaded: 1 rules")
             _ = try await simulator.write(
                 ["issue", "comment", "krz/app", "1", "--message", "ping"], token: ForgeActivity.personToken)
-            let seen = try await waitFor(["issue label krz/app 1 --add seen"], on: simulator, within: 6)
+            let seen = try await waitFor(["issue label krz/app 1 --add seen"], on: simulator, by: bot)
             #expect(seen != nil, "the new rule acts")
             #expect(!(try botWrites(simulator)).contains { $0.contains("--remove stale") }, "the old one is gone")
             bot.send(SIGTERM)
@@ -382,8 +398,9 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
             try await simulator.control("{\"faults\": [\"503,times=3\"]}")
             let bot = try watch(simulator, state: BotState())
-            try await Task.sleep(for: .seconds(interval + 2))
-            #expect(bot.isRunning)
+            // The client's retries wait out the three 503s: the first pass ends well.
+            let first = try await bot.passes(1)
+            #expect(first.first?.contains("full pass") == true, "\(first)")
             try await simulator.control("{\"revoke\": true}")
             let end = try await bot.finish(within: 30)
             #expect(end.status == 1, "\(end.error)")

@@ -2,12 +2,13 @@ import ArgumentParsing
 import RuleEngine
 
 /// What every command runs with besides its options: where it prints, its environment, the
-/// plugins, and the control that stops it.
+/// plugins, the control that stops it, and the monotonic clock `watch` keeps its schedule by.
 struct CommandContext: Sendable {
     var environment: [String: String]
     var console: any Console
     var registry: PluginRegistry
     var control: CommandControl
+    var clock: any WatchClock
 
     /// The item `text` names (owner/name#12, owner/name!12, owner/name/builds/4213), as the
     /// plugins read it; anything else is a usage failure that shows the three forms.

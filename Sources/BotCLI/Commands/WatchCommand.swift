@@ -108,7 +108,7 @@ struct WatchCommand: BotCommand {
                     + "(never the token)\n", to: .error)
         }
         let settings = try planning.settings()
-        let clock = ContinuousWatchClock()
+        let clock = planning.context.clock
         let telemetry = WatchTelemetry(
             server: ForgeConnection.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun,
             clock: clock)
