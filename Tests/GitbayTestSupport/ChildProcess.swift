@@ -137,6 +137,9 @@ public final class ChildProcess: Sendable {
     /// Whether the child has not been reaped yet.
     public var isRunning: Bool { shared.state.withLock { $0.reaped == nil } }
 
+    /// How many waits on the child have begun and not ended: a test sees its wait begin.
+    public var pendingWaits: Int { shared.state.withLock { $0.waiters.count } }
+
     /// What the child printed on standard output so far.
     public var outputSoFar: String { shared.state.withLock { String(decoding: $0.output, as: UTF8.self) } }
 
