@@ -101,6 +101,12 @@ final class CurlMultiLoop: Sendable {
         curl_multi_wakeup(multi)
     }
 
+    /// Whether the loop thread has left, after which every request fails at once.
+    ///
+    /// A test of a closed transport waits for this before it sends: until then the thread may
+    /// still take a request and answer it.
+    var hasLeft: Bool { inbox.withLock { $0.finished } }
+
     /// The loop thread's body: start submissions, drive transfers, finish them, sleep, repeat.
     private func run() {
         var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayClient
 import GitbayTestSupport
 
 #if canImport(Glibc)
@@ -41,18 +42,15 @@ struct MeasuredBotProcess {
     func run(_ arguments: [String], environment: [String: String]) async throws -> Outcome {
         let child = try ChildProcess(
             BotProcess.executable.path, arguments, environment: BotProcess.environment(environment))
-        var stoppedByWatchdog = false
         var sampledPeak = 0
         let deadline = ContinuousClock.now.advanced(by: patience)
-        while child.isRunning && ContinuousClock.now < deadline {
+        // Sampled every 20 ms until the bot ends or passes the limit, whichever comes first.
+        _ = try await eventually(within: patience.seconds, every: .milliseconds(20)) {
             sampledPeak = max(sampledPeak, Self.peakResidentSoFar(child.pid))
-            if sampledPeak > limit {
-                stoppedByWatchdog = true
-                child.send(SIGKILL)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
+            return !child.isRunning || sampledPeak > limit
         }
+        let stoppedByWatchdog = sampledPeak > limit
+        if stoppedByWatchdog { child.send(SIGKILL) }
         let ended = try await child.wait(timeout: max(deadline - ContinuousClock.now, .seconds(5)))
         return Outcome(
             exitStatus: ended.status,

@@ -14,8 +14,7 @@ private final class UntilCancelledClock: ClientClock {
 
     func sleep(for duration: Duration) async throws {
         announce.yield(duration)
-        // Never resumed: only the task's cancellation ends it (with CancellationError).
-        try await Task.sleep(for: .seconds(86_400))
+        try await untilCancelled()
     }
 }
 
@@ -93,7 +92,7 @@ private func makeClient(
 
 /// A stop (the task's cancellation) ends the client's waits at once and sends nothing more; a write
 /// already on its way runs to its answer.
-@Suite struct ClientStopTests {
+@Suite(.timeLimit(.minutes(1))) struct ClientStopTests {
     @Test(arguments: WaitBeforeSending.allCases)
     func aStopWhileAWriteWaitsEndsTheWaitAndSendsNothingMore(wait: WaitBeforeSending) async throws {
         let clock = UntilCancelledClock()

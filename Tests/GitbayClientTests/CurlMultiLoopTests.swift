@@ -42,7 +42,7 @@ import Testing
         let loop = CurlMultiLoop(connectTimeout: .seconds(5))
         loop.stop()
         // The thread leaves at its next turn, which the stop's wakeup starts.
-        try await Task.sleep(for: .milliseconds(300))
+        try #require(try await eventually(within: 10) { loop.hasLeft }, "the loop thread never left")
         // Not awaited: were the request to wait forever, the test fails instead of hanging with it.
         let outcome = Mutex<String?>(nil)
         Task {
@@ -55,9 +55,7 @@ import Testing
             }
             outcome.withLock { $0 = text }
         }
-        for _ in 0..<100 where outcome.withLock({ $0 }) == nil {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        _ = try await eventually(within: 10) { outcome.withLock { $0 } != nil }
         #expect(outcome.withLock { $0 } == "\(TransportError.other("the transport was closed"))")
     }
 }

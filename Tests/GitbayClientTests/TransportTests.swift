@@ -244,9 +244,15 @@ import FoundationNetworking
         do {
             let server = try TestHTTPServer.shared()
             let transport = kind.make()
-            let request = Self.get(server.url("/stall"), timeout: .seconds(30))
+            let stall = "/stall?m=\(UUID().uuidString)"
+            let request = Self.get(server.url(stall), timeout: .seconds(30))
             let task = Task { await Self.failure(of: request, using: transport) }
-            try await Task.sleep(for: .milliseconds(300))
+            // Cancelled once the server has the request, so the transfer is in flight.
+            let reader = kind.make()
+            let arrived = try await eventually(within: 20) {
+                try await Self.log(of: server, using: reader).contains { $0.path == stall }
+            }
+            try #require(arrived, "the stalled request never reached the server")
             task.cancel()
             // Were the transfer not cancelled, it would end at its deadline as `.timedOut`.
             #expect(await task.value == .cancelled)
@@ -274,15 +280,12 @@ import FoundationNetworking
                             _ = await Self.failure(of: request, using: transport)
                             ended.set()
                         }
+                        // Not a wait: where in the request's start the cancel lands is what varies.
                         try await Task.sleep(for: .microseconds(Int.random(in: 0...3000)))
                         task.cancel()
                         // Bounded: a send that does not end within 10 s is reported, not waited for.
-                        var waited = 0
-                        while !ended.isSet, waited < 1000 {
-                            try await Task.sleep(for: .milliseconds(10))
-                            waited += 1
-                        }
-                        if !ended.isSet { stuck.append("\(worker)-\(round)") }
+                        let endedInTime = try await eventually(within: 10, every: .milliseconds(10)) { ended.isSet }
+                        if !endedInTime { stuck.append("\(worker)-\(round)") }
                     }
                     return stuck
                 }

@@ -18,8 +18,8 @@ import Darwin
 ///   makes are close-on-exec in the test process.
 /// - **Blocking the cooperative pool.** Reading a pipe or waiting for an exit blocks a thread; done
 ///   on the pool's threads (two on a two-core machine) it stalls every other test. Here one thread
-///   of the child's own drains its output, reaps it and wakes the waiters; nothing here blocks the
-///   caller's thread.
+///   of the child's own drains its output, reaps it and wakes the waiters, and another waits for
+///   its exit; nothing here blocks the caller's thread.
 /// - **Unbounded waits.** Every wait names its timeout; at the timeout the wait fails (and a
 ///   ``wait(timeout:)`` kills the child's process group), so a stuck child is a failing test.
 ///
@@ -121,12 +121,17 @@ public final class ChildProcess: Sendable {
             throw error
         }
         shared.input.withLock { $0 = ends.inputWriter }
-        let child = Monitored(pid: pid, command: command, output: ends.outputReader, error: ends.errorReader)
+        let child = Monitored(
+            pid: pid, command: command, output: ends.outputReader, error: ends.errorReader, exited: ends.exitReader)
         // The thread holds the shared state, not this object, so a child its test let go of is killed.
         let shared = self.shared
         let thread = Thread { Self.monitor(child, shared) }
         thread.name = "child \(pid)"
         thread.start()
+        let (pid, exitWriter) = (pid, ends.exitWriter)
+        let exit = Thread { Self.signalExit(of: pid, closing: exitWriter) }
+        exit.name = "child \(pid) exit"
+        exit.start()
     }
 
     deinit {
@@ -136,6 +141,9 @@ public final class ChildProcess: Sendable {
 
     /// Whether the child has not been reaped yet.
     public var isRunning: Bool { shared.state.withLock { $0.reaped == nil } }
+
+    /// How many waits on the child have begun and not ended: a test sees its wait begin.
+    public var pendingWaits: Int { shared.state.withLock { $0.waiters.count } }
 
     /// What the child printed on standard output so far.
     public var outputSoFar: String { shared.state.withLock { String(decoding: $0.output, as: UTF8.self) } }
@@ -264,19 +272,36 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// Blocks until the child has exited, without reaping it (the monitor does), then closes
+    /// `writer`: the end of file the monitor's poll wakes on.
+    ///
+    /// A thread of its own, since no one descriptor tells of a child's exit on both Linux (a pidfd)
+    /// and Darwin (a kqueue); `waitid` fails at once if the monitor has reaped the child already.
+    private static func signalExit(of pid: pid_t, closing writer: Int32) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        close(writer)
+    }
+
     /// The child's own thread: drains its pipes, reaps it and wakes the waiters whose condition
     /// holds or whose time is up, until the child has exited and closed its output.
+    ///
+    /// It sleeps in `poll` on the child's output and on the end of ``signalExit(of:closing:)``'s
+    /// pipe; the poll's 20 ms timeout is the tick at which the waiters' deadlines are checked.
     private static func monitor(_ child: Monitored, _ shared: Shared) {
         let pid = child.pid
         var readers = [child.output, child.error]
+        var exited = child.exited
         var abandonedAt: ContinuousClock.Instant?
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            var polled = readers.filter { $0 >= 0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            if polled.isEmpty {
-                usleep(20_000)
-            } else {
-                _ = poll(&polled, nfds_t(polled.count), 20)
+            var polled = (readers + [exited]).filter { $0 >= 0 }.map {
+                pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+            }
+            _ = poll(&polled, nfds_t(polled.count), 20)
+            if exited >= 0, polled.contains(where: { $0.fd == exited && $0.revents != 0 }) {
+                close(exited)
+                exited = -1
             }
             var chunks: [(index: Int, bytes: [UInt8])] = []
             for (index, fd) in readers.enumerated() where fd >= 0 {
@@ -343,6 +368,8 @@ public final class ChildProcess: Sendable {
                 readers = [-1, -1]
             }
         }
+        // Reaped at a tick before the exit's end of file came.
+        if exited >= 0 { close(exited) }
     }
 
     /// Appends to `kept` what of `bytes` fits under ``capturedLimit``, and counts the rest in `dropped`.
@@ -471,6 +498,8 @@ extension ChildProcess {
         var command: String
         var output: Int32
         var error: Int32
+        /// The read end of the pipe whose end of file says the child has exited.
+        var exited: Int32
     }
 }
 
@@ -487,8 +516,12 @@ private struct SpawnEnds {
     var inputWriter: Int32 = -1
     var outputReader: Int32 = -1
     var errorReader: Int32 = -1
+    /// The pipe whose end of file tells the monitor the child has exited; the child has neither end.
+    var exitReader: Int32 = -1
+    var exitWriter: Int32 = -1
 
     mutating func prepare(input: ChildProcess.Input, output: ChildProcess.Output, error: ChildProcess.Output) throws {
+        (exitReader, exitWriter) = try Self.pipe()
         switch input {
         case .null:
             slots.append(.path("/dev/null", flags: O_RDONLY))
@@ -536,7 +569,7 @@ private struct SpawnEnds {
 
     /// The parent's sides, when the spawn failed.
     func closeParentSides() {
-        for fd in [inputWriter, outputReader, errorReader] where fd >= 0 { close(fd) }
+        for fd in [inputWriter, outputReader, errorReader, exitReader, exitWriter] where fd >= 0 { close(fd) }
     }
 
     /// The child's sides are its own once it is spawned (or useless if it was not).

@@ -188,18 +188,12 @@ public enum HeadlessBrowser {
             if browser.isRunning { await browser.stop(grace: .seconds(2)) }
             // Two seconds to end on their own (the crash handlers follow the browser within
             // milliseconds), then SIGKILL and five more.
-            let start = ContinuousClock.now
-            var killed = false
-            var pids = processes(naming: folder.path)
-            while !pids.isEmpty, ContinuousClock.now - start < .seconds(7) {
-                if !killed, ContinuousClock.now - start >= .seconds(2) {
-                    for pid in pids { kill(pid, SIGKILL) }
-                    killed = true
-                }
-                try? await Task.sleep(for: .milliseconds(100))
-                pids = processes(naming: folder.path)
+            let gone = { processes(naming: folder.path).isEmpty }
+            if (try? await eventually(within: 2, every: .milliseconds(100), gone)) != true {
+                for pid in processes(naming: folder.path) { kill(pid, SIGKILL) }
+                _ = try? await eventually(within: 5, every: .milliseconds(100), gone)
             }
-            return pids
+            return processes(naming: folder.path)
         }.value
         try? FileManager.default.removeItem(at: folder)
         guard left.isEmpty else { throw Failure.processesLeft(url: url, pids: left) }

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayClient
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,7 +25,8 @@ public final class NotifySocketStandIn: Sendable {
     private let descriptor: Int32
     private let messages = Mutex<[Message]>([])
     private let open = Atomic<Bool>(true)
-    private let finished = Mutex<Bool>(false)
+    /// Signalled by the receiving thread as it ends.
+    private let finished = DispatchSemaphore(value: 0)
 
     public init() throws {
         // sun_path holds 108 bytes: a short folder of its own under /tmp.
@@ -65,22 +67,17 @@ public final class NotifySocketStandIn: Sendable {
     public func first(
         within timeout: Duration, after start: Date = .distantPast, where matches: (String) -> Bool
     ) async throws -> Message? {
-        let deadline = ContinuousClock.now + timeout
         func found() -> Message? {
             received.first { $0.at >= start && $0.assignments.contains(where: matches) }
         }
-        while ContinuousClock.now < deadline {
-            if let message = found() { return message }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        // A last look: a busy machine may wake this task only after the deadline.
+        _ = try await eventually(within: timeout.seconds) { found() != nil }
         return found()
     }
 
     /// Stops receiving and removes the socket; waits (at most a second) for the thread to end.
     public func close() {
         guard open.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        for _ in 0..<100 where !finished.withLock({ $0 }) { usleep(10_000) }
+        _ = finished.wait(timeout: .now() + 1)
         closeDescriptor(descriptor)
         try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
@@ -98,7 +95,7 @@ public final class NotifySocketStandIn: Sendable {
             let message = Message(assignments: text.split(separator: "\n").map(String.init), at: Date())
             messages.withLock { $0.append(message) }
         }
-        finished.withLock { $0 = true }
+        finished.signal()
     }
 }
 

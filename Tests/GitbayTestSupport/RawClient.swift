@@ -10,7 +10,7 @@ import Darwin
 ///
 /// Its calls block their thread, so tests make them inside ``offPool(_:)``, never on the
 /// cooperative pool the other suites run on.
-public final class RawClient {
+public final class RawClient: Sendable {
     /// How a read to the end came out.
     public enum Ending: Equatable, Sendable {
         /// The server closed the connection cleanly.

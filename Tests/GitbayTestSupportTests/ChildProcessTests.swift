@@ -96,7 +96,7 @@ import Darwin
     @Test func aCancelledWaitEndsAtOnce() async throws {
         let child = try ChildProcess("/bin/sleep", ["600"], environment: environment)
         let waiting = Task { try await child.wait(timeout: .seconds(600)) }
-        try await Task.sleep(for: .milliseconds(100))
+        try #require(try await eventually(within: 10) { child.pendingWaits == 1 }, "the wait never began")
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
         #expect(child.isRunning)

@@ -17,12 +17,10 @@ import Darwin
     @Test func stopClosesTheListenerAndEveryConnectionAndEndsTheThreads() async throws {
         let server = try startedServer(limits: HTTPServer.Limits(readTimeout: .seconds(60)))
         let port = server.port
-        let ending = try await offPool { () -> RawClient.Ending in
-            let silent = try RawClient(port: port)
-            waitUntil { server.loop.openDescriptors.count >= 4 }
-            server.stop()
-            return silent.readToEnd(timeout: .seconds(20)).ending
-        }
+        let silent = try await offPool { try RawClient(port: port) }
+        try #require(try await served(server, descriptors: 4))
+        server.stop()
+        let ending = try await offPool { silent.readToEnd(timeout: .seconds(20)).ending }
         #expect(ending == .endOfFile)
         await server.stopped()
         let refused = try await offPool { (try? RawClient(port: port)) == nil }
@@ -101,13 +99,12 @@ import Darwin
         defer { server.stop() }
         let port = server.port
         // The flags are read while the client is connected: its connection is the server's then.
-        let flags = try await offPool { () -> [(descriptor: Int32, descriptorFlags: Int32, statusFlags: Int32)] in
-            let silent = try RawClient(port: port)
-            waitUntil { server.loop.openDescriptors.count >= 4 }
-            let flags = server.loop.openDescriptors.map { ($0, fcntl($0, F_GETFD), fcntl($0, F_GETFL)) }
-            withExtendedLifetime(silent) {}
-            return flags
+        let silent = try await offPool { try RawClient(port: port) }
+        try #require(try await served(server, descriptors: 4))
+        let flags = server.loop.openDescriptors.map {
+            (descriptor: $0, descriptorFlags: fcntl($0, F_GETFD), statusFlags: fcntl($0, F_GETFL))
         }
+        withExtendedLifetime(silent) {}
         #expect(flags.count == 4)
         for (descriptor, descriptorFlags, statusFlags) in flags {
             #expect(descriptorFlags & FD_CLOEXEC != 0, "descriptor \(descriptor) is inherited by children")

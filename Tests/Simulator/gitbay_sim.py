@@ -2637,6 +2637,7 @@ class Simulator:
 
         slow, hold, fault = self.pick_fault(method, argv, is_write)
         if slow:
+            # The slow answer is the fault being simulated (a server that answers late), not a wait.
             time.sleep(slow)
         if hold and not self.hold_until_released():
             # Dropped: the connection goes without an answer and the command never runs, as when

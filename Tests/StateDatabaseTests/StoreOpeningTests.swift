@@ -168,9 +168,9 @@ import Testing
         _ = try SQLiteStateStore(path: path, mode: .applying)
         let holder = open(path + ".lock", O_RDWR | O_CLOEXEC)
         try #require(holder >= 0 && flock(holder, LOCK_EX | LOCK_NB) == 0)
-        // A thread of its own lets go of the lock 20 ms later, whatever the test pool is doing.
+        // A thread of its own lets go of the lock a moment later, whatever the test pool is doing.
         Thread.detachNewThread {
-            usleep(20_000)
+            usleep(momentaryHoldMicroseconds)
             close(holder)
         }
         #expect(throws: Never.self) { _ = try SQLiteStateStore(path: path, mode: .applying) }
@@ -247,6 +247,12 @@ import Testing
         }
     }
 }
+
+/// How long the other process's lock is held in the lock-held-for-a-moment test: 20 ms.
+///
+/// Not a wait for anything: the hold is the behaviour under test (a starting child keeps the lock's
+/// file for an instant), shorter than the store's ten tries 10 ms apart.
+private let momentaryHoldMicroseconds: useconds_t = 20_000
 
 /// A test found an error other than the one it expected.
 struct Unexpected: Error, CustomStringConvertible {

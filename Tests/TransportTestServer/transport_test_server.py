@@ -10,7 +10,7 @@ Endpoints (GET and POST):
   /status/N                 status N with a short text body
   /headers                  mixed-case response headers
   /gzip                     a gzip-encoded text body
-  /stall                    never answers (sleeps 60 s)
+  /stall                    never answers: holds the request until the client hangs up (60 s at most)
   /drip                     headers, then 10 bytes every 0.3 s for 6 s
   /reset                    resets the connection without answering
   /redirect?code=N&to=URL   redirect with status N to URL
@@ -28,6 +28,7 @@ Endpoints (GET and POST):
 import gzip
 import json
 import os
+import select
 import signal
 import socket
 import struct
@@ -41,6 +42,10 @@ LOG = []
 LOG_LOCK = threading.Lock()
 GZIP_TEXT = ("hello gzip " * 200).encode()
 ENDLESS_HEAD = b'{"protocol_version":1,"exit_code":0,"data":['
+# The pause between /drip's chunks: the slow body is what the route serves, not a wait.
+DRIP_PAUSE = 0.3
+# The longest /stall holds a request whose client never hangs up.
+STALL_LIMIT = 60
 ENDLESS_ROWS = b'{"number":1,"title":"endless"},' * 2048
 
 
@@ -58,6 +63,22 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         self.handle_any(self.rfile.read(length))
+
+    def stall(self):
+        """Answers nothing until the client hangs up, at most STALL_LIMIT seconds.
+
+        A client that gave up (a cancelled or timed-out transfer) ends the stall at once, so no
+        handler thread outlives its test; the limit ends one whose client never hangs up.
+        """
+        deadline = time.monotonic() + STALL_LIMIT
+        while (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.connection], [], [], left)
+            try:
+                if readable and not self.connection.recv(4096):
+                    break
+            except OSError:
+                break
+        self.close_connection = True
 
     def reply(self, status, body, headers=(), content_type="text/plain"):
         self.send_response(status)
@@ -95,7 +116,7 @@ class Handler(BaseHTTPRequestHandler):
         elif route == "/gzip":
             self.reply(200, gzip.compress(GZIP_TEXT), headers=[("Content-Encoding", "gzip")])
         elif route == "/stall":
-            time.sleep(60)
+            self.stall()
         elif route == "/drip":
             self.send_response(200)
             self.send_header("Content-Length", "200")
@@ -103,7 +124,7 @@ class Handler(BaseHTTPRequestHandler):
             for _ in range(20):
                 self.wfile.write(b"0123456789")
                 self.wfile.flush()
-                time.sleep(0.3)
+                time.sleep(DRIP_PAUSE)
         elif route == "/reset":
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.connection.close()
@@ -113,6 +134,7 @@ class Handler(BaseHTTPRequestHandler):
         elif route == "/loop":
             self.reply(302, b"", headers=[("Location", self.path)])
         elif route == "/slow":
+            # The slow answer is what the route serves, not a wait for anything.
             time.sleep(float(query.get("delay", 1)))
             self.reply(200, b"ok")
         elif route == "/small":
