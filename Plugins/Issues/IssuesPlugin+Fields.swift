@@ -60,7 +60,8 @@ extension IssuesPlugin {
                 MarkedComments.newestNonSystem(issue.comments).map { .timestamp($0.createdAt) } ?? .absent
             }.cached(),
         ]
-        + PeopleFields.fields(noun: "issue", turns: "comment", cached: true, conversation: conversation)
+        + PeopleFields.fields(
+            noun: "issue", turns: "comment", cached: true, turnsMoveUpdatedAt: true, conversation: conversation)
         + [
             field(
                 "tracking_issue", .boolean, needs: [.dependencies],

@@ -79,7 +79,8 @@ extension MergeRequestsPlugin {
         ]
         // A merge request's comments do not move the version its read cache is checked against.
         + PeopleFields.fields(
-            noun: "merge request", turns: "comment or review", cached: false, conversation: conversation)
+            noun: "merge request", turns: "comment or review", cached: false, turnsMoveUpdatedAt: false,
+            conversation: conversation)
 
     /// `label_age.LABEL` and `comment_age.RULE`.
     static let families = AgeFamilies.families(

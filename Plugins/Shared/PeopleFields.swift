@@ -13,8 +13,11 @@ public enum PeopleFields {
     ///
     /// - Parameters:
     ///   - turns: what counts as a person's turn on such an item (`comment`, `comment or review`).
+    ///   - turnsMoveUpdatedAt: whether each such turn moves the item's `updated_at`, as an issue's
+    ///     comment does and a merge request's does not (docs/gitbay/domain.md#activity), which lets
+    ///     `quiet` be bounded from the listing row on both sides.
     public static func fields(
-        noun: String, turns: String, cached: Bool,
+        noun: String, turns: String, cached: Bool, turnsMoveUpdatedAt: Bool,
         conversation: @escaping @Sendable (ItemContext) -> Conversation?
     ) -> [FieldDefinition] {
         func field(
@@ -36,6 +39,9 @@ public enum PeopleFields {
                     + "person did); else its creation (docs/gitbay/domain.md#activity-by-people)."
             ) { conversation, context in
                 .duration(max(0, context.now.timeIntervalSince(conversation.lastPersonActivity(in: context))))
+            }
+            .bounded(needs: turnsMoveUpdatedAt ? [.activity] : []) { context in
+                conversation(context).flatMap { quietRange($0, in: context, turnsMoveUpdatedAt: turnsMoveUpdatedAt) }
             },
             field(
                 "last_person_comment.author", .user,
@@ -65,5 +71,31 @@ public enum PeopleFields {
                 } ?? .absent
             },
         ]
+    }
+
+    /// What `quiet` can be before the item's comments (and reviews) are read.
+    ///
+    /// A person acted no earlier than the creation and the newest person's event the feed shows,
+    /// which everything unread can only make more recent: that is the most `quiet` can be. Where
+    /// every turn moves `updated_at`, a person acted no later than it (give or take the moment
+    /// gitbay stamps the two apart, ``Conversation/sameChange``) or than that event: the least it
+    /// can be. Elsewhere a comment may have come just now, so the least is zero. A label change
+    /// moves no `updated_at`, so the feed's events bound it on both sides; and since `quiet` counts
+    /// an `updated_at` that nothing explains as a person's, the same row bounds that too.
+    static func quietRange(
+        _ conversation: Conversation, in context: ItemContext, turnsMoveUpdatedAt: Bool
+    ) -> FieldBounds.Range? {
+        var earliest = conversation.createdAt
+        for event in conversation.activity where event.at > earliest && !context.isAutomation(event.actor) {
+            earliest = event.at
+        }
+        var latest = context.now
+        if turnsMoveUpdatedAt {
+            guard let updatedAt = conversation.updatedAt else { return nil }
+            latest = max(earliest, updatedAt.addingTimeInterval(Conversation.sameChange))
+        }
+        return FieldBounds.Range(
+            lower: .duration(max(0, context.now.timeIntervalSince(latest))),
+            upper: .duration(max(0, context.now.timeIntervalSince(earliest))))
     }
 }

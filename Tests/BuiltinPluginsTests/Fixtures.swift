@@ -77,11 +77,12 @@ enum Fixtures {
 
     /// The MR as a context, with `others` as the repository's other merge requests.
     static func context(
-        _ mr: MergeRequest, others: [MergeRequest] = [], automation: Set<String> = []
+        _ mr: MergeRequest, others: [MergeRequest] = [], known: Set<ReadNeed> = Set(Fixtures.registry.needs),
+        automation: Set<String> = []
     ) -> ItemContext {
         let all = Set(Self.registry.needs)
-        let record = MergeRequestRecord(mergeRequest: mr, known: all)
-        var repository = RepositoryState(path: path, defaultBranch: "main", known: all)
+        let record = MergeRequestRecord(mergeRequest: mr, known: known)
+        var repository = RepositoryState(path: path, defaultBranch: "main", known: known)
         repository.mergeRequests = [record] + others.map { MergeRequestRecord(mergeRequest: $0, known: all) }
         return ItemContext(
             item: .mergeRequest(record), repository: repository, now: now, me: me, registry: registry,

@@ -18,6 +18,10 @@ public struct CompiledCondition: Sendable {
         /// Where an item's value of the field is kept once derived.
         let slot: Int
         let needs: ReadNeed.Mask
+        /// The field's range from cheaper reads, when it has one and the predicate is an order
+        /// comparison, the one kind a range can decide (``FieldBounds``).
+        let bounds: (@Sendable (ItemContext) -> FieldBounds.Range?)?
+        let boundsNeeds: ReadNeed.Mask
         let predicate: Predicate
         let isNegated: Bool
         let text: String
@@ -36,6 +40,13 @@ public struct CompiledCondition: Sendable {
             value = field?.value
             slot = slots.slot(for: condition.field.name)
             needs = registry.mask(field?.needs ?? [])
+            if case .order = condition.predicate, let fieldBounds = field?.bounds {
+                bounds = fieldBounds.range
+                boundsNeeds = registry.mask(fieldBounds.needs)
+            } else {
+                bounds = nil
+                boundsNeeds = []
+            }
             predicate = condition.predicate
             isNegated = condition.expression.isNegated
             text = condition.expression.text
@@ -43,19 +54,39 @@ public struct CompiledCondition: Sendable {
             self.location = location.description
         }
 
-        /// Whether the condition holds for the item; `nil` when its field is not read.
-        ///
-        /// Also gives the value, for the result that records it.
-        func check(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool, value: FieldValue)? {
-            guard let value, context.knows(needs) else { return nil }
-            let observed = values.value(at: slot) { value(context) }
-            let holds = predicate.holds(for: observed, me: context.me, patterns: values.patterns)
-            return (holds != isNegated, observed)
+        /// What a check saw: the field's value, or the range that decided it unread.
+        enum Observed {
+            case value(FieldValue)
+            case range(FieldBounds.Range)
         }
 
-        /// The value as the result records it: a label set as the labels the condition names that
-        /// it carries, `[stale] of [pinned, stale]`, when ``namedLabels`` are set.
-        func shown(_ value: FieldValue) -> String {
+        /// Whether the condition holds for the item; `nil` when its field is not read and no range
+        /// of it decides the condition.
+        ///
+        /// Also gives what it saw, for the result that records it. A range is never kept among
+        /// the item's values: another condition on the field may need the value itself.
+        func check(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool, observed: Observed)? {
+            guard let value else { return nil }
+            guard context.knows(needs) else {
+                guard let bounds, context.knows(boundsNeeds), let range = bounds(context) else { return nil }
+                let lower = predicate.holds(for: range.lower, me: context.me, patterns: values.patterns)
+                let upper = predicate.holds(for: range.upper, me: context.me, patterns: values.patterns)
+                return lower == upper ? (lower != isNegated, .range(range)) : nil
+            }
+            let observed = values.value(at: slot) { value(context) }
+            let holds = predicate.holds(for: observed, me: context.me, patterns: values.patterns)
+            return (holds != isNegated, .value(observed))
+        }
+
+        /// What the result records: a range as its ends (`61d 3h to 1y 2d`), a label set as the
+        /// labels the condition names that it carries, `[stale] of [pinned, stale]`, when
+        /// ``namedLabels`` are set.
+        func shown(_ observed: Observed) -> String {
+            let value: FieldValue
+            switch observed {
+            case .range(let range): return range.display
+            case .value(let known): value = known
+            }
             guard let namedLabels, case .set(let names) = value else { return value.display }
             let carried = namedLabels.filter(names.contains)
             return FieldValue.set(carried).display + " of " + FieldValue.set(namedLabels).display
@@ -215,7 +246,7 @@ public struct CompiledCondition: Sendable {
             recording?.append(
                 ConditionResult(
                     condition: test.text, field: test.field,
-                    observed: checked.map { test.shown($0.value) } ?? "(not read)",
+                    observed: checked.map { test.shown($0.observed) } ?? "(not read)",
                     holds: checked?.holds, location: test.location))
             return checked?.holds
         }

@@ -36,7 +36,11 @@ extension Evaluator {
                     condition
                 }
             precondition = Precondition(rule.condition)
-            actions = rule.actions.map { PreparedAction($0, definition: registry.action($0.name, for: rule.kind)) }
+            actions = rule.actions.map {
+                PreparedAction(
+                    $0, definition: registry.action($0.name, for: rule.kind),
+                    needs: $0.needs(for: rule.kind, registry: registry))
+            }
             recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
             selected = selection.flatMap { rule.condition.requiredValues(of: $0.name) }.map(Array.init)
         }
@@ -47,10 +51,13 @@ extension Evaluator {
     final class PreparedAction: Sendable {
         let action: RuleAction
         let definition: ActionDefinition?
+        /// What the action needs read, its templates' fields included (``RuleAction/needs(for:registry:)``).
+        let needs: Set<ReadNeed>
 
-        init(_ action: RuleAction, definition: ActionDefinition?) {
+        init(_ action: RuleAction, definition: ActionDefinition?, needs: Set<ReadNeed>) {
             self.action = action
             self.definition = definition
+            self.needs = needs
         }
     }
 
@@ -183,7 +190,9 @@ extension Evaluator {
                 title: item.title, reference: reference, updatedAt: prepared.recordsActivity ? item.updatedAt : nil),
             reasons: results,
             actions: prepared.actions.map {
-                plannedAction($0.action, definition: $0.definition, rule: rule, context: context, reference: reference)
+                plannedAction(
+                    $0.action, definition: $0.definition, needs: $0.needs, rule: rule, context: context,
+                    reference: reference)
             },
             precondition: prepared.precondition)
     }

@@ -126,20 +126,22 @@ public struct Evaluator: Sendable {
     /// One action on one item: its command, or why it will not run.
     func plannedAction(_ action: RuleAction, rule: Rule, context: ItemContext, reference: String) -> PlannedAction {
         plannedAction(
-            action, definition: registry.action(action.name, for: rule.kind), rule: rule, context: context,
-            reference: reference)
+            action, definition: registry.action(action.name, for: rule.kind),
+            needs: action.needs(for: rule.kind, registry: registry), rule: rule, context: context, reference: reference)
     }
 
-    /// One action on one item, its plugin's definition already looked up.
+    /// One action on one item, its plugin's definition and its needs already looked up.
     func plannedAction(
-        _ action: RuleAction, definition: ActionDefinition?, rule: Rule, context: ItemContext, reference: String
+        _ action: RuleAction, definition: ActionDefinition?, needs: Set<ReadNeed>, rule: Rule, context: ItemContext,
+        reference: String
     ) -> PlannedAction {
         guard let definition else {
             return PlannedAction(action: action.name, status: .invalid, note: "no plugin offers this action")
         }
-        // Only the read planner leaves an action's needs unread, and only for an entry a guard
-        // holds back whatever the action would say; held is also the safe answer to anything else.
-        guard context.knows(definition.needs) else {
+        // Only the read planner leaves an action's needs unread (its definition's, or a field its
+        // template prints), and only for an entry a guard holds back whatever the action would
+        // say; held is also the safe answer to anything else.
+        guard context.knows(needs) else {
             return PlannedAction(action: action.name, status: .held, note: Self.unreadNote)
         }
         let request = ActionRequest(

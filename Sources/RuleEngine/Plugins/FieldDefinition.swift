@@ -14,6 +14,9 @@ public struct FieldDefinition: Sendable {
     /// `status`): a value every rule of the kind requires is asked of the server instead of read
     /// and thrown away, and an item outside it is not counted among those a rule looked at.
     public var selects = false
+    /// What the value can be before ``needs`` are read, from cheaper needs: a condition the whole
+    /// range decides the same way is decided without the read (``FieldBounds``).
+    public private(set) var bounds: FieldBounds?
     /// Whether a value derived from the detail read may come from the read cache.
     ///
     /// It may when everything it reads moves the version the kind's listing gives
@@ -43,6 +46,16 @@ public struct FieldDefinition: Sendable {
     public func cached() -> FieldDefinition {
         var field = self
         field.needs.remove(.freshDetail)
+        return field
+    }
+
+    /// This field, with the least and the most its value can be given only `needs` (a subset of
+    /// its own, or none beyond the list row); `range` answers `nil` when it cannot say.
+    public func bounded(
+        needs: Set<ReadNeed> = [], _ range: @escaping @Sendable (ItemContext) -> FieldBounds.Range?
+    ) -> FieldDefinition {
+        var field = self
+        field.bounds = FieldBounds(needs: needs, range: range)
         return field
     }
 

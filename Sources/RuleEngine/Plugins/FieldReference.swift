@@ -15,7 +15,10 @@ public enum FieldReference {
                 + "`GITBAY_REGENERATE_DOCS=1 swift test --filter FieldReferenceTests`.",
             "",
             "\"Reads\" names what the bot fetches beyond the list row before it can answer: "
-                + legend(registry).map { "`\($0.0)` (\($0.1))" }.joined(separator: ", ") + ".",
+                + legend(registry).map { "`\($0.0)` (\($0.1))" }.joined(separator: ", ") + ". "
+                + "A field *bounded from* cheaper reads is known to lie in a range before its own are read: an order "
+                + "comparison (`quiet > 60d`) that every value of the range answers alike is decided without them "
+                + "(docs/rules.md#decided-without-a-read).",
         ]
         for kind in registry.kinds {
             let fields = registry.fields(for: kind)
@@ -24,12 +27,16 @@ public enum FieldReference {
             lines += ["", "## `\(kind.rawValue)`", "", "### Fields", ""]
             lines += ["| field | type | reads | what it is |", "| --- | --- | --- | --- |"]
             let rows =
-                fields.map { (name: $0.name, type: $0.type, needs: $0.needs, doc: $0.doc) }
+                fields.map { (name: $0.name, type: $0.type, needs: $0.needs, bounds: $0.bounds?.needs, doc: $0.doc) }
                 + registry.families(for: kind).map {
-                    (name: $0.spec.name, type: $0.type, needs: $0.field($0.parameter)?.needs ?? $0.needs, doc: $0.doc)
+                    (
+                        name: $0.spec.name, type: $0.type, needs: $0.field($0.parameter)?.needs ?? $0.needs,
+                        bounds: $0.field($0.parameter)?.bounds?.needs, doc: $0.doc
+                    )
                 }
             lines += rows.sorted { $0.name < $1.name }.map {
-                row("`\($0.name)`", $0.type.name, reads($0.needs, registry), $0.doc)
+                let bounded = $0.bounds.map { "; bounded from " + reads($0, registry) } ?? ""
+                return row("`\($0.name)`", $0.type.name, reads($0.needs, registry) + bounded, $0.doc)
             }
             lines += ["", "### Actions", ""]
             lines += ["| action | argument | reads | what it does |", "| --- | --- | --- | --- |"]

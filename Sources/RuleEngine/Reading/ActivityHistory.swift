@@ -34,9 +34,8 @@ public struct ActivityHistory: Sendable, Hashable {
     /// detail (its conversation) or its `updated_at`.
     public static func isNeeded(by rules: [Rule], registry: PluginRegistry) -> Bool {
         rules.contains { rule in
-            let needs = rule.actions.reduce(into: rule.condition.needs(registry: registry, kind: rule.kind)) {
-                $0.formUnion(registry.action($1.name, for: rule.kind)?.needs ?? [])
-            }
+            let needs = rule.condition.needs(registry: registry, kind: rule.kind).union(
+                rule.actionNeeds(registry: registry))
             return needs.contains(.detail) || needs.contains(.activity)
         }
     }

@@ -112,7 +112,7 @@ public struct ReadPlanner: Sendable {
         try await session.readDetails(rules: scoped, now: now, me: me)
         let needs = scoped.reduce(into: Set<ReadNeed>()) { needs, rule in
             needs.formUnion(rule.condition.needs(registry: registry, kind: item.kind))
-            for action in rule.actions { needs.formUnion(registry.action(action.name, for: item.kind)?.needs ?? []) }
+            needs.formUnion(rule.actionNeeds(registry: registry))
         }
         try await registry.reading(of: item.kind)?.readWhole(item, needs: needs, into: &session.context)
         // What its detail does not give (a head's statuses), which the detail reads above leave

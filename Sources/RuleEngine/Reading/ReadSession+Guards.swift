@@ -128,9 +128,7 @@ extension ReadSession {
             try await readFreshDetail(rule.kind, number: candidate.number, in: candidate.path)
             sent = true
         }
-        let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) {
-            $0.formUnion(registry.action($1.name, for: rule.kind)?.needs ?? [])
-        }
+        let actionNeeds = rule.actionNeeds(registry: registry)
         if try await readBeyondDetail(actionNeeds, of: rule.kind, number: candidate.number, in: candidate.path) {
             sent = true
         }
@@ -207,12 +205,13 @@ extension ReadSession {
         var complete = true
         for action in rule.actions {
             let definition = registry.action(action.name, for: rule.kind)
-            guard definition.map({ context.knows($0.needs) }) ?? true else {
+            let needs = action.needs(for: rule.kind, registry: registry)
+            guard definition == nil || context.knows(needs) else {
                 complete = false
                 continue
             }
             let planned = evaluator.plannedAction(
-                action, definition: definition, rule: rule, context: context, reference: reference)
+                action, definition: definition, needs: needs, rule: rule, context: context, reference: reference)
             if planned.status == .pending { commands += 1 }
         }
         if commands > 0 { return .yes(commands: commands, complete: complete) }

@@ -50,9 +50,7 @@ struct ReadSession: Sendable {
         var wanted: [ItemKind: [RepositoryPath: [Int: Set<ReadNeed>]]] = [:]
         for rule in rules where rule.schedule?.verdict(at: now).open != false {
             let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
-            let actionNeeds = rule.actions.reduce(into: Set<ReadNeed>()) { needs, action in
-                needs.formUnion(registry.action(action.name, for: rule.kind)?.needs ?? [])
-            }
+            let actionNeeds = rule.actionNeeds(registry: registry)
             for (path, repository) in context.repositories where rule.scope.contains(path) && !repository.archived {
                 for item in registry.items(of: rule.kind, in: repository) {
                     let beyond = actionNeeds.intersection(registry.beyondDetail)
