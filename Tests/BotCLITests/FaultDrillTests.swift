@@ -129,35 +129,34 @@ private let oneIssueForge = fixtures.appendingPathComponent("one-forge.json")
 private let staleRules = fixtures.appendingPathComponent("stale-30d.yml").path
 
 /// A wait the bot can be in, after its first write, before it sends the second.
+///
+/// Each lasts about a minute, so a SIGTERM sent as the bot notes it lands inside it on any
+/// machine, however busy. The client's backoff (0.5 s to 4 s) is not among them: a busy machine
+/// let one run out before the signal came (the fifth attempt was sent), so a stop during a backoff
+/// is proven where no real time passes, `ClientStopTests` with a clock only a cancel ends.
 enum WaitAfterTheFirstWrite: String, CaseIterable, Sendable {
     /// Its own pacing: `--rate-limit 10` is a write a minute.
     case pacing
     /// The server's 429 with `Retry-After: 60` to the second write.
     case retryAfter
-    /// The backoff after the server's pre-dispatch 500s to the second write (0.5 s, 1 s, 2 s, 4 s,
-    /// with jitter): the first wait of 2 s or more says so.
-    case backoff
 
     /// The simulator's options.
     var simulator: [String] {
         switch self {
         case .pacing: return ["--clock", "frozen"]
         case .retryAfter: return fastSimulator + ["--fault", "429,method=POST,after=1,retry_after=60"]
-        case .backoff: return fastSimulator + ["--fault", "500,method=POST,after=1"]
         }
     }
 
     /// What the simulator's journal holds when the bot is stopped in the noted wait: the label,
     /// and the comment's attempts the server refused before it (none while pacing; the one a 429
-    /// answered; the four 500s before the noted 2-4 s backoff, the fifth and last attempt never
-    /// made).
+    /// answered).
     var sentBeforeTheWait: [String] {
         let label = "issue label krz/one 1 --add stale"
         let comment = "issue comment krz/one 1 --file -"
         switch self {
         case .pacing: return [label]
         case .retryAfter: return [label, comment]
-        case .backoff: return [label] + Array(repeating: comment, count: 4)
         }
     }
 
@@ -169,7 +168,6 @@ enum WaitAfterTheFirstWrite: String, CaseIterable, Sendable {
         switch self {
         case .pacing: return " s for gitbay's write budget (1 a minute)\n"
         case .retryAfter: return "note: waiting 60 s as the server asked (429)"
-        case .backoff: return " s before trying again\n"
         }
     }
 }
@@ -236,8 +234,8 @@ enum WaitAfterTheFirstWrite: String, CaseIterable, Sendable {
         return notes.last.flatMap { Double($0.dropFirst("note: waiting ".count).prefix { $0 != " " }) }
     }
 
-    /// SIGTERM while the bot waits to send its second write, for the write budget, for a
-    /// `Retry-After` or in a backoff: the wait ends at once, the write is not sent (the journal says
+    /// SIGTERM while the bot waits to send its second write, for the write budget or for a
+    /// `Retry-After`: the wait ends at once, the write is not sent (the journal says
     /// not-sent), the note says nothing was in flight, the exit is 143, and the next run finishes it.
     @Test(arguments: WaitAfterTheFirstWrite.allCases)
     func aStopDuringAWaitEndsItAtOnceAndSendsNothingMore(wait: WaitAfterTheFirstWrite) async throws {
@@ -249,8 +247,8 @@ enum WaitAfterTheFirstWrite: String, CaseIterable, Sendable {
                 simulator.baseURL.absoluteString, "--now", now, "--rate-limit", wait.rateLimit,
             ]
             let child = try BotProcess(arguments, environment: ["GITBAY_TOKEN": simulator.token])
-            // The stop goes out as soon as the wait is noted (a backoff noted as 2 s is over in 2 s);
-            // what was sent is read after, and is exactly what came before the wait.
+            // The stop goes out as soon as the wait is noted; what was sent is read after, and is
+            // exactly what came before the wait.
             let waiting = try await child.waitForError(containing: wait.note)
             let noticed = ContinuousClock.now
             let note = try await child.stop(with: SIGTERM)
@@ -262,7 +260,7 @@ enum WaitAfterTheFirstWrite: String, CaseIterable, Sendable {
             #expect(ended.reason == .exit && ended.status == 143, "\(ended.output)\(ended.error)")
             // The bot notes a wait as it begins it, so one the stop did not end would have the bot
             // exit no sooner than the noted seconds after the note: the floor, whatever the load
-            // (55 to 60 s of pacing or Retry-After, 2 to 4 s of backoff).
+            // (55 to 60 s of pacing or Retry-After).
             #expect(seconds < noted, "exited \(seconds) s after noting a wait of \(noted) s")
             #expect(note.contains("note: SIGTERM received: stopping: nothing in flight\n"), "\(waiting)\(note)")
             #expect(try await settled(simulator))
