@@ -65,21 +65,9 @@ struct IssueReader: ItemKindDefinition, WatchedKind {
                 context.update(path) { $0.archived = true }
             }
         }
+        // The dependency checker's state (`tracking_issue`) is read later, by the engine, for the
+        // repositories where an issue may still match once the rest is known.
         try await readLabels(rules, query: query, into: &context)
-        let needs = context.conditionNeeds(rules, kind: kind)
-        if needs.contains(.dependencies) {
-            let paths = context.repositories.keys.filter { path in
-                !(context.repositories[path]?.issues.isEmpty ?? true)
-            }.sorted()
-            for path in paths {
-                let status = try await context.reader.send(RepoDepsStatusCommand(repository: path))
-                context.update(path) { repository in
-                    repository.dependencies = status
-                    repository.known.insert(.dependencies)
-                }
-            }
-            context.note("dependency tracking issues: repo deps status", requests: paths.count)
-        }
     }
 
     /// Learns which listed issues carry each label the rules name, one `label:` query each, unless

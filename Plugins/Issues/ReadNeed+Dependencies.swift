@@ -7,7 +7,8 @@ extension ReadNeed {
 }
 
 extension ReadNeedDefinition {
-    /// The checker's state, read once per repository with listed issues when a condition consults it.
+    /// The checker's state, read once per repository where an issue may still match a rule that
+    /// consults it (the engine's repository reads after the listings).
     static let dependencies = ReadNeedDefinition(
         .dependencies, cost: "`repo deps status`", rank: 1, snapshot: "repo deps status", RepoDepsStatusCommand.init)
 }

@@ -72,6 +72,7 @@ public struct ReadPlanner: Sendable {
         if session.context.trustsCache {
             await session.restoreCached(rules)
         }
+        try await session.readRepositoryNeeds(rules: rules, now: now, me: me)
         if let guards {
             try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
         } else {
