@@ -34,9 +34,11 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
             requests += try await readRepository(path, activeOnly: activeOnly, statuses: statuses ?? [], into: &context)
         }
         context.note(
-            "builds: repo show, repo refs, open merge requests and "
-                + (activeOnly ? "pending/running builds with the newer ones above them" : "the newest 200 builds")
-                + " per repository", requests: requests)
+            activeOnly
+                ? "builds: pending/running builds with the newer ones above them per repository, and repo show, "
+                    + "repo refs and open merge requests where there is one"
+                : "builds: repo show, repo refs, open merge requests and the newest 200 builds per repository",
+            requests: requests)
     }
 
     /// The newest page of `build list` per repository.
@@ -81,17 +83,8 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
     private func readRepository(
         _ path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, into context: inout ReadContext
     ) async throws -> Int {
-        var requests = 2
+        var requests = 0
         var repository = context.repository(path)
-        repository.defaultBranch = try await context.reader.send(RepoShowCommand(repository: path)).defaultBranch
-        repository.refs = try await context.reader.send(RepoRefsCommand(repository: path))
-        if !repository.known.contains(.openMergeRequests) {
-            let open = try await context.reader.all(try MergeRequestListCommand(repository: path, state: .open))
-            requests += context.pages(open.count)
-            repository.mergeRequests += open.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
-            repository.known.insert(.openMergeRequests)
-        }
-        repository.known.insert(.refs)
         let watermark = activeOnly ? await Self.watermark(of: path, in: &context) : nil
         let (builds, used) =
             if let watermark {
@@ -107,6 +100,13 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
             repository.builds = fresh ?? []
             requests += more
         }
+        // What supersedes or protects a build (the default branch, the tips, the open merge
+        // requests' heads) is asked only when a build may still be acted on: where every rule
+        // wants pending or running builds and the repository has none, no rule can act there,
+        // and the three reads are saved (54 of 100 repositories of a generated forge had one).
+        if !activeOnly || repository.builds.contains(where: { $0.status == .pending || $0.status == .running }) {
+            requests += try await readSurroundings(path, into: &repository, context: context)
+        }
         context.store(repository)
         // A read by status saw every build that may change only when it asked for both.
         let sawEveryActive = watermark != nil || statuses == ["pending", "running"]
@@ -117,6 +117,24 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
                     payload: "\(next)"))
         }
         return requests + used
+    }
+
+    /// Reads the repository's default branch, its branch and tag tips and (unless known) its open
+    /// merge requests into `repository`; returns the requests spent.
+    private func readSurroundings(
+        _ path: RepositoryPath, into repository: inout RepositoryState, context: ReadContext
+    ) async throws -> Int {
+        var requests = 2
+        repository.defaultBranch = try await context.reader.send(RepoShowCommand(repository: path)).defaultBranch
+        repository.refs = try await context.reader.send(RepoRefsCommand(repository: path))
+        if !repository.known.contains(.openMergeRequests) {
+            let open = try await context.reader.all(try MergeRequestListCommand(repository: path, state: .open))
+            requests += context.pages(open.count)
+            repository.mergeRequests += open.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
+            repository.known.insert(.openMergeRequests)
+        }
+        repository.known.insert(.refs)
+        return requests
     }
 
     /// The format of the watermark the read cache keeps per repository.

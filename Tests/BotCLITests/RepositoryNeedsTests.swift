@@ -31,8 +31,36 @@ private let staleRule = """
         do: [{add-label: stale}]
     """
 
-/// A repository fact (`repo deps status`) is read only where an issue may still match a rule
-/// that consults it.
+/// Two repositories with builds: `krz/app` has a pending build that a newer one on the tip of its
+/// branch supersedes; `krz/done` only finished builds.
+private let twoBuildRepositories = """
+    {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+     "users": ["triage-bot"],
+     "repos": [
+      {"path": "krz/app", "default_branch": "main",
+       "branches": {"main": "\(String(repeating: "1", count: 40))", "feat": "\(String(repeating: "d", count: 40))"},
+       "builds": [
+        {"number": 1, "job": "test", "status": "pending", "sha": "\(String(repeating: "c", count: 40))", "ref": "feat",
+         "created_at": "2026-11-28T00:00:00Z"},
+        {"number": 2, "job": "test", "status": "pending", "sha": "\(String(repeating: "d", count: 40))", "ref": "feat",
+         "created_at": "2026-11-28T01:00:00Z"}]},
+      {"path": "krz/done", "default_branch": "main", "branches": {"main": "\(String(repeating: "2", count: 40))"},
+       "builds": [
+        {"number": 1, "job": "test", "status": "success", "sha": "\(String(repeating: "2", count: 40))", "ref": "main",
+         "created_at": "2026-11-28T00:00:00Z"}]}]}
+    """
+
+private let cancelRule = """
+    scope: owner:krz
+    rules:
+      - name: cancel-superseded
+        on: builds
+        when: ["status in [pending, running]", superseded, not ref.default]
+        do: [cancel]
+    """
+
+/// A repository fact (`repo deps status`, a build's surroundings) is read only where an item may
+/// still match a rule that consults it.
 @Suite struct RepositoryNeedsTests {
     @Test func theDependencyCheckerIsAskedOnlyWhereAnIssueMayStillMatch() async throws {
         let folder = Scratch.url("deps-rules-\(UUID().uuidString)")
@@ -51,6 +79,26 @@ private let staleRule = """
             #expect(plan.output.contains("issue label krz/app 1 --add stale"), "\(plan.output)")
             #expect(!plan.output.contains("issue label krz/app 2"), "\(plan.output)")
             #expect(!plan.output.contains("krz/fresh"), "\(plan.output)")
+        }
+    }
+
+    /// A rule on pending or running builds needs a repository's default branch, tips and open
+    /// merge requests only where there is such a build.
+    @Test func aBuildsSurroundingsAreReadOnlyWhereABuildMayStillBeCancelled() async throws {
+        let folder = Scratch.url("builds-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try cancelRule.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        try await SimulatorProcess.run(
+            state: twoBuildRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+        ) { simulator in
+            let plan = await runBot(
+                against: simulator, ["plan", folder.path, "--state-dir", BotState().folder, "--verbose"])
+            #expect(plan.code == 0, "\(plan.error)")
+            // Each repository's build lists, and repo show, repo refs and mr list --state open for
+            // krz/app alone: 11 when krz/done's three were read too.
+            #expect(plan.error.contains("where there is one (8 requests)"), "\(plan.error)")
+            #expect(plan.output.contains("build cancel krz/app 1"), "\(plan.output)")
+            #expect(!plan.output.contains("build cancel krz/app 2"), "\(plan.output)")
         }
     }
 }
