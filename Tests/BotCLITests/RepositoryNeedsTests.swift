@@ -63,42 +63,40 @@ private let cancelRule = """
 /// still match a rule that consults it.
 @Suite struct RepositoryNeedsTests {
     @Test func theDependencyCheckerIsAskedOnlyWhereAnIssueMayStillMatch() async throws {
-        let folder = Scratch.url("deps-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try staleRule.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
-        try await SimulatorProcess.run(
-            state: twoRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
-        ) { simulator in
-            let plan = await runBot(
-                against: simulator, ["plan", folder.path, "--state-dir", BotState().folder, "--verbose"])
-            #expect(plan.code == 0, "\(plan.error)")
-            // krz/fresh's only issue is a day old: `quiet > 60d` rules it out from its row.
-            #expect(
-                plan.error.contains("repo deps status for repositories with a candidate (1 request)"), "\(plan.error)")
-            // krz/app's status was read: its tracking issue is left alone, the old bug labelled.
-            #expect(plan.output.contains("issue label krz/app 1 --add stale"), "\(plan.output)")
-            #expect(!plan.output.contains("issue label krz/app 2"), "\(plan.output)")
-            #expect(!plan.output.contains("krz/fresh"), "\(plan.output)")
-        }
+        let plan = try await verbosePlan(of: staleRule, on: twoRepositories)
+        #expect(plan.code == 0, "\(plan.error)")
+        // krz/fresh's only issue is a day old: `quiet > 60d` rules it out from its row.
+        #expect(
+            plan.error.contains("repo deps status for repositories with a candidate (1 request)"), "\(plan.error)")
+        // krz/app's status was read: its tracking issue is left alone, the old bug labelled.
+        #expect(plan.output.contains("issue label krz/app 1 --add stale"), "\(plan.output)")
+        #expect(!plan.output.contains("issue label krz/app 2"), "\(plan.output)")
+        #expect(!plan.output.contains("krz/fresh"), "\(plan.output)")
     }
 
     /// A rule on pending or running builds needs a repository's default branch, tips and open
     /// merge requests only where there is such a build.
     @Test func aBuildsSurroundingsAreReadOnlyWhereABuildMayStillBeCancelled() async throws {
-        let folder = Scratch.url("builds-rules-\(UUID().uuidString)")
+        let plan = try await verbosePlan(of: cancelRule, on: twoBuildRepositories)
+        #expect(plan.code == 0, "\(plan.error)")
+        // Each repository's build lists, and repo show, repo refs and mr list --state open for
+        // krz/app alone: 11 when krz/done's three were read too.
+        #expect(plan.error.contains("where there is one (8 requests)"), "\(plan.error)")
+        #expect(plan.output.contains("build cancel krz/app 1"), "\(plan.output)")
+        #expect(!plan.output.contains("build cancel krz/app 2"), "\(plan.output)")
+    }
+
+    /// A `plan --verbose` of `rules` (one file's text) against the simulator serving `forge`.
+    private func verbosePlan(
+        of rules: String, on forge: String
+    ) async throws -> (code: Int32, output: String, error: String) {
+        let folder = Scratch.url("rules-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try cancelRule.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
-        try await SimulatorProcess.run(
-            state: twoBuildRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+        try rules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        return try await SimulatorProcess.run(
+            state: forge, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
         ) { simulator in
-            let plan = await runBot(
-                against: simulator, ["plan", folder.path, "--state-dir", BotState().folder, "--verbose"])
-            #expect(plan.code == 0, "\(plan.error)")
-            // Each repository's build lists, and repo show, repo refs and mr list --state open for
-            // krz/app alone: 11 when krz/done's three were read too.
-            #expect(plan.error.contains("where there is one (8 requests)"), "\(plan.error)")
-            #expect(plan.output.contains("build cancel krz/app 1"), "\(plan.output)")
-            #expect(!plan.output.contains("build cancel krz/app 2"), "\(plan.output)")
+            await runBot(against: simulator, ["plan", folder.path, "--state-dir", BotState().folder, "--verbose"])
         }
     }
 }
