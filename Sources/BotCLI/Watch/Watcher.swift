@@ -68,7 +68,8 @@ struct Watcher {
         await refreshRecentActions(session.store)
         while !Task.isCancelled {
             if control.takeReload() { machine.reloadRequested() }
-            switch machine.next(at: clock.now) {
+            let step = machine.next(at: clock.now)
+            switch step {
             case .reload:
                 reloadRules(reload)
             case .idle(let until):
@@ -76,10 +77,10 @@ struct Watcher {
                 guard await sleep(until: until) else { return control.stoppedCode }
             case .pause(let until):
                 guard await sleep(until: until) else { return control.stoppedCode }
-            case .full:
-                guard try await run(&machine, in: session, me: me, poll: false) else { return control.stoppedCode }
-            case .poll:
-                guard try await run(&machine, in: session, me: me, poll: true) else { return control.stoppedCode }
+            case .full, .poll:
+                guard try await run(&machine, in: session, me: me, poll: step == .poll) else {
+                    return control.stoppedCode
+                }
             }
         }
         return control.stoppedCode
