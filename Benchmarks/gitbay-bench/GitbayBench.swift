@@ -21,6 +21,7 @@ enum GitbayBench {
         "hostile": Subcommand(summary: HostileInputBenchmark.summary, run: HostileInputBenchmark.run),
         "state": Subcommand(summary: StateBenchmark.summary, run: StateBenchmark.run),
         "incremental": Subcommand(summary: IncrementalBenchmark.summary, run: IncrementalBenchmark.run),
+        "scale": Subcommand(summary: ScaleBenchmark.summary, run: ScaleBenchmark.run),
         "watch": Subcommand(summary: WatchBenchmark.summary, run: WatchBenchmark.run),
         "soak": Subcommand(summary: SoakBenchmark.summary, run: SoakBenchmark.run),
         "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),

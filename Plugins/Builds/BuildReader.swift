@@ -19,9 +19,12 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
     }
 
     /// A push, a status, a build's end or a merge request's change (its head, its merge) can make
-    /// any build of the repository superseded or unprotected; an issue cannot.
+    /// any build of the repository superseded or unprotected; an issue cannot, nor what is said
+    /// on a merge request or done to its labels, milestone and reviewers, which move no head,
+    /// branch or build.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
-        watches(family: event.family) ? .wholeRepository : .none
+        let conversation = ["mr.commented", "mr.reviewed", "mr.labeled", "mr.milestoned", "mr.review_requested"]
+        return watches(family: event.family) && !conversation.contains(event.kind) ? .wholeRepository : .none
     }
 
     func list(_ rules: [Rule], into context: inout ReadContext) async throws {
@@ -29,15 +32,33 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         let statuses = context.selected(rules, kind: kind)
         let activeOnly = statuses.map { !$0.isEmpty && $0.isSubset(of: ["pending", "running"]) } ?? false
         let paths = try await context.repositories(in: scope)
+        let swept = await context.sweep(paths, of: kind, entry: Self.copyEntry, format: Self.copyFormat)
+        let decoder = GitbayJSON.decoder()
+        var reading = swept.read
+        for (path, payload) in swept.kept {
+            guard let copy = try? decoder.decode(BuildCopy.self, from: Data(payload.utf8)) else {
+                reading.append(path)
+                continue
+            }
+            context.update(path) { copy.restore(into: &$0) }
+        }
         var requests = 0
-        for path in paths {
-            requests += try await readRepository(path, activeOnly: activeOnly, statuses: statuses ?? [], into: &context)
+        for path in reading {
+            let copy = swept.copies[path].flatMap { try? decoder.decode(BuildCopy.self, from: Data($0.utf8)) }
+            // A change an event or a row told of moves builds and tips, not the default branch,
+            // which the sweep's own reads (and every re-read before a cancel) ask afresh.
+            let known =
+                swept.reasons[path] == .changed && context.isFresh(copy?.defaultBranchRead)
+                ? copy.flatMap { copy in copy.defaultBranch.map { ($0, copy.defaultBranchRead) } } : nil
+            requests += try await readRepository(
+                path, activeOnly: activeOnly, statuses: statuses ?? [], watermark: activeOnly ? copy?.watermark : nil,
+                defaultBranch: known, into: &context)
         }
         context.note(
             activeOnly
-                ? "builds: pending/running builds with the newer ones above them per repository, and repo show, "
+                ? "builds: pending/running builds with the newer ones above them per repository read, and repo show, "
                     + "repo refs and open merge requests where there is one"
-                : "builds: repo show, repo refs, open merge requests and the newest 200 builds per repository",
+                : "builds: repo show, repo refs, open merge requests and the newest 200 builds per repository read",
             requests: requests)
     }
 
@@ -59,7 +80,8 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
     ) async throws -> (item: Item, repository: RepositoryState)? {
         let path = try RepositoryPath(item.repository)
         if !context.repository(path).known.contains(.refs) {
-            _ = try await readRepository(path, activeOnly: false, statuses: [], into: &context)
+            _ = try await readRepository(
+                path, activeOnly: false, statuses: [], watermark: nil, defaultBranch: nil, into: &context)
         }
         var repository = context.repository(path)
         // A build older than the newest page (a pending one a queue left behind) is read down to,
@@ -79,13 +101,15 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
     }
 
     /// Reads what build rules consult in one repository: its default branch, branch and tag tips,
-    /// open merge requests and builds; returns the requests spent.
+    /// open merge requests and builds, from `watermark` up when one is known and with
+    /// `defaultBranch` when the copy's still holds; keeps what it read as the repository's copy
+    /// for the sweep; returns the requests spent.
     private func readRepository(
-        _ path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, into context: inout ReadContext
+        _ path: RepositoryPath, activeOnly: Bool, statuses: Set<String>, watermark: Int?,
+        defaultBranch known: (name: String, read: Date?)?, into context: inout ReadContext
     ) async throws -> Int {
         var requests = 0
         var repository = context.repository(path)
-        let watermark = activeOnly ? await Self.watermark(of: path, in: &context) : nil
         let (builds, used) =
             if let watermark {
                 try await self.builds(of: path, from: watermark, reader: context.reader)
@@ -105,27 +129,35 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         // wants pending or running builds and the repository has none, no rule can act there,
         // and the three reads are saved (54 of 100 repositories of a generated forge had one).
         if !activeOnly || repository.builds.contains(where: { $0.status == .pending || $0.status == .running }) {
-            requests += try await readSurroundings(path, into: &repository, context: context)
+            requests += try await readSurroundings(
+                path, defaultBranch: known?.name, into: &repository, context: context)
         }
         context.store(repository)
         // A read by status saw every build that may change only when it asked for both.
         let sawEveryActive = watermark != nil || statuses == ["pending", "running"]
-        if activeOnly, sawEveryActive, context.keepsCache, let next = Self.watermark(after: repository.builds) {
-            context.keep(
-                CachedDetail(
-                    item: Self.watermarkItem(path), kind: kind, format: Self.watermarkFormat, version: "",
-                    payload: "\(next)"))
+        let copy = BuildCopy(
+            of: repository, watermark: activeOnly && sawEveryActive ? Self.watermark(after: repository.builds) : nil,
+            defaultBranchRead: known.map(\.read) ?? context.sweepTime)
+        if let payload = try? GitbayJSON.encoder().encode(copy) {
+            context.keepCopy(
+                String(decoding: payload, as: UTF8.self), of: path, kind: kind, entry: Self.copyEntry,
+                format: Self.copyFormat)
         }
         return requests + used
     }
 
-    /// Reads the repository's default branch, its branch and tag tips and (unless known) its open
-    /// merge requests into `repository`; returns the requests spent.
+    /// Reads the repository's default branch (unless given), its branch and tag tips and (unless
+    /// known) its open merge requests into `repository`; returns the requests spent.
     private func readSurroundings(
-        _ path: RepositoryPath, into repository: inout RepositoryState, context: ReadContext
+        _ path: RepositoryPath, defaultBranch: String?, into repository: inout RepositoryState, context: ReadContext
     ) async throws -> Int {
-        var requests = 2
-        repository.defaultBranch = try await context.reader.send(RepoShowCommand(repository: path)).defaultBranch
+        var requests = 1
+        if let defaultBranch {
+            repository.defaultBranch = defaultBranch
+        } else {
+            repository.defaultBranch = try await context.reader.send(RepoShowCommand(repository: path)).defaultBranch
+            requests += 1
+        }
         repository.refs = try await context.reader.send(RepoRefsCommand(repository: path))
         if !repository.known.contains(.openMergeRequests) {
             let open = try await context.reader.all(try MergeRequestListCommand(repository: path, state: .open))
@@ -137,23 +169,10 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         return requests
     }
 
-    /// The format of the watermark the read cache keeps per repository.
-    static let watermarkFormat = 1
-
-    /// The cache's name for a repository's watermark.
-    static func watermarkItem(_ path: RepositoryPath) -> String {
-        "\(path)/builds"
-    }
-
-    /// Where the builds that may still change began at the last read: every build numbered below
-    /// it had finished then, and a finished build never changes (store/builds.go: only a pending or
-    /// running build moves), nor does a new one get a number below it.
-    private static func watermark(of path: RepositoryPath, in context: inout ReadContext) async -> Int? {
-        guard let entry = await context.cachedEntries(of: .builds)[watermarkItem(path)],
-            entry.format == watermarkFormat
-        else { return nil }
-        return Int(entry.payload)
-    }
+    /// The name and format of the copy the read cache keeps per repository (``BuildCopy``); the
+    /// item is the one format 1, the watermark alone, had.
+    static let copyEntry = "builds"
+    static let copyFormat = 2
 
     /// The watermark after a read that saw `builds` (every pending or running one and all newer):
     /// the oldest still pending or running, else one past the newest; `nil` when none was read.

@@ -36,39 +36,63 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
         let scope = context.scope(of: rules)
         let openOnly = context.selected(rules, kind: kind) == ["open"]
         let paths = try await context.repositories(in: scope)
-        var requests = 0
-        for path in paths {
-            let rows = try await context.reader.all(
-                try MergeRequestListCommand(repository: path, state: openOnly ? .open : .all))
-            requests += context.pages(rows.count)
-            var repository = context.repository(path)
-            repository.mergeRequests = rows.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
-            // A stack's parent is judged from the server's own retarget note, written only on merge,
-            // so the open ones listed answer for all: a parent not listed open has merged.
-            repository.known.formUnion([.openMergeRequests, .allMergeRequests])
-            context.store(repository)
-        }
-        context.note("merge requests: mr list --state \(openOnly ? "open" : "all") per repository", requests: requests)
-        // The activity time is also the version a cached detail is checked against.
+        // The activity time is also the version a cached detail is checked against, and a moved
+        // one (a push moves it, which the feed never shows) what tells the sweep to read the
+        // repository again.
         let needs = context.conditionNeeds(rules, kind: kind)
-        guard needs.contains(.activity) || context.keepsCache else { return }
-        var query = "\(scope) is:mr"
-        if openOnly { query += " is:open" }
-        let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query))
-        context.note("merge request activity: mr list --q \"\(query)\"", requests: context.pages(rows.count))
         var activity: [RepositoryPath: [Int: Date]] = [:]
-        for row in rows {
-            activity[row.repo, default: [:]][row.number] = row.updatedAt
-        }
-        for (path, times) in activity {
-            guard var mergeRequests = context.repositories[path]?.mergeRequests else { continue }
-            for index in mergeRequests.indices {
-                guard let time = times[mergeRequests[index].number] else { continue }
-                mergeRequests[index].mergeRequest.updatedAt = time
-                mergeRequests[index].known.insert(.activity)
+        if needs.contains(.activity) || context.keepsCache {
+            var query = "\(scope) is:mr"
+            if openOnly { query += " is:open" }
+            let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query))
+            context.note("merge request activity: mr list --q \"\(query)\"", requests: context.pages(rows.count))
+            for row in rows {
+                activity[row.repo, default: [:]][row.number] = row.updatedAt
             }
-            context.update(path) { $0.mergeRequests = mergeRequests }
+            context.saw(rows.map(OpenMergeRequestProbe.event))
         }
+        let state: MergeRequestListCommand.StateFilter = openOnly ? .open : .all
+        let swept = await context.sweep(paths, of: kind, entry: "merge-requests-\(state.rawValue)", format: 1)
+        let decoder = GitbayJSON.decoder()
+        var reading = swept.read
+        var restored: [RepositoryPath: [MergeRequestRow]] = [:]
+        for (path, payload) in swept.kept {
+            guard let rows = try? decoder.decode([MergeRequestRow].self, from: Data(payload.utf8)) else {
+                reading.append(path)
+                continue
+            }
+            restored[path] = rows
+        }
+        var requests = 0
+        for path in reading {
+            let rows = try await context.reader.all(try MergeRequestListCommand(repository: path, state: state))
+            requests += context.pages(rows.count)
+            restored[path] = rows
+            if let payload = try? GitbayJSON.encoder().encode(rows) {
+                context.keepCopy(
+                    String(decoding: payload, as: UTF8.self), of: path, kind: kind,
+                    entry: "merge-requests-\(state.rawValue)", format: 1)
+            }
+        }
+        for path in paths {
+            guard let rows = restored[path] else { continue }
+            let times = activity[path] ?? [:]
+            context.update(path) { repository in
+                repository.mergeRequests = rows.map { row in
+                    var mergeRequest = MergeRequest(row: row)
+                    var known: Set<ReadNeed> = []
+                    if let time = times[row.number] {
+                        mergeRequest.updatedAt = time
+                        known.insert(.activity)
+                    }
+                    return MergeRequestRecord(mergeRequest: mergeRequest, known: known)
+                }
+                // A stack's parent is judged from the server's own retarget note, written only on merge,
+                // so the open ones listed answer for all: a parent not listed open has merged.
+                repository.known.formUnion([.openMergeRequests, .allMergeRequests])
+            }
+        }
+        context.note("merge requests: mr list --state \(state.rawValue) per repository read", requests: requests)
     }
 
     /// Replaces a listed merge request with its `mr show`, keeping the `updated_at` a query gave.

@@ -20,10 +20,13 @@ struct OpenMergeRequestProbe: QuietChangeProbe {
             ProbeLook.Entry(
                 key: "\(row.repo)!\(row.number)",
                 version: GitbayTimestamp.format(row.updatedAt, precision: .milliseconds),
-                event: FeedEvent(
-                    id: 0, repo: row.repo, actor: nil, kind: eventKind, number: row.number, createdAt: row.updatedAt
-                ))
+                event: Self.event(row))
         }
         return ProbeLook(entries: entries)
+    }
+
+    /// The `mr.updated` event a merge request's listing row stands for: the time its `updated_at` moved to.
+    static func event(_ row: QueryItem) -> FeedEvent {
+        FeedEvent(id: 0, repo: row.repo, actor: nil, kind: "mr.updated", number: row.number, createdAt: row.updatedAt)
     }
 }

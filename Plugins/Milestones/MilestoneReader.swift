@@ -21,11 +21,15 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
         ["issue", "mr"].contains(family)
     }
 
-    /// Issues and merge requests move a milestone's counts; pushes and builds do not.
+    /// What moves a milestone's counts: an issue or merge request opened, closed, reopened,
+    /// merged or given a milestone; a comment, a label, an edit or a push does not (the counts
+    /// are of items by state and milestone, `internal/store/milestones.go` `milestoneQuery`).
     ///
     /// Nothing records an event for a milestone itself, so a due date passing is left to the full pass.
     func watchEffect(of event: FeedEvent) -> WatchEffect {
-        watches(family: event.family) ? .wholeRepository : .none
+        guard watches(family: event.family) else { return .none }
+        let moving = ["created", "closed", "open", "merged", "milestoned"]
+        return moving.contains(String(event.kind.dropFirst(event.family.count + 1))) ? .wholeRepository : .none
     }
 
     func list(_ rules: [Rule], into context: inout ReadContext) async throws {
@@ -34,11 +38,46 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
             selected.flatMap { $0.count == 1 ? $0.first : nil }.flatMap(MilestoneListCommand.StateFilter.init)
             ?? .all
         let paths = try await context.repositories(in: context.scope(of: rules))
-        for path in paths {
+        let entry = "milestones-\(state.rawValue)"
+        let swept = await context.sweep(paths, of: kind, entry: entry, format: 1)
+        let decoder = GitbayJSON.decoder()
+        var reading = swept.read
+        var kept: [RepositoryPath: [Milestone]] = [:]
+        for (path, payload) in swept.kept {
+            guard let rows = try? decoder.decode([Milestone].self, from: Data(payload.utf8)) else {
+                reading.append(path)
+                continue
+            }
+            kept[path] = rows
+        }
+        // An organisation's milestone counts the items of every repository of the organisation
+        // (`milestoneQuery`), which one repository's events do not tell; every repository of it
+        // lists it the same, so one list read this run answers for the copies of the others.
+        let read = Set(reading)
+        for owner in Set(kept.filter { $0.value.contains { $0.org == true } }.keys.map(\.owner)).sorted()
+        where !read.contains(where: { $0.owner == owner }) {
+            if let first = kept.keys.filter({ $0.owner == owner }).sorted().first {
+                reading.append(first)
+                kept[first] = nil
+            }
+        }
+        var organisations: [String: [Milestone]] = [:]
+        for path in reading {
             let rows = try await context.reader.send(MilestoneListCommand(repository: path, state: state))
             context.update(path) { $0.milestones = rows.map(MilestoneRecord.init) }
+            organisations[path.owner] = organisations[path.owner] ?? rows.filter { $0.org == true }
+            if let payload = try? GitbayJSON.encoder().encode(rows) {
+                context.keepCopy(
+                    String(decoding: payload, as: UTF8.self), of: path, kind: kind, entry: entry, format: 1)
+            }
         }
-        context.note("milestones: milestone list --state \(state.rawValue) per repository", requests: paths.count)
+        for (path, rows) in kept {
+            let fresh = organisations[path.owner] ?? []
+            let own = rows.filter { $0.org != true }
+            context.update(path) { $0.milestones = (fresh + own).map(MilestoneRecord.init) }
+        }
+        context.note(
+            "milestones: milestone list --state \(state.rawValue) per repository read", requests: reading.count)
     }
 
     /// The repository's milestones listed afresh, and the one of that title; `nil` when it is gone.

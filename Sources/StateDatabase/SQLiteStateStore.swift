@@ -185,11 +185,12 @@ public final class SQLiteStateStore: StateStore {
     public func cachedDetails(of kind: ItemKind) async throws -> [CachedDetail] {
         try await access("read the read cache") { connection in
             try connection.rows(
-                "SELECT item, format, version, payload FROM read_cache WHERE kind = ?", [.text(kind.rawValue)]
+                "SELECT item, format, version, payload, stored_at FROM read_cache WHERE kind = ?",
+                [.text(kind.rawValue)]
             ) { row in
                 CachedDetail(
                     item: row.text(0) ?? "", kind: kind, format: Int(row.integer(1)), version: row.text(2) ?? "",
-                    payload: row.text(3) ?? "")
+                    payload: row.text(3) ?? "", storedAt: Date(timeIntervalSinceReferenceDate: row.real(4)))
             }
         }
     }

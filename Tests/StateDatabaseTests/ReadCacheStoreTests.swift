@@ -9,11 +9,11 @@ private let issues = ItemKind(rawValue: "issues")
 private let mergeRequests = ItemKind(rawValue: "merge_requests")
 
 private func detail(
-    _ item: String, _ kind: ItemKind = issues, version: String = "v1", payload: String = "{}"
+    _ item: String, _ kind: ItemKind = issues, version: String = "v1", payload: String = "{}", storedAt: Date? = nil
 )
     -> CachedDetail
 {
-    CachedDetail(item: item, kind: kind, format: 1, version: version, payload: payload)
+    CachedDetail(item: item, kind: kind, format: 1, version: version, payload: payload, storedAt: storedAt)
 }
 
 /// The read cache in the database keeps what it is given by item, answers by kind, and forgets an
@@ -30,10 +30,15 @@ private func detail(
             try await store.storeDetails(
                 [detail("krz/app#1"), detail("krz/app#2", payload: "{\"n\":2}"), detail("krz/app!1", mergeRequests)],
                 at: date)
-            try await store.storeDetails([detail("krz/app#1", version: "v2")], at: date)
+            let later = date.addingTimeInterval(900)
+            try await store.storeDetails([detail("krz/app#1", version: "v2")], at: later)
             let kept = try await store.cachedDetails(of: issues).sorted { $0.item < $1.item }
+            // Each with the date of its own store: what the sweep judges a repository's copy by.
             #expect(
-                kept == [detail("krz/app#1", version: "v2"), detail("krz/app#2", payload: "{\"n\":2}")], "\(store)")
+                kept == [
+                    detail("krz/app#1", version: "v2", storedAt: later),
+                    detail("krz/app#2", payload: "{\"n\":2}", storedAt: date),
+                ], "\(store)")
             #expect(try await store.cachedDetails(of: mergeRequests).map(\.item) == ["krz/app!1"])
         }
     }

@@ -20,6 +20,7 @@ struct PlanCommand: BotCommand {
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
             SharedOptions.noCache,
+            SharedOptions.sweepPeriod,
             SharedOptions.stateDir,
             output.spec,
             detailedExitCode,

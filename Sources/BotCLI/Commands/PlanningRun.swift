@@ -83,7 +83,7 @@ struct PlanningRun {
         do {
             let guards = await session.guards()
             let (state, report) = try await session.read(
-                rules, now: now, guards: input.readAll ? nil : guards, trustCache: !input.noCache)
+                rules, now: now, guards: input.readAll ? nil : guards, trustCache: !input.noCache, sweeps: true)
             if input.verbose {
                 verbose(report, client: session.client)
             }

@@ -21,6 +21,7 @@ struct RunCommand: BotCommand {
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
             SharedOptions.noCache,
+            SharedOptions.sweepPeriod,
             dryRun,
             SharedOptions.stateDir,
             SharedOptions.journal,

@@ -57,6 +57,11 @@ enum SharedOptions {
         "journal", valueName: "file",
         help: "An older version's journal.jsonl to import once (default: journal:, else journal.jsonl in --state-dir's "
             + "default folder).")
+    static let sweepPeriod = OptionSpec.value(
+        "sweep-period", valueName: "duration",
+        help: "Read each repository's builds, merge request list, milestones and dependency state at least this "
+            + "often when nothing says they changed, a share each run (default: sweep_period:, else 6h; 0 reads every "
+            + "one each run).")
     static let report = TypedOption<String>(
         .value("report", valueName: "file", help: "Also write a Markdown report (for CI job summaries) to this file."))
     static let rules = PositionalSpec(

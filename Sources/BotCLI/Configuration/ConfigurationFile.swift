@@ -18,6 +18,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case journal
         case stateDir = "state_dir"
         case stateRetention = "state_retention"
+        case sweepPeriod = "sweep_period"
         case rules
         case maxResponseSize = "max_response_size"
         case bots
@@ -44,6 +45,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var journal: Located<String>?
     var stateDir: Located<String>?
     var stateRetention: Located<String>?
+    /// How often each repository is read when nothing says it changed (``RuleEngine/RepositorySweep``).
+    var sweepPeriod: Located<String>?
     var rules: [Located<String>]?
     /// Bytes (`33554432`) or a size in binary units (`32MiB`); see ``responseCap``.
     var maxResponseSize: Located<String>?
@@ -111,6 +114,12 @@ struct ConfigurationFile: Decodable, Sendable {
         if let stateRetention, (DurationLiteral.seconds(stateRetention.value) ?? 0) < 86_400 {
             problems.append(
                 .error("state_retention is a duration of a day or more, such as 90d", at: stateRetention.location))
+        }
+        if let sweepPeriod, DurationLiteral.seconds(sweepPeriod.value) == nil {
+            problems.append(
+                .error(
+                    "sweep_period is a duration such as 6h, or 0 to read every repository each run",
+                    at: sweepPeriod.location))
         }
         if case .failure(let error) = schedule?.schedule() {
             problems += error.diagnostics

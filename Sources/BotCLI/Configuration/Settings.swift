@@ -42,6 +42,8 @@ struct Settings: Sendable, Equatable {
     var stateDir: String
     /// How long the journal keeps settled writes (unfinished ones stay until finished).
     var retention: TimeInterval
+    /// The rolling sweep's period (``RuleEngine/RepositorySweep``); 0 reads every repository each run.
+    var sweepPeriod: TimeInterval = RepositorySweep.defaultPeriod
     var rules: [String]
     /// The schedule of every rule that writes none (`schedule:` in the file).
     var schedule: Schedule?
@@ -131,6 +133,13 @@ struct Settings: Sendable, Equatable {
             verbose: invocation.flag(SharedOptions.verbose),
             configurationPath: configurationPath)
         settings.bots = Set(file.bots?.map(\.value) ?? [])
+        settings.sweepPeriod =
+            try number(
+                SharedOptions.sweepPeriod, invocation, parse: { DurationLiteral.seconds($0) }, valid: { $0 >= 0 },
+                expected: "a duration such as 6h, or 0") ?? file.sweepPeriod.flatMap {
+                DurationLiteral.seconds($0.value)
+            }
+            ?? RepositorySweep.defaultPeriod
         return settings
     }
 

@@ -77,14 +77,16 @@ struct BotSession {
     /// everything or only `targets`; `guards` nil reads every item (`--read-all`).
     ///
     /// Who did what to the items comes first (``activity(for:readFeed:)``); `readFeed` false for a
-    /// `watch` pass, whose own poll kept the feed's news.
+    /// `watch` pass, whose own poll kept the feed's news. With `sweeps`, the per-repository reads
+    /// follow the settings' sweep period (a `watch` pass reads every repository it looks at).
     func read(
         _ rules: [Rule], now: Date, guards: EvaluationOptions?, trustCache: Bool = true,
-        only targets: WatchTargets? = nil, readFeed: Bool = true
+        only targets: WatchTargets? = nil, readFeed: Bool = true, sweeps: Bool = false
     ) async throws -> (state: ForgeState, report: ReadPlanner.Report) {
         try await ReadPlanner(registry: registry).read(
             rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
-            automation: settings.bots, only: targets, activity: try await activity(for: rules, readFeed: readFeed))
+            automation: settings.bots, only: targets, activity: try await activity(for: rules, readFeed: readFeed),
+            sweep: sweeps && settings.sweepPeriod > 0 ? settings.sweepPeriod : nil)
     }
 
     /// Who did what to the items `rules` judge (the feed since the last run, kept in the state

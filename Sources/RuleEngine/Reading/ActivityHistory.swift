@@ -13,6 +13,12 @@ public struct ActivityHistory: Sendable, Hashable {
     public var requests = 0
     /// One line for `--verbose`: what the feed read brought, or why its events could not be kept.
     public var note: String?
+    /// Every feed event known, kept by earlier runs and read by this one: what tells the rolling
+    /// sweep which repositories changed (``RepositorySweep``).
+    public var events: [FeedEvent] = []
+    /// Whether ``events`` hold everything since the last run: the feed reached back to the position
+    /// kept (or was not read, a `watch` pass's own poll having read it), and what it read was kept.
+    public var complete = true
 
     public init() {}
 
@@ -57,6 +63,7 @@ public struct ActivityHistory: Sendable, Hashable {
             let pages = position == nil ? firstReadPages : catchUpPages
             let feed = try await FeedRead.read(after: position, reader: reader, pages: pages)
             history.requests = feed.requests
+            history.complete = position != nil && feed.reachedPosition
             do {
                 try await log.keepActivity(feed.events, position: feed.newest ?? position ?? 0)
             } catch {
@@ -71,7 +78,15 @@ public struct ActivityHistory: Sendable, Hashable {
                 + ", \(feed.events.count) new"
                 + (feed.reachedPosition ? "" : " (it reaches back no further; what happened before is not known)")
         }
-        history.add(((try? await log.keptActivity()) ?? []) + fresh, registry: registry)
+        let kept: [FeedEvent]
+        do {
+            kept = try await log.keptActivity()
+        } catch {
+            kept = []
+            history.complete = false
+        }
+        history.events = kept + fresh
+        history.add(history.events, registry: registry)
         for record in (try? await log.appliedWrites()) ?? [] {
             guard let reference = registry.reference(parsing: record.item) else { continue }
             let activity = ItemActivity(

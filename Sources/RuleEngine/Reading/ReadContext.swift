@@ -26,6 +26,12 @@ public struct ReadContext: Sendable {
     var loadedCache: [ItemKind: [String: CachedDetail]] = [:]
     /// Entries plugins asked to keep beyond details (``keep(_:)``).
     var keptEntries: [CachedDetail] = []
+    /// What marks each repository's copies with what the run knows of it (``keepCopy(_:of:kind:entry:format:)``).
+    var sweep: RepositorySweep?
+    /// Whether ``sweep`` decides which repositories the per-repository reads skip; else every one is read.
+    var sweeps = false
+    /// Changes the listings showed, as events (``saw(_:)``).
+    var sightings: [FeedEvent] = []
 
     init(registry: PluginRegistry, reader: any ForgeReader) {
         self.registry = registry

@@ -39,10 +39,14 @@ public struct ReadPlanner: Sendable {
     /// again. `only` (a `watch` pass) reads the details of those items alone. `automation` names
     /// the accounts besides the bot's whose activity is not a person's (`bots:`), and `activity`
     /// who did what to the items (``ActivityHistory``), which every item's judgement weighs.
+    /// With `sweep`, a period, the per-repository reads skip the repositories where the feed and
+    /// the listings show nothing changed, but for a rolling share (``RepositorySweep``), when the
+    /// cache is trusted and `activity` holds everything since the last run.
     public func read(
         rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
         cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil,
-        automation: Set<String> = [], only: WatchTargets? = nil, activity: ActivityHistory? = nil
+        automation: Set<String> = [], only: WatchTargets? = nil, activity: ActivityHistory? = nil,
+        sweep period: TimeInterval? = nil
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader)
         session.only = only
@@ -51,6 +55,15 @@ public struct ReadPlanner: Sendable {
         // A full read is an audit: it trusts no copy, and what it shows of an item (every label,
         // which no version covers) is the server's now. It still refreshes the cache.
         session.context.trustsCache = cache != nil && trustCache && guards != nil
+        if let activity {
+            session.context.sweep = RepositorySweep(
+                period: period ?? RepositorySweep.defaultPeriod, now: now, events: activity.events)
+            session.context.sweeps = period != nil && session.context.trustsCache && activity.complete && only == nil
+            if period != nil, session.context.trustsCache, !activity.complete {
+                session.context.note(
+                    "sweep: every repository is read, since the feed does not tell everything since the last run")
+            }
+        }
         let me: String
         if let known {
             me = known

@@ -13,8 +13,12 @@ extension ReadSession {
     /// read would act on is missed. Each fact is read through its own definition's read
     /// (``ReadNeedDefinition``, one request per repository); facts of an item (a commit's
     /// statuses) are left to the detail reads.
+    ///
+    /// Where the rolling sweep says nothing changed, the copy an earlier run kept stands in for
+    /// the read (``RepositorySweep``), judged by the events of the rule's kind.
     mutating func readRepositoryNeeds(rules: [Rule], now: Date, me: String) async throws {
         var wanted: [ReadNeed: Set<RepositoryPath>] = [:]
+        var kinds: [ReadNeed: ItemKind] = [:]
         for rule in rules {
             let needs = rule.condition.needs(registry: registry, kind: rule.kind).filter { need in
                 registry.definition(of: need).map { $0.snapshot != nil && !$0.perItem } ?? false
@@ -34,20 +38,41 @@ extension ReadSession {
                     return condition.decide(itemContext) != false
                 }
                 guard candidate else { continue }
-                for need in missing { wanted[need, default: []].insert(path) }
+                for need in missing {
+                    wanted[need, default: []].insert(path)
+                    kinds[need] = kinds[need] ?? rule.kind
+                }
             }
         }
         for need in registry.needs {
-            guard let paths = wanted[need]?.sorted(), let read = registry.definition(of: need)?.snapshot else {
+            guard let paths = wanted[need]?.sorted(), let definition = registry.definition(of: need),
+                let read = definition.snapshot, let kind = kinds[need]
+            else {
                 continue
             }
-            for path in paths {
+            let entry = "need-\(need.name)"
+            let swept = await context.sweep(paths, of: kind, entry: entry, format: 1, touches: definition.changedBy)
+            var reading = swept.read
+            for (path, payload) in swept.kept {
+                var repository = context.repository(path)
+                guard definition.copy?.restore(payload, &repository) == true else {
+                    reading.append(path)
+                    continue
+                }
+                repository.known.insert(need)
+                context.store(repository)
+            }
+            for path in reading {
                 var repository = context.repository(path)
                 try await read.read(path, context.reader, &repository)
                 repository.known.insert(need)
                 context.store(repository)
+                if let payload = definition.copy?.keep(repository) {
+                    context.keepCopy(
+                        payload, of: path, kind: kind, entry: entry, format: 1, touches: definition.changedBy)
+                }
             }
-            context.note("\(read.command) for repositories with a candidate", requests: paths.count)
+            context.note("\(read.command) for repositories with a candidate", requests: reading.count)
         }
     }
 }

@@ -64,7 +64,13 @@ public final class InMemoryStateStore: StateStore {
     }
 
     public func cachedDetails(of kind: ItemKind) -> [CachedDetail] {
-        state.withLock { $0.cache.values.map(\.detail).filter { $0.kind == kind }.sorted { $0.item < $1.item } }
+        state.withLock { state in
+            state.cache.values.filter { $0.detail.kind == kind }.map { entry in
+                var detail = entry.detail
+                detail.storedAt = entry.at
+                return detail
+            }.sorted { $0.item < $1.item }
+        }
     }
 
     public func storeDetails(_ details: [CachedDetail], at date: Date) {

@@ -15,13 +15,19 @@ public struct CachedDetail: Sendable, Hashable {
     public var version: String
     /// The plugin's own encoding of the detail.
     public var payload: String
+    /// When the run that read it kept it; `nil` for an entry not yet stored.
+    ///
+    /// What the rolling sweep judges a repository's per-repository reads by (``RepositorySweep``):
+    /// an entry's age is how long its repository has gone unread.
+    public var storedAt: Date?
 
-    public init(item: String, kind: ItemKind, format: Int, version: String, payload: String) {
+    public init(item: String, kind: ItemKind, format: Int, version: String, payload: String, storedAt: Date? = nil) {
         self.item = item
         self.kind = kind
         self.format = format
         self.version = version
         self.payload = payload
+        self.storedAt = storedAt
     }
 }
 
@@ -31,7 +37,7 @@ public struct CachedDetail: Sendable, Hashable {
 /// item before it writes. Recording a write's intent drops the item's entry (in the same
 /// transaction), so the bot's own writes are never hidden behind a version they did not move.
 public protocol ReadCache: Sendable {
-    /// Every kept detail of `kind`, whatever its format.
+    /// Every kept detail of `kind`, whatever its format, each with the date it was stored.
     func cachedDetails(of kind: ItemKind) async throws -> [CachedDetail]
 
     /// Keeps `details` (each in place of the item's earlier one), all or none, stamped `date`.

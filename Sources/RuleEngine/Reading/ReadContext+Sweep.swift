@@ -1,0 +1,104 @@
+import Foundation
+import GitbayKit
+
+/// The rolling sweep as a kind's per-repository reads use it (``RepositorySweep``).
+extension ReadContext {
+    /// What a per-repository read does in one run: which repositories to read, and the copy
+    /// kept of each (to restore those not read, and for a read to start from: a watermark).
+    public struct SweptRepositories: Sendable {
+        /// The repositories to read, in order.
+        public var read: [RepositoryPath]
+        /// The payload of each repository's copy, read or not; only those not in ``read`` stand in for a read.
+        public var copies: [RepositoryPath: String]
+        /// Why each repository in ``read`` is read; none when the run reads every one.
+        public var reasons: [RepositoryPath: RepositorySweep.Reason] = [:]
+
+        /// The copies that stand in for a read, by repository, in order.
+        public var kept: [(path: RepositoryPath, payload: String)] {
+            let reading = Set(read)
+            return copies.keys.sorted().filter { !reading.contains($0) }.compactMap { path in
+                copies[path].map { (path, $0) }
+            }
+        }
+    }
+
+    /// Notes a change a listing row showed (an open merge request's `updated_at`, which a push
+    /// moves and the feed never tells), as an event the kinds judge like the feed's.
+    public mutating func saw(_ events: [FeedEvent]) {
+        sightings += events
+    }
+
+    /// The run's time, which a copy's facts are dated with (``isFresh(_:)``); `nil` without the feed's activity.
+    public var sweepTime: Date? { sweep?.now }
+
+    /// Whether a fact a copy dates `date` was read within the sweep's period, so that it may stand
+    /// in for a read of it even in a repository read for a change; never when the run reads every one.
+    public func isFresh(_ date: Date?) -> Bool {
+        guard sweeps, let sweep, let date else { return false }
+        return sweep.now.timeIntervalSince(date) < sweep.period && date <= sweep.now
+    }
+
+    /// The cache's name for the copy of `path`'s `entry` (`owner/name/builds`).
+    static func copyItem(_ path: RepositoryPath, entry: String) -> String {
+        "\(path)/\(entry)"
+    }
+
+    /// Which of `paths` `kind`'s per-repository read `entry` reads now, and the copies of the rest.
+    ///
+    /// Its plugin restores the copies; every path is read when the run keeps no sweep (a full
+    /// read, `--no-cache`, a feed that does not reach back). An event changes a repository when
+    /// `touches` says so, else when `kind`'s plugin says it touches `kind`'s items. Notes the
+    /// choice for `--verbose`.
+    public mutating func sweep(
+        _ paths: [RepositoryPath], of kind: ItemKind, entry: String, format: Int,
+        touches: (@Sendable (FeedEvent) -> Bool)? = nil
+    ) async -> SweptRepositories {
+        let entries = await cachedEntries(of: kind)
+        var copies: [RepositoryPath: String] = [:]
+        var marked: [RepositoryPath: (mark: RepositorySweep.Mark, storedAt: Date)] = [:]
+        for path in paths {
+            guard let copy = entries[Self.copyItem(path, entry: entry)], copy.format == format else { continue }
+            copies[path] = copy.payload
+            if let mark = RepositorySweep.Mark(version: copy.version), let storedAt = copy.storedAt {
+                marked[path] = (mark, storedAt)
+            }
+        }
+        guard sweeps, let sweep else { return SweptRepositories(read: paths, copies: copies) }
+        var marks: [RepositoryPath: RepositorySweep.Mark] = [:]
+        for path in paths where marked[path] != nil {
+            marks[path] = mark(of: path, kind: kind, sweep: sweep, touches: touches)
+        }
+        let choice = sweep.choose(paths, copies: marked, marks: marks)
+        note("sweep of \(entry): \(choice.summary(now: sweep.now))")
+        return SweptRepositories(
+            read: choice.read.map(\.path), copies: copies,
+            reasons: Dictionary(choice.read.map { ($0.path, $0.reason) }) { first, _ in first })
+    }
+
+    /// Keeps `payload` as the copy of `path`'s `entry`, marked with what the run knows of it now,
+    /// for the sweep of the next runs (by the events `touches` names, as for
+    /// ``sweep(_:of:entry:format:touches:)``); kept only when the run keeps a cache.
+    public mutating func keepCopy(
+        _ payload: String, of path: RepositoryPath, kind: ItemKind, entry: String, format: Int,
+        touches: (@Sendable (FeedEvent) -> Bool)? = nil
+    ) {
+        guard keepsCache else { return }
+        let sweep = sweep ?? RepositorySweep(period: RepositorySweep.defaultPeriod, now: Date(), events: [])
+        keep(
+            CachedDetail(
+                item: Self.copyItem(path, entry: entry), kind: kind, format: format,
+                version: mark(of: path, kind: kind, sweep: sweep, touches: touches).version, payload: payload))
+    }
+
+    /// The mark of `path` for `kind`: its newest feed event and listing row that `touches`, else
+    /// `kind`'s plugin, says touch it (every one, for a kind that does not judge events).
+    private func mark(
+        of path: RepositoryPath, kind: ItemKind, sweep: RepositorySweep, touches: (@Sendable (FeedEvent) -> Bool)?
+    ) -> RepositorySweep.Mark {
+        let watching = registry.watching(of: kind)
+        return sweep.mark(of: path, sightings: sightings) { event in
+            if let touches { return touches(event) }
+            return watching.map { $0.watchEffect(of: event) != .none } ?? true
+        }
+    }
+}
