@@ -115,7 +115,7 @@ struct ConfigurationFile: Decodable, Sendable {
             problems.append(
                 .error("state_retention is a duration of a day or more, such as 90d", at: stateRetention.location))
         }
-        if let sweepPeriod, DurationLiteral.seconds(sweepPeriod.value) == nil {
+        if let sweepPeriod, Settings.sweepPeriod(sweepPeriod.value) == nil {
             problems.append(
                 .error(
                     "sweep_period is a duration such as 6h, or 0 to read every repository each run",

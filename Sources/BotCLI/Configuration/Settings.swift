@@ -135,7 +135,7 @@ struct Settings: Sendable, Equatable {
         settings.bots = Set(file.bots?.map(\.value) ?? [])
         settings.sweepPeriod =
             try number(
-                SharedOptions.sweepPeriod, invocation, parse: { DurationLiteral.seconds($0) }, valid: { $0 >= 0 },
+                SharedOptions.sweepPeriod, invocation, parse: Self.sweepPeriod, valid: { $0 >= 0 },
                 expected: "a duration such as 6h, or 0") ?? file.sweepPeriod.flatMap {
                 DurationLiteral.seconds($0.value)
             }
@@ -161,6 +161,11 @@ struct Settings: Sendable, Equatable {
             return .file(path: resolve(path.value), origin: "token_file at \(path.location)")
         }
         return .missing
+    }
+
+    /// A sweep period as written: a duration (`6h`), or `0` for none.
+    static func sweepPeriod(_ text: String) -> TimeInterval? {
+        text == "0" ? 0 : DurationLiteral.seconds(text)
     }
 
     /// A numeric option's value when given, checked; `nil` when the command line leaves it out.

@@ -78,19 +78,22 @@ struct BotSession {
     ///
     /// Who did what to the items comes first (``activity(for:readFeed:)``); `readFeed` false for a
     /// `watch` pass, whose own poll kept the feed's news. With `sweeps`, the per-repository reads
-    /// follow the settings' sweep period (a `watch` pass reads every repository it looks at).
+    /// follow the settings' sweep period (a `watch` pass reads every repository it looks at), and
+    /// the feed is read even for rules that do not weigh people's activity: it is what tells the
+    /// sweep where something changed (one request where a repository read saved is one each).
     func read(
         _ rules: [Rule], now: Date, guards: EvaluationOptions?, trustCache: Bool = true,
         only targets: WatchTargets? = nil, readFeed: Bool = true, sweeps: Bool = false
     ) async throws -> (state: ForgeState, report: ReadPlanner.Report) {
         try await ReadPlanner(registry: registry).read(
             rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
-            automation: settings.bots, only: targets, activity: try await activity(for: rules, readFeed: readFeed),
+            automation: settings.bots, only: targets,
+            activity: try await activity(for: sweeps && settings.sweepPeriod > 0 ? nil : rules, readFeed: readFeed),
             sweep: sweeps && settings.sweepPeriod > 0 ? settings.sweepPeriod : nil)
     }
 
     /// Who did what to the items `rules` judge (the feed since the last run, kept in the state
-    /// store, and the bot's journal); `nil` when no rule consults it.
+    /// store, and the bot's journal); `nil` when no rule of `rules` consults it (with no rules given, always read).
     func activity(for rules: [Rule]? = nil, readFeed: Bool = true) async throws -> ActivityHistory? {
         if let rules, !ActivityHistory.isNeeded(by: rules, registry: registry) { return nil }
         return try await ActivityHistory.read(

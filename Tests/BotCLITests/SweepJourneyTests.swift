@@ -1,0 +1,95 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+/// Three repositories alike: on `feat`, a pending build that a newer one on the branch's tip
+/// supersedes, and an open merge request from `feat`.
+private let threeRepositories = """
+    {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+     "users": ["triage-bot", "alice"],
+     "repos": [\(["a", "b", "c"].map(repository).joined(separator: ","))]}
+    """
+
+private func repository(_ name: String) -> String {
+    """
+    {"path": "krz/\(name)", "default_branch": "main", "branches": {"main": "\(sha("1"))", "feat": "\(sha("d"))"},
+     "merge_requests": [
+      {"number": 1, "title": "feature", "state": "open", "author": "alice", "source": "feat", "target_ref": "main",
+       "head_sha": "\(sha("d"))", "created_at": "2026-11-27T00:00:00Z", "updated_at": "2026-11-27T00:00:00Z"}],
+     "builds": [
+      {"number": 1, "job": "test", "status": "pending", "sha": "\(sha("c"))", "ref": "feat",
+       "created_at": "2026-11-28T00:00:00Z"},
+      {"number": 2, "job": "test", "status": "pending", "sha": "\(sha("d"))", "ref": "feat",
+       "created_at": "2026-11-28T01:00:00Z"}]}
+    """
+}
+
+private let rules = """
+    scope: owner:krz
+    rules:
+      - name: cancel-superseded
+        on: builds
+        when: ["status in [pending, running]", superseded, not ref.default]
+        do: [cancel]
+      - name: nudge
+        on: merge_requests
+        when: [state = open, idle > 300d]
+        do: [{comment: "still going?"}]
+    """
+
+/// Scheduled plans on one state database, as cron makes them: the rolling sweep reads a
+/// repository's builds again only where something changed, and what it plans from its copies is
+/// what a full read plans.
+@Suite struct SweepJourneyTests {
+    @Test func aRepositoryIsReadAgainOnlyWhereAnEventOrAPushSaysItChangedAndThePlanIsAFullReadsOne() async throws {
+        let folder = Scratch.url("rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try rules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        let state = BotState()
+        try await SimulatorProcess.run(
+            state: threeRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+        ) { simulator in
+            func plan(_ extra: [String] = []) async -> (code: Int32, output: String, error: String) {
+                await runBot(
+                    against: simulator, ["plan", folder.path, "--state-dir", state.folder, "--verbose"] + extra)
+            }
+            func cancels(_ output: String) -> [String] {
+                output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { $0.hasPrefix("+ build cancel") }.map { String($0.dropFirst(2)) }.sorted()
+            }
+            let cold = await plan()
+            #expect(cold.code == 0, "\(cold.error)")
+            // The first run has no feed position to tell what changed since: it reads everything.
+            #expect(cold.error.contains("sweep: every repository is read"), "\(cold.error)")
+            #expect(cancels(cold.output) == ["build cancel krz/a 1", "build cancel krz/b 1", "build cancel krz/c 1"])
+
+            // Nothing happened, and no time passed since: every repository comes from its copy.
+            let quiet = await plan()
+            #expect(quiet.error.contains("sweep of builds: 0 of 3 repositories read, 3 from the sweep's copy"))
+            #expect(cancels(quiet.output) == cancels(cold.output), "\(quiet.output)")
+
+            // A build of krz/b finishes (the feed shows it); a push moves krz/c's merge request
+            // (the feed never shows it; the merge request's row does).
+            try await simulator.control(
+                #"{"finish_build": {"repo": "krz/b", "number": 1, "status": "success"}}"#)
+            try await simulator.control(
+                #"{"push": {"repo": "krz/c", "branch": "feat", "sha": "\#(sha("e"))"}}"#)
+            let changed = await plan()
+            #expect(
+                changed.error.contains(
+                    "sweep of builds: 2 of 3 repositories read (2 changed), 1 from the sweep's copy"),
+                "\(changed.error)")
+            let full = await plan(["--read-all", "--no-cache"])
+            #expect(full.code == 0, "\(full.error)")
+            // krz/b's build finished; krz/c's push superseded build 2 as well.
+            #expect(cancels(changed.output) == cancels(full.output), "\(changed.output)\n\(full.output)")
+            #expect(cancels(changed.output).contains("build cancel krz/c 2"), "\(changed.output)")
+            #expect(!cancels(changed.output).contains("build cancel krz/b 1"), "\(changed.output)")
+
+            // With no sweep, every repository is read whatever its copy says.
+            let everything = await plan(["--sweep-period", "0"])
+            #expect(!everything.error.contains("sweep of builds"), "\(everything.error)")
+            #expect(cancels(everything.output) == cancels(full.output))
+        }
+    }
+}
