@@ -45,7 +45,7 @@ struct BuildCopy: Codable, Hashable {
             repository.known.insert(.refs)
         }
         if let openMergeRequests, !repository.known.contains(.openMergeRequests) {
-            repository.mergeRequests += openMergeRequests.map { MergeRequestRecord(mergeRequest: $0, known: []) }
+            repository.mergeRequests = MergeRequestRecord.merging(openMergeRequests, into: repository.mergeRequests)
             repository.known.insert(.openMergeRequests)
         }
     }

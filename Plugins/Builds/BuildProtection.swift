@@ -39,7 +39,8 @@ public enum BuildProtection: Sendable, Hashable {
     public static func find(for build: Build, in repository: RepositoryState) -> BuildProtection? {
         guard let defaultBranch = repository.defaultBranch else { return .unread("the default branch") }
         guard repository.refs != nil else { return .unread("repo refs") }
-        guard !repository.known.isDisjoint(with: [.openMergeRequests, .allMergeRequests]) else {
+        // The open merge requests' heads: a listing across repositories knows which are open, not their heads.
+        guard repository.known.contains(.openMergeRequests) else {
             return .unread("the open merge requests")
         }
         let index = BuildIndex.of(repository)

@@ -162,7 +162,8 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         if !repository.known.contains(.openMergeRequests) {
             let open = try await context.reader.all(try MergeRequestListCommand(repository: path, state: .open))
             requests += context.pages(open.count)
-            repository.mergeRequests += open.map { MergeRequestRecord(mergeRequest: MergeRequest(row: $0), known: []) }
+            repository.mergeRequests = MergeRequestRecord.merging(
+                open.map { MergeRequest(row: $0) }, into: repository.mergeRequests)
             repository.known.insert(.openMergeRequests)
         }
         repository.known.insert(.refs)

@@ -3,7 +3,7 @@ import GitbayKit
 import RuleEngine
 
 /// Merge requests in the read cache: `mr show` kept under what the listing says of it (state,
-/// draft, target, head) and the activity query's `updated_at`.
+/// draft) and its `updated_at`.
 ///
 /// gitbay moves a merge request's `updated_at` on an edit, a draft change, a new head, a retarget
 /// and a state change (`internal/store/mrs.go`: `UpdateMRText`, `SetMRDraft`, `UpdateMRHead`,
@@ -13,16 +13,16 @@ import RuleEngine
 /// child) and `ready`'s check of the bot's own marker; people's comments, reviews, checks and
 /// labels are always read fresh.
 extension MergeRequestReader: CachedDetails {
-    var cacheFormat: Int { 1 }
+    /// 2 since the rows come from `mr list --q`, which carries no target or head: a version of
+    /// format 1 named them.
+    var cacheFormat: Int { 2 }
 
     func cacheVersion(of item: Item) -> String? {
         guard let record = item.box(as: MergeRequestRecord.self)?.record, record.known.contains(.activity),
             let updatedAt = record.mergeRequest.updatedAt
         else { return nil }
         let mr = record.mergeRequest
-        return [
-            mr.state.rawValue, "\(mr.draft)", mr.targetRef, mr.headSHA, "\(updatedAt.timeIntervalSinceReferenceDate)",
-        ].joined(separator: "|")
+        return [mr.state.rawValue, "\(mr.draft)", "\(updatedAt.timeIntervalSinceReferenceDate)"].joined(separator: "|")
     }
 
     func cachePayload(of item: Item) -> String? {
@@ -32,23 +32,13 @@ extension MergeRequestReader: CachedDetails {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The listed merge request with the detail's own parts from the cache; its labels stay
-    /// unknown, since a label moves no version.
+    /// The listed merge request with the detail's own parts from the cache (the source, target,
+    /// head and stack among them); its labels stay unknown, since a label moves no version.
     func restoreDetails(_ payloads: [Int: String], in path: RepositoryPath, into context: inout ReadContext) -> Int {
         context.restoreDetails(payloads, of: kind, in: path, as: MergeRequest.self) {
             (record: inout MergeRequestRecord, cached) in
             guard cached.number == record.number else { return false }
-            record.mergeRequest.body = cached.body
-            record.mergeRequest.bodyFormat = cached.bodyFormat
-            record.mergeRequest.comments = cached.comments
-            record.mergeRequest.commits = cached.commits
-            record.mergeRequest.stacked = cached.stacked
-            record.mergeRequest.reviewRequests = cached.reviewRequests
-            record.mergeRequest.checks = cached.checks
-            record.mergeRequest.checksCombined = cached.checksCombined
-            record.mergeRequest.unresolvedThreads = cached.unresolvedThreads
-            record.mergeRequest.reviews = cached.reviews
-            record.mergeRequest.gates = cached.gates
+            record.mergeRequest = record.mergeRequest.restoring(cached)
             record.known.insert(.detail)
             return true
         }

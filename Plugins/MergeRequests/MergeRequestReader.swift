@@ -3,8 +3,8 @@ import GitbayKit
 import RuleEngine
 import SharedPluginActions
 
-/// Reads merge requests: `mr list` per repository (open only when every rule requires it), the
-/// activity times from `mr list --q` when a rule needs them, and `mr show` for details.
+/// Reads merge requests: one `mr list --q` across the scope (open only when every rule requires
+/// it), and `mr show` for details.
 struct MergeRequestReader: ItemKindDefinition, WatchedKind {
     var kind: ItemKind { .mergeRequests }
     var noun: String { "merge request" }
@@ -32,67 +32,40 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
         return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)
     }
 
+    /// Lists every merge request of the scope with one `mr list --q`, not a list per repository.
+    ///
+    /// Its rows give each one's state, draft flag, author, milestone and `updated_at`, which is
+    /// also the version a cached detail is checked against. What only `mr show` tells (the source, target and head, the stack) is a detail:
+    /// read for the merge requests a rule still needs it of, from the cache while the version
+    /// holds. The open ones listed answer for every merge request a stack may sit on (a parent not
+    /// listed open has merged); they carry no heads, so builds read a repository's open merge
+    /// requests themselves where a build may be cancelled.
+    ///
+    /// A moved `updated_at` (a push moves it, which the feed never shows) is what tells the sweep
+    /// to read a repository's builds again (``RepositorySweep``).
     func list(_ rules: [Rule], into context: inout ReadContext) async throws {
         let scope = context.scope(of: rules)
         let openOnly = context.selected(rules, kind: kind) == ["open"]
         let paths = try await context.repositories(in: scope)
-        // The activity time is also the version a cached detail is checked against, and a moved
-        // one (a push moves it, which the feed never shows) what tells the sweep to read the
-        // repository again.
-        let needs = context.conditionNeeds(rules, kind: kind)
-        var activity: [RepositoryPath: [Int: Date]] = [:]
-        if needs.contains(.activity) || context.keepsCache {
-            var query = "\(scope) is:mr"
-            if openOnly { query += " is:open" }
-            let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query))
-            context.note("merge request activity: mr list --q \"\(query)\"", requests: context.pages(rows.count))
-            for row in rows {
-                activity[row.repo, default: [:]][row.number] = row.updatedAt
-            }
-            context.saw(rows.map(OpenMergeRequestProbe.event))
+        var query = "\(scope) is:mr"
+        if openOnly { query += " is:open" }
+        let listed = Set(paths)
+        let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query)).filter {
+            listed.contains($0.repo)
         }
-        let state: MergeRequestListCommand.StateFilter = openOnly ? .open : .all
-        let swept = await context.sweep(paths, of: kind, entry: "merge-requests-\(state.rawValue)", format: 1)
-        let decoder = GitbayJSON.decoder()
-        var reading = swept.read
-        var restored: [RepositoryPath: [MergeRequestRow]] = [:]
-        for (path, payload) in swept.kept {
-            guard let rows = try? decoder.decode([MergeRequestRow].self, from: Data(payload.utf8)) else {
-                reading.append(path)
-                continue
-            }
-            restored[path] = rows
-        }
-        var requests = 0
-        for path in reading {
-            let rows = try await context.reader.all(try MergeRequestListCommand(repository: path, state: state))
-            requests += context.pages(rows.count)
-            restored[path] = rows
-            if let payload = try? GitbayJSON.encoder().encode(rows) {
-                context.keepCopy(
-                    String(decoding: payload, as: UTF8.self), of: path, kind: kind,
-                    entry: "merge-requests-\(state.rawValue)", format: 1)
-            }
+        context.note("merge requests: mr list --q \"\(query)\"", requests: context.pages(rows.count))
+        context.saw(rows.map(OpenMergeRequestProbe.event))
+        var byRepository: [RepositoryPath: [MergeRequestRecord]] = [:]
+        for row in rows {
+            byRepository[row.repo, default: []].append(
+                MergeRequestRecord(mergeRequest: MergeRequest(listed: row), known: [.activity]))
         }
         for path in paths {
-            guard let rows = restored[path] else { continue }
-            let times = activity[path] ?? [:]
             context.update(path) { repository in
-                repository.mergeRequests = rows.map { row in
-                    var mergeRequest = MergeRequest(row: row)
-                    var known: Set<ReadNeed> = []
-                    if let time = times[row.number] {
-                        mergeRequest.updatedAt = time
-                        known.insert(.activity)
-                    }
-                    return MergeRequestRecord(mergeRequest: mergeRequest, known: known)
-                }
-                // A stack's parent is judged from the server's own retarget note, written only on merge,
-                // so the open ones listed answer for all: a parent not listed open has merged.
-                repository.known.formUnion([.openMergeRequests, .allMergeRequests])
+                repository.mergeRequests = (byRepository[path] ?? []).sorted { $0.number > $1.number }
+                repository.known.insert(.allMergeRequests)
             }
         }
-        context.note("merge requests: mr list --state \(state.rawValue) per repository read", requests: requests)
     }
 
     /// Replaces a listed merge request with its `mr show`, keeping the `updated_at` a query gave.

@@ -52,3 +52,30 @@ extension ForgeStateRepository {
         (collections[.mergeRequests] as? Records<MergeRequestRecord>)?.all.map(\.mergeRequest) ?? []
     }
 }
+
+extension MergeRequestRecord {
+    /// `records` with each of `rows` (merge requests as a repository listing gave them, heads and
+    /// all) put in: into the record of its number, which the cross-repository listing made
+    /// without branches or head (a record that read its detail keeps it), or as a record of its own.
+    public static func merging(_ rows: [MergeRequest], into records: [MergeRequestRecord]) -> [MergeRequestRecord] {
+        var merged = records
+        var index: [Int: Int] = [:]
+        for (position, record) in merged.enumerated() { index[record.number] = position }
+        for row in rows {
+            guard let position = index[row.number] else {
+                index[row.number] = merged.count
+                merged.append(MergeRequestRecord(mergeRequest: row, known: []))
+                continue
+            }
+            guard !merged[position].known.contains(.detail) else { continue }
+            let updatedAt = merged[position].mergeRequest.updatedAt
+            merged[position].mergeRequest.source = row.source
+            merged[position].mergeRequest.targetRef = row.targetRef
+            merged[position].mergeRequest.headSHA = row.headSHA
+            merged[position].mergeRequest.stackedOn = row.stackedOn
+            merged[position].mergeRequest.queued = row.queued
+            merged[position].mergeRequest.updatedAt = updatedAt ?? row.updatedAt
+        }
+        return merged
+    }
+}

@@ -15,11 +15,15 @@ extension MergeRequestsPlugin {
                 doc: "open, merged, closed, or source_gone when its source branch was deleted; a draft is open."
             ) { mr, _ in .text(mr.state.rawValue) }.selecting(),
             field("author", .user, doc: "Who opened the merge request.") { mr, _ in .text(mr.author) },
-            field("source", .text, doc: "The source branch; `owner/name:branch` for a fork; empty when gone.") {
-                mr, _ in .text(mr.source)
-            },
-            field("target_ref", .text, doc: "The target branch.") { mr, _ in .text(mr.targetRef) },
-            field("head_sha", .text, doc: "The head commit.") { mr, _ in .text(mr.headSHA) },
+            // The listing's rows (`mr list --q`) carry no branches, head or stack: those come with
+            // `mr show`, and a push or a retarget moves the version its cached copy is checked against.
+            field(
+                "source", .text, needs: [.detail],
+                doc: "The source branch; `owner/name:branch` for a fork; empty when gone."
+            ) { mr, _ in .text(mr.source) }.cached(),
+            field("target_ref", .text, needs: [.detail], doc: "The target branch.") { mr, _ in .text(mr.targetRef) }
+                .cached(),
+            field("head_sha", .text, needs: [.detail], doc: "The head commit.") { mr, _ in .text(mr.headSHA) }.cached(),
             field("milestone", .text, doc: "The milestone's title; absent when it has none.") { mr, _ in
                 mr.milestone.map { .text($0) } ?? .absent
             },
@@ -33,11 +37,11 @@ extension MergeRequestsPlugin {
                 .set(mr.labels)
             },
             field(
-                "stacked_on", .count,
+                "stacked_on", .count, needs: [.detail],
                 doc: "The number of the open merge request this one is stacked on; absent when none."
             ) { mr, _ in
                 mr.stackedOn.map { .count($0.number) } ?? .absent
-            },
+            }.cached(),
             // The retarget note a landing is read from comes with the retarget, which moves target_ref
             // and updated_at (store/mrs.go SetMRTarget), so both stack fields may come from the cache.
             field(

@@ -180,9 +180,13 @@ import Testing
 }
 
 extension BuildTests {
-    @Test func allMergeRequestsReadAlsoAnswersForTheOpenOnes() {
+    /// The merge requests listed across repositories (`mr list --q`) say which are open, not
+    /// their heads: a build is judged only once its repository's open merge requests were listed.
+    @Test func theMergeRequestsListedAcrossRepositoriesDoNotAnswerForTheOpenHeads() {
         var repository = Fixtures.buildRepository(builds: builds, openMergeRequestsRead: false)
         repository.known.insert(.allMergeRequests)
+        #expect(evaluate(builds[1], repository) == .protected(.unread("the open merge requests")))
+        repository.known.insert(.openMergeRequests)
         #expect(evaluate(builds[1], repository) == .superseded(by: 4214))
     }
 }

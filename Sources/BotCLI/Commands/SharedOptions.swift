@@ -59,7 +59,7 @@ enum SharedOptions {
             + "default folder).")
     static let sweepPeriod = OptionSpec.value(
         "sweep-period", valueName: "duration",
-        help: "Read each repository's builds, merge request list, milestones and dependency state at least this "
+        help: "Read each repository's builds, milestones and dependency state at least this "
             + "often when nothing says they changed, a share each run (default: sweep_period:, else 6h; 0 reads every "
             + "one each run).")
     static let report = TypedOption<String>(
