@@ -45,6 +45,10 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         var requests = 0
         for path in reading {
             let copy = swept.copies[path].flatMap { try? decoder.decode(BuildCopy.self, from: Data($0.utf8)) }
+            guard context.mayRead(path, in: swept) else {
+                if let copy { context.update(path) { copy.restore(into: &$0) } }
+                continue
+            }
             // A change an event or a row told of moves builds and tips, not the default branch,
             // which the sweep's own reads (and every re-read before a cancel) ask afresh.
             let known =

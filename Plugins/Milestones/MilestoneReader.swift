@@ -63,6 +63,13 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
         }
         var organisations: [String: [Milestone]] = [:]
         for path in reading {
+            guard context.mayRead(path, in: swept) else {
+                if let rows = swept.copies[path].flatMap({ try? decoder.decode([Milestone].self, from: Data($0.utf8)) })
+                {
+                    kept[path] = rows
+                }
+                continue
+            }
             let rows = try await context.reader.send(MilestoneListCommand(repository: path, state: state))
             context.update(path) { $0.milestones = rows.map(MilestoneRecord.init) }
             organisations[path.owner] = organisations[path.owner] ?? rows.filter { $0.org == true }
@@ -72,7 +79,7 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
             }
         }
         for (path, rows) in kept {
-            let fresh = organisations[path.owner] ?? []
+            let fresh = organisations[path.owner] ?? rows.filter { $0.org == true }
             let own = rows.filter { $0.org != true }
             context.update(path) { $0.milestones = (fresh + own).map(MilestoneRecord.init) }
         }

@@ -92,4 +92,39 @@ private let rules = """
             #expect(cancels(everything.output) == cancels(full.output))
         }
     }
+
+    /// A read budget smaller than a cold run: the first plan reads what fits, says what it left
+    /// and how many runs the rest takes, and the next runs read the rest, the never read first.
+    @Test func aReadBudgetLeavesTheRestForTheNextRunsAndSaysSo() async throws {
+        let folder = Scratch.url("rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try rules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        let state = BotState()
+        try await SimulatorProcess.run(
+            state: threeRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+        ) { simulator in
+            func plan() async -> (code: Int32, output: String, error: String) {
+                await runBot(
+                    against: simulator,
+                    ["plan", folder.path, "--state-dir", state.folder, "--verbose", "--read-budget", "10"])
+            }
+            let first = await plan()
+            #expect(first.code == 0, "\(first.error)")
+            #expect(
+                first.output.contains(
+                    "read budget of 10 requests reached; 1 repository never read waits for the next runs, "
+                        + "their items not judged (about 1 more run at this budget)"),
+                "\(first.output)")
+            // The budget held two repositories' builds: the third, krz/c, is not judged yet.
+            #expect(first.output.contains("build cancel krz/a 1"), "\(first.output)")
+            #expect(first.output.contains("build cancel krz/b 1"), "\(first.output)")
+            #expect(!first.output.contains("build cancel krz/c 1"), "\(first.output)")
+            var seen = first.output
+            for _ in 0..<3 {
+                seen += await plan().output
+            }
+            // The never read one was read by a run after, the never read before any copy.
+            #expect(seen.contains("build cancel krz/c 1"), "\(seen)")
+        }
+    }
 }

@@ -76,8 +76,9 @@ private struct SweptForge {
         var marks: [RepositoryPath: RepositorySweep.Mark] = [:]
         for path in all { marks[path] = sweep.mark(of: path, sightings: []) { _ in true } }
         let choice = sweep.choose(all, copies: copies, marks: marks)
-        #expect(choice.read.map(\.path) == [all[0], all[1]])
-        #expect(choice.read.map(\.reason) == [.unread, .changed])
+        // The changed first, then the never read: the order a read budget keeps.
+        #expect(choice.read.map(\.path) == [all[1], all[0]])
+        #expect(choice.read.map(\.reason) == [.changed, .unread])
         #expect(choice.kept == [all[2]])
         // A minute later, 3 × 60 s / 6 h rounds up to one: the one left is read as the share.
         let later = RepositorySweep(period: 6 * hour, now: start.addingTimeInterval(60), events: [])

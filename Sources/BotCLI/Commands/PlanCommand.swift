@@ -21,6 +21,7 @@ struct PlanCommand: BotCommand {
             SharedOptions.readAll,
             SharedOptions.noCache,
             SharedOptions.sweepPeriod,
+            SharedOptions.readBudget,
             SharedOptions.stateDir,
             output.spec,
             detailedExitCode,

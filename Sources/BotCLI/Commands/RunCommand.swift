@@ -22,6 +22,7 @@ struct RunCommand: BotCommand {
             SharedOptions.readAll,
             SharedOptions.noCache,
             SharedOptions.sweepPeriod,
+            SharedOptions.readBudget,
             dryRun,
             SharedOptions.stateDir,
             SharedOptions.journal,

@@ -62,6 +62,10 @@ enum SharedOptions {
         help: "Read each repository's builds, milestones and dependency state at least this "
             + "often when nothing says they changed, a share each run (default: sweep_period:, else 6h; 0 reads every "
             + "one each run).")
+    static let readBudget = OptionSpec.value(
+        "read-budget", valueName: "n",
+        help: "Send at most this many read requests before the sweep's reads that no change asks for wait for "
+            + "the next runs; the plan says what they left (default: read_budget:, else none).")
     static let report = TypedOption<String>(
         .value("report", valueName: "file", help: "Also write a Markdown report (for CI job summaries) to this file."))
     static let rules = PositionalSpec(

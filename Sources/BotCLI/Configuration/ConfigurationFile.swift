@@ -19,6 +19,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case stateDir = "state_dir"
         case stateRetention = "state_retention"
         case sweepPeriod = "sweep_period"
+        case readBudget = "read_budget"
         case rules
         case maxResponseSize = "max_response_size"
         case bots
@@ -47,6 +48,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var stateRetention: Located<String>?
     /// How often each repository is read when nothing says it changed (``RuleEngine/RepositorySweep``).
     var sweepPeriod: Located<String>?
+    /// The most read requests a run sends before the sweep's optional reads wait (``Settings/readBudget``).
+    var readBudget: Located<Int>?
     var rules: [Located<String>]?
     /// Bytes (`33554432`) or a size in binary units (`32MiB`); see ``responseCap``.
     var maxResponseSize: Located<String>?
@@ -120,6 +123,9 @@ struct ConfigurationFile: Decodable, Sendable {
                 .error(
                     "sweep_period is a duration such as 6h, or 0 to read every repository each run",
                     at: sweepPeriod.location))
+        }
+        if let readBudget, readBudget.value < 1 {
+            problems.append(.error("read_budget is a number of requests of at least 1", at: readBudget.location))
         }
         if case .failure(let error) = schedule?.schedule() {
             problems += error.diagnostics

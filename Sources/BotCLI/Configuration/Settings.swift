@@ -44,6 +44,9 @@ struct Settings: Sendable, Equatable {
     var retention: TimeInterval
     /// The rolling sweep's period (``RuleEngine/RepositorySweep``); 0 reads every repository each run.
     var sweepPeriod: TimeInterval = RepositorySweep.defaultPeriod
+    /// The most read requests a run sends before the sweep's reads that no change asks for wait
+    /// for the next runs; `nil` sets no bound.
+    var readBudget: Int?
     var rules: [String]
     /// The schedule of every rule that writes none (`schedule:` in the file).
     var schedule: Schedule?
@@ -140,6 +143,10 @@ struct Settings: Sendable, Equatable {
                 DurationLiteral.seconds($0.value)
             }
             ?? RepositorySweep.defaultPeriod
+        settings.readBudget =
+            try number(
+                SharedOptions.readBudget, invocation, parse: { Int($0) }, valid: { $0 >= 1 },
+                expected: "a number of requests of at least 1") ?? file.readBudget?.value
         return settings
     }
 

@@ -89,7 +89,8 @@ struct BotSession {
             rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
             automation: settings.bots, only: targets,
             activity: try await activity(for: sweeps && settings.sweepPeriod > 0 ? nil : rules, readFeed: readFeed),
-            sweep: sweeps && settings.sweepPeriod > 0 ? settings.sweepPeriod : nil)
+            sweep: sweeps && settings.sweepPeriod > 0 ? settings.sweepPeriod : nil,
+            budget: sweeps ? settings.readBudget : nil)
     }
 
     /// Who did what to the items `rules` judge (the feed since the last run, kept in the state

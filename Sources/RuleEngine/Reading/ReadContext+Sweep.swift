@@ -38,6 +38,46 @@ extension ReadContext {
         return sweep.now.timeIntervalSince(date) < sweep.period && date <= sweep.now
     }
 
+    /// Whether the run reads `path`, one of `swept`'s reads, now: always where a change asks for
+    /// it, else while the read budget lasts (the most stale first, in the sweep's order).
+    ///
+    /// One the budget leaves is taken from its copy when it has one, else left unread: its items
+    /// of the kind are not judged this run, and the note says how many wait for the next runs.
+    public mutating func mayRead(_ path: RepositoryPath, in swept: SweptRepositories) -> Bool {
+        guard let readBudget, let meter, swept.reasons[path] != .changed else { return true }
+        guard meter.requests >= readBudget else {
+            budgetRead.insert(path)
+            return true
+        }
+        if swept.copies[path] != nil {
+            budgetLeft.toCopies.insert(path)
+        } else {
+            budgetLeft.unread.insert(path)
+        }
+        return false
+    }
+
+    /// What the read budget left for the next runs, in one line; `nil` when it left nothing.
+    ///
+    /// Runs at the same budget cover the repositories left unread in about as many runs as those
+    /// over the ones this run read within it.
+    func budgetNote() -> String? {
+        guard let readBudget, !budgetLeft.toCopies.isEmpty || !budgetLeft.unread.isEmpty else { return nil }
+        var line = "read budget of \(readBudget) requests reached"
+        func repositories(_ count: Int) -> String { "\(count) repositor\(count == 1 ? "y" : "ies")" }
+        if !budgetLeft.toCopies.isEmpty {
+            line += "; \(repositories(budgetLeft.toCopies.count)) judged from their copies, read again in a later run"
+        }
+        if !budgetLeft.unread.isEmpty {
+            let count = budgetLeft.unread.count
+            let runs = (count + max(1, budgetRead.count) - 1) / max(1, budgetRead.count)
+            line +=
+                "; \(repositories(count)) never read \(count == 1 ? "waits" : "wait") for the next runs, "
+                + "their items not judged (about \(runs) more run\(runs == 1 ? "" : "s") at this budget)"
+        }
+        return line
+    }
+
     /// The cache's name for the copy of `path`'s `entry` (`owner/name/builds`).
     static func copyItem(_ path: RepositoryPath, entry: String) -> String {
         "\(path)/\(entry)"

@@ -32,10 +32,27 @@ public struct ReadContext: Sendable {
     var sweeps = false
     /// Changes the listings showed, as events (``saw(_:)``).
     var sightings: [FeedEvent] = []
+    /// The most requests the read sends before the sweep's reads no change asks for wait; `nil` sets none.
+    ///
+    /// Judged by ``meter``.
+    var readBudget: Int?
+    /// What counts the requests for the budget; set with it.
+    var meter: MeteredReader?
+    /// The repositories whose reads the budget left to their copies, and those it left unread.
+    var budgetLeft = (toCopies: Set<RepositoryPath>(), unread: Set<RepositoryPath>())
+    /// The repositories read within the budget for no change: what one run covers at it.
+    var budgetRead: Set<RepositoryPath> = []
 
-    init(registry: PluginRegistry, reader: any ForgeReader) {
+    init(registry: PluginRegistry, reader: any ForgeReader, readBudget: Int? = nil) {
         self.registry = registry
-        self.reader = reader
+        if let readBudget {
+            let meter = MeteredReader(reader)
+            self.reader = meter
+            self.meter = meter
+            self.readBudget = readBudget
+        } else {
+            self.reader = reader
+        }
     }
 
     /// Notes one kind of read and the requests it took, for `--verbose`.

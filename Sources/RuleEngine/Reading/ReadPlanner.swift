@@ -41,14 +41,17 @@ public struct ReadPlanner: Sendable {
     /// who did what to the items (``ActivityHistory``), which every item's judgement weighs.
     /// With `sweep`, a period, the per-repository reads skip the repositories where the feed and
     /// the listings show nothing changed, but for a rolling share (``RepositorySweep``), when the
-    /// cache is trusted and `activity` holds everything since the last run.
+    /// cache is trusted and `activity` holds everything since the last run. With `budget`, a
+    /// guarded read sends no per-repository read that no change asks for once it has sent that
+    /// many requests: those repositories keep their copies, or wait unread for the next runs,
+    /// which the state's notes say (``ForgeState/unread``).
     public func read(
         rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
         cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil,
         automation: Set<String> = [], only: WatchTargets? = nil, activity: ActivityHistory? = nil,
-        sweep period: TimeInterval? = nil
+        sweep period: TimeInterval? = nil, budget: Int? = nil
     ) async throws -> (ForgeState, Report) {
-        var session = ReadSession(registry: registry, reader: reader)
+        var session = ReadSession(registry: registry, reader: reader, readBudget: guards == nil ? nil : budget)
         session.only = only
         session.automation = automation
         session.context.cache = cache
@@ -100,6 +103,10 @@ public struct ReadPlanner: Sendable {
             }
         }
         if let activity { session.annotate(with: activity) }
+        if let line = session.context.budgetNote() {
+            session.unreadNotes.append(line)
+            session.context.note(line)
+        }
         var state = ForgeState(
             now: now, me: me, repositories: Array(session.context.repositories.values), unread: session.unreadNotes)
         state.automation = automation

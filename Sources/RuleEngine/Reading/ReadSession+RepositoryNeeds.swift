@@ -64,6 +64,13 @@ extension ReadSession {
             }
             for path in reading {
                 var repository = context.repository(path)
+                guard context.mayRead(path, in: swept) else {
+                    if let payload = swept.copies[path], definition.copy?.restore(payload, &repository) == true {
+                        repository.known.insert(need)
+                        context.store(repository)
+                    }
+                    continue
+                }
                 try await read.read(path, context.reader, &repository)
                 repository.known.insert(need)
                 context.store(repository)

@@ -16,8 +16,8 @@ struct ReadSession: Sendable {
     /// The accounts besides the bot's whose activity is automation, as the conditions judge it.
     var automation: Set<String> = []
 
-    init(registry: PluginRegistry, reader: any ForgeReader) {
-        context = ReadContext(registry: registry, reader: reader)
+    init(registry: PluginRegistry, reader: any ForgeReader, readBudget: Int? = nil) {
+        context = ReadContext(registry: registry, reader: reader, readBudget: readBudget)
     }
 
     var registry: PluginRegistry { context.registry }

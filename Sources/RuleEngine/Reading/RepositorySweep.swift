@@ -99,7 +99,8 @@ public struct RepositorySweep: Sendable, Hashable {
 
     /// Which repositories to read and why; the rest are taken from their copies.
     public struct Choice: Sendable, Hashable {
-        /// The repositories to read, in the order given, with why.
+        /// The repositories to read, with why, the most stale first: those changed, those never
+        /// read, then the copies oldest first.
         public var read: [(path: RepositoryPath, reason: Reason)] = []
         /// The repositories whose copy stands in for a read.
         public var kept: [RepositoryPath] = []
@@ -168,15 +169,20 @@ public struct RepositorySweep: Sendable, Hashable {
         for (index, entry) in rest.prefix(max(due, share)).enumerated() {
             reasons[entry.path] = index < due ? .due : .share
         }
-        for path in paths {
-            if let reason = reasons[path] {
-                choice.read.append((path, reason))
-            } else {
-                choice.kept.append(path)
-                if let stored = copies[path]?.storedAt {
-                    choice.oldestKept = min(choice.oldestKept ?? stored, stored)
-                }
+        for path in paths where reasons[path] == nil {
+            choice.kept.append(path)
+            if let stored = copies[path]?.storedAt {
+                choice.oldestKept = min(choice.oldestKept ?? stored, stored)
             }
+        }
+        // The most stale first, which is what a read budget keeps: the changed, the never read,
+        // then the copies oldest first.
+        let rank: [Reason: Int] = [.changed: 0, .unread: 1, .due: 2, .share: 2]
+        choice.read = reasons.map { (path: $0.key, reason: $0.value) }.sorted { left, right in
+            let (a, b) = (rank[left.reason] ?? 3, rank[right.reason] ?? 3)
+            if a != b { return a < b }
+            let (x, y) = (copies[left.path]?.storedAt ?? .distantPast, copies[right.path]?.storedAt ?? .distantPast)
+            return x != y ? x < y : left.path < right.path
         }
         return choice
     }
