@@ -59,18 +59,11 @@ public struct CompiledCondition: Sendable {
             self.location = location.description
         }
 
-        /// What a check saw: the field's value, or the range that decided it unread.
-        enum Observed {
-            case value(FieldValue)
-            case range(FieldBounds.Range)
-        }
-
         /// Whether the condition holds for the item; `nil` when its field is not read and no range
         /// of it decides the condition.
         ///
-        /// The verdict alone, for deciding: ``check(_:values:)`` gives what was seen too, which
-        /// the results need, but making and dropping it for every test of every item cost a
-        /// twentieth of a plan.
+        /// The verdict alone, for deciding: ``result(_:values:)`` also writes what the check saw,
+        /// which only the entries' results need.
         func holds(_ context: ItemContext, values: inout FieldValues) -> Bool? {
             guard let value else { return nil }
             guard context.knows(needs) else {
@@ -80,23 +73,29 @@ public struct CompiledCondition: Sendable {
             return predicate.holds(for: observed, me: context.me, patterns: values.patterns) != isNegated
         }
 
-        /// The verdict ``holds(_:values:)`` gives, with what the check saw, for the result that records it.
+        /// The verdict ``holds(_:values:)`` gives, with what the result records the check saw:
+        /// the value (``shown(_:)``), the range that decided it unread as its ends
+        /// (`61d 3h to 1y 2d`), or `(not read)`.
         ///
-        /// A range is never kept among the item's values: another condition on the field may need
-        /// the value itself.
-        func check(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool, observed: Observed)? {
-            guard let value else { return nil }
+        /// Written here rather than handed out as an enum of value or range, which every recorded
+        /// test made, copied and dropped at a cost profiles showed beside the text's own. A range
+        /// is never kept among the item's values: another condition on the field may need the value.
+        func result(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool?, observed: String) {
+            guard let value else { return (nil, Self.unread) }
             guard context.knows(needs) else {
                 guard let range = range(context), let holds = decision(by: range, context, patterns: values.patterns)
                 else {
-                    return nil
+                    return (nil, Self.unread)
                 }
-                return (holds, .range(range))
+                return (holds, range.display)
             }
             let observed = values.value(at: slot) { value(context) }
             let holds = predicate.holds(for: observed, me: context.me, patterns: values.patterns)
-            return (holds != isNegated, .value(observed))
+            return (holds != isNegated, shown(observed))
         }
+
+        /// What a result records of a condition left undecided for want of a read.
+        private static let unread = "(not read)"
 
         /// The field's range from cheaper reads; `nil` when it has none or they are not read.
         private func range(_ context: ItemContext) -> FieldBounds.Range? {
@@ -111,15 +110,9 @@ public struct CompiledCondition: Sendable {
             return lower == upper ? lower != isNegated : nil
         }
 
-        /// What the result records: a range as its ends (`61d 3h to 1y 2d`), a label set as the
-        /// labels the condition names that it carries, `[stale] of [pinned, stale]`, when
-        /// ``namedLabels`` are set.
-        func shown(_ observed: Observed) -> String {
-            let value: FieldValue
-            switch observed {
-            case .range(let range): return range.display
-            case .value(let known): value = known
-            }
+        /// What the result records of a value: a label set as the labels the condition names that
+        /// it carries, `[stale] of [pinned, stale]`, when ``namedLabels`` are set.
+        private func shown(_ value: FieldValue) -> String {
             guard let namedLabels, case .set(let names) = value else { return value.display }
             return "[" + namedLabels.filter(names.contains).joined(separator: ", ") + "]" + namedLabelsSuffix
         }
@@ -275,13 +268,12 @@ public struct CompiledCondition: Sendable {
         case .test(let index):
             let test = tests[index]
             guard recording != nil else { return test.holds(context, values: &values) }
-            let checked = test.check(context, values: &values)
+            let result = test.result(context, values: &values)
             recording?.append(
                 ConditionResult(
-                    condition: test.text, field: test.field,
-                    observed: checked.map { test.shown($0.observed) } ?? "(not read)",
-                    holds: checked?.holds, location: test.location))
-            return checked?.holds
+                    condition: test.text, field: test.field, observed: result.observed, holds: result.holds,
+                    location: test.location))
+            return result.holds
         }
     }
 }
