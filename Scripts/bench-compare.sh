@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Times `gitbay-bench evaluate` of two builds on the same rules, alternating A and B runs, and
-# prints each one's median and the ratio B / A (docs/performance.md, "Comparing two builds").
+# prints each one's median wall and CPU time, its best, and the ratio B / A of the medians
+# (docs/performance.md, "Evaluation speed back where it was").
 #
 #   Scripts/bench-compare.sh [--runs K] [--items N] [--rules DIR] [--jobs J] A B
 #
 # A and B are revisions, each built in a detached worktree of its own under $BENCH_COMPARE_DIR
 # (default ${TMPDIR:-/tmp}/gitbay-bench-compare, kept for the next comparison), or folders of
-# checkouts already there (`.` is this one), built where they are. Both use the rule files of
-# DIR, by default A's `rules/`: a build whose evaluate takes `--rules` is given the folder, and an
-# older one reads its checkout's `rules/` (ShippedRules finds it by its source path), so the
-# rules are copied there, which is done only in the worktrees this script made. Each run is the
-# 100k-item best of the benchmark's own runs; the machine is shared and noisy, so the runs
-# alternate and the medians are compared, and the two plans must have the same number of entries.
+# checkouts already there (`.` is this one), built where they are (release, `-j J`, default 1).
+# Both use the rule files of DIR, by default A's `rules/`: a build whose evaluate takes `--rules`
+# is given the folder, and an older one reads its checkout's `rules/` (ShippedRules finds it by
+# its source path), so the rules are copied there, which is done only in the worktrees this
+# script made. Each run (K, default 5) is the N-item (default 100000) best of the benchmark's own
+# runs; the machine is shared and noisy, so the runs alternate and the medians are compared, and
+# the two plans must have the same number of entries.
 set -euo pipefail
 
 runs=5
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
     --items) items="$2"; shift 2 ;;
     --rules) rules="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench-compare: unknown option $1" >&2; exit 64 ;;
     *) break ;;
     esac
@@ -106,6 +108,10 @@ measure() {
     echo "${value%% s *} ${cpu%% s*} $(printf '%s' "$value" | grep -o '[0-9]* entries' | cut -d' ' -f1)"
 }
 
+best() {
+    sort -g | head -1
+}
+
 median() {
     sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
@@ -132,7 +138,7 @@ a_cpu="$(printf '%s\n' "${a_cpus[@]}" | median)"
 b_wall="$(printf '%s\n' "${b_walls[@]}" | median)"
 b_cpu="$(printf '%s\n' "${b_cpus[@]}" | median)"
 echo "rules: $rules; $items items, $runs alternated runs"
-echo "A $1 ($a): median $a_wall s (CPU $a_cpu s)"
-echo "B $2 ($b): median $b_wall s (CPU $b_cpu s)"
+echo "A $1 ($a): median $a_wall s (CPU $a_cpu s), best $(printf '%s\n' "${a_walls[@]}" | best) s"
+echo "B $2 ($b): median $b_wall s (CPU $b_cpu s), best $(printf '%s\n' "${b_walls[@]}" | best) s"
 awk -v a="$a_wall" -v b="$b_wall" -v ac="$a_cpu" -v bc="$b_cpu" \
     'BEGIN { printf "B / A: %.3f (CPU %.3f)\n", b / a, bc / ac }'
