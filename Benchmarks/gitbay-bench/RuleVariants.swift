@@ -4,9 +4,10 @@ import RuleEngine
 /// Rule files generated from the shipped ones: the same rules under new names, with their
 /// thresholds and limits varied, so benchmarks load and evaluate many rules of realistic shape.
 enum RuleVariants {
-    /// `count` files, cycling through the shipped files; file `i` renames each rule `<name>-v<i>`.
-    static func files(count: Int) throws -> [(path: String, bytes: [UInt8])] {
-        let shipped = try ShippedRules.files()
+    /// `count` files, cycling through the files of `folder` (the shipped ones unless told); file
+    /// `i` renames each rule `<name>-v<i>`.
+    static func files(count: Int, from folder: URL = ShippedRules.folder) throws -> [(path: String, bytes: [UInt8])] {
+        let shipped = try ShippedRules.files(in: folder)
         return (0..<count).map { index in
             let source = shipped[index % shipped.count]
             let name = (source.path as NSString).lastPathComponent.replacingOccurrences(of: ".yml", with: "")
@@ -15,13 +16,14 @@ enum RuleVariants {
         }
     }
 
-    /// Files whose rules number at least `rules` (each shipped cycle of three files holds five rules).
-    static func files(rules: Int) throws -> [(path: String, bytes: [UInt8])] {
+    /// Files whose rules number at least `rules`, varied from the files of `folder`: as many
+    /// cycles through them as it takes, since each file holds a few rules.
+    static func files(rules: Int, from folder: URL = ShippedRules.folder) throws -> [(path: String, bytes: [UInt8])] {
         var count = 0
         var files: [(path: String, bytes: [UInt8])] = []
         while try load(files).count < rules {
             count += 1
-            files = try self.files(count: count)
+            files = try self.files(count: count, from: folder)
         }
         return files
     }

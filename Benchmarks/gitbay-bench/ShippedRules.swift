@@ -11,8 +11,10 @@ enum ShippedRules {
     /// The `rules/` folder of this checkout.
     static let folder = SimulatorProcess.repositoryRoot.appendingPathComponent("rules")
 
-    /// The shipped files' paths and text, in path order.
-    static func files() throws -> [(path: String, bytes: [UInt8])] {
+    /// The rule files of `folder`, the shipped ones unless told, paths and text in path order.
+    ///
+    /// Another folder (another checkout's `rules/`) lets two builds be timed on the same rules.
+    static func files(in folder: URL = folder) throws -> [(path: String, bytes: [UInt8])] {
         try RuleSet.files(at: [folder.path])
     }
 

@@ -27,16 +27,21 @@ public struct CompiledCondition: Sendable {
         let text: String
         let field: String
         let location: String
-        /// The labels a label-set condition names, when its result shows which of them the item
-        /// carries rather than the whole set (``CompiledCondition/init(_:kind:registry:namedLabelsOnly:)``).
+        /// The labels a label-set condition names, sorted as a set displays them, when its result
+        /// shows which of them the item carries rather than the whole set
+        /// (``CompiledCondition/init(_:kind:registry:namedLabelsOnly:)``).
         let namedLabels: [String]?
+        /// What every such result ends with, ` of [pinned, stale]`, written once.
+        let namedLabelsSuffix: String
 
         init(
             _ condition: CheckedCondition, at location: SourceLocation, kind: ItemKind, registry: PluginRegistry,
             slots: inout FieldSlots, namedLabelsOnly: Bool
         ) {
             let field = registry.field(condition.field.name, for: kind)
-            namedLabels = namedLabelsOnly && field?.type == .labelSet ? Self.names(in: condition.predicate) : nil
+            let named = namedLabelsOnly && field?.type == .labelSet ? Self.names(in: condition.predicate) : nil
+            namedLabels = named?.sorted()
+            namedLabelsSuffix = named.map { " of " + FieldValue.set($0).display } ?? ""
             value = field?.value
             slot = slots.slot(for: condition.field.name)
             needs = registry.mask(field?.needs ?? [])
@@ -54,42 +59,62 @@ public struct CompiledCondition: Sendable {
             self.location = location.description
         }
 
-        /// What a check saw: the field's value, or the range that decided it unread.
-        enum Observed {
-            case value(FieldValue)
-            case range(FieldBounds.Range)
-        }
-
         /// Whether the condition holds for the item; `nil` when its field is not read and no range
         /// of it decides the condition.
         ///
-        /// Also gives what it saw, for the result that records it. A range is never kept among
-        /// the item's values: another condition on the field may need the value itself.
-        func check(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool, observed: Observed)? {
+        /// The verdict alone, for deciding: ``result(_:values:)`` also writes what the check saw,
+        /// which only the entries' results need.
+        func holds(_ context: ItemContext, values: inout FieldValues) -> Bool? {
             guard let value else { return nil }
             guard context.knows(needs) else {
-                guard let bounds, context.knows(boundsNeeds), let range = bounds(context) else { return nil }
-                let lower = predicate.holds(for: range.lower, me: context.me, patterns: values.patterns)
-                let upper = predicate.holds(for: range.upper, me: context.me, patterns: values.patterns)
-                return lower == upper ? (lower != isNegated, .range(range)) : nil
+                return range(context).flatMap { decision(by: $0, context, patterns: values.patterns) }
+            }
+            let observed = values.value(at: slot) { value(context) }
+            return predicate.holds(for: observed, me: context.me, patterns: values.patterns) != isNegated
+        }
+
+        /// The verdict ``holds(_:values:)`` gives, with what the result records the check saw:
+        /// the value (``shown(_:)``), the range that decided it unread as its ends
+        /// (`61d 3h to 1y 2d`), or `(not read)`.
+        ///
+        /// Written here rather than handed out as an enum of value or range, which every recorded
+        /// test made, copied and dropped at a cost profiles showed beside the text's own. A range
+        /// is never kept among the item's values: another condition on the field may need the value.
+        func result(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool?, observed: String) {
+            guard let value else { return (nil, Self.unread) }
+            guard context.knows(needs) else {
+                guard let range = range(context), let holds = decision(by: range, context, patterns: values.patterns)
+                else {
+                    return (nil, Self.unread)
+                }
+                return (holds, range.display)
             }
             let observed = values.value(at: slot) { value(context) }
             let holds = predicate.holds(for: observed, me: context.me, patterns: values.patterns)
-            return (holds != isNegated, .value(observed))
+            return (holds != isNegated, shown(observed))
         }
 
-        /// What the result records: a range as its ends (`61d 3h to 1y 2d`), a label set as the
-        /// labels the condition names that it carries, `[stale] of [pinned, stale]`, when
-        /// ``namedLabels`` are set.
-        func shown(_ observed: Observed) -> String {
-            let value: FieldValue
-            switch observed {
-            case .range(let range): return range.display
-            case .value(let known): value = known
-            }
+        /// What a result records of a condition left undecided for want of a read.
+        private static let unread = "(not read)"
+
+        /// The field's range from cheaper reads; `nil` when it has none or they are not read.
+        private func range(_ context: ItemContext) -> FieldBounds.Range? {
+            guard let bounds, context.knows(boundsNeeds) else { return nil }
+            return bounds(context)
+        }
+
+        /// The verdict the whole of `range` gives; `nil` when its ends disagree.
+        private func decision(by range: FieldBounds.Range, _ context: ItemContext, patterns: Patterns) -> Bool? {
+            let lower = predicate.holds(for: range.lower, me: context.me, patterns: patterns)
+            let upper = predicate.holds(for: range.upper, me: context.me, patterns: patterns)
+            return lower == upper ? lower != isNegated : nil
+        }
+
+        /// What the result records of a value: a label set as the labels the condition names that
+        /// it carries, `[stale] of [pinned, stale]`, when ``namedLabels`` are set.
+        private func shown(_ value: FieldValue) -> String {
             guard let namedLabels, case .set(let names) = value else { return value.display }
-            let carried = namedLabels.filter(names.contains)
-            return FieldValue.set(carried).display + " of " + FieldValue.set(namedLabels).display
+            return "[" + namedLabels.filter(names.contains).joined(separator: ", ") + "]" + namedLabelsSuffix
         }
 
         /// The label names a set predicate tests, each once; `nil` for any other predicate.
@@ -242,13 +267,13 @@ public struct CompiledCondition: Sendable {
             return self.verdict(index + 1, context, values: &values, recording: &recording).map { !$0 }
         case .test(let index):
             let test = tests[index]
-            let checked = test.check(context, values: &values)
+            guard recording != nil else { return test.holds(context, values: &values) }
+            let result = test.result(context, values: &values)
             recording?.append(
                 ConditionResult(
-                    condition: test.text, field: test.field,
-                    observed: checked.map { test.shown($0.observed) } ?? "(not read)",
-                    holds: checked?.holds, location: test.location))
-            return checked?.holds
+                    condition: test.text, field: test.field, observed: result.observed, holds: result.holds,
+                    location: test.location))
+            return result.holds
         }
     }
 }

@@ -113,6 +113,7 @@ extension Evaluator {
                 let whole = only.map { $0.wholeKinds[repository.path]?.contains(kind) == true } ?? true
                 // Slots for the listed view only where a rule outside its schedule needs one.
                 let listedSlots = inScope.contains { listingOnly[$0] } ? slots[kind]?.count ?? 0 : 0
+                let repositoryKnown = registry.bits.mask(read: repository.known)
                 for item in registry.items(of: kind, in: repository) {
                     if !whole, let only,
                         !only.items.contains(registry.reference(to: item, in: repository.path))
@@ -120,8 +121,8 @@ extension Evaluator {
                         continue
                     }
                     let context = ItemContext(
-                        item: item, repository: repository, now: state.now, me: state.me, registry: registry,
-                        automation: state.automation)
+                        item: item, repository: repository, repositoryKnown: repositoryKnown, now: state.now,
+                        me: state.me, bits: registry.bits, automation: state.automation)
                     var values = FieldValues(count: slots[kind]?.count ?? 0, patterns: patterns)
                     // The item as its listing showed it, made for the first rule outside its schedule.
                     var listed: ItemContext?
@@ -144,8 +145,8 @@ extension Evaluator {
                             let view =
                                 listed
                                 ?? ItemContext(
-                                    item: item, repository: repository, now: state.now, me: state.me,
-                                    registry: registry, automation: state.automation,
+                                    item: item, repository: repository, repositoryKnown: repositoryKnown,
+                                    now: state.now, me: state.me, bits: registry.bits, automation: state.automation,
                                     listing: state.listed?[kind] ?? [])
                             listed = view
                             guard condition.decide(view, values: &listedValues) == true else { continue }

@@ -242,20 +242,24 @@ public struct Evaluator: Sendable {
         let note =
             "--max-actions \(options.maxActions) reached"
             + (options.reserved > 0 ? " (\(options.reserved) kept for what an earlier run left half done)" : "")
-        for index in entries.indices {
-            let commands = entries[index].pendingCommandCount
-            guard commands > 0 else { continue }
+        // Each entry taken in place: reading its count through `entries[index]` copied it whole.
+        func cap(_ entry: inout PlanEntry) {
+            let commands = entry.pendingCommandCount
+            guard commands > 0 else { return }
             if options.exceedsCap(commands) {
-                entries[index].hold(
+                entry.hold(
                     note: "needs \(commands) commands, more than --max-actions \(options.maxActions) allows in one run")
                 oversized[commands, default: 0] += 1
             } else if full || sent + commands > options.budget {
                 full = true
-                entries[index].hold(note: note)
+                entry.hold(note: note)
                 heldCommands += commands
             } else {
                 sent += commands
             }
+        }
+        for index in entries.indices {
+            cap(&entries[index])
         }
         if heldCommands > 0 {
             guards.append("\(note): \(heldCommands) more commands left for the next run")

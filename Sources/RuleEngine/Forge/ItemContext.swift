@@ -19,18 +19,29 @@ public final class ItemContext: Sendable {
 
     /// The context of `item`, with the needs as `registry` gives them bits; with `listing`, the
     /// item is taken to know only those of its needs (what its listing told), whatever else was read.
-    public init(
+    public convenience init(
         item: Item, repository: RepositoryState, now: Date, me: String, registry: PluginRegistry,
         automation: Set<String> = [], listing: Set<ReadNeed>? = nil
+    ) {
+        self.init(
+            item: item, repository: repository, repositoryKnown: registry.bits.mask(read: repository.known), now: now,
+            me: me, bits: registry.bits, automation: automation, listing: listing)
+    }
+
+    /// The context of `item`, what its repository knows already as bits: evaluation turns that
+    /// into bits once per repository, where doing it for each item was a few percent of a plan.
+    init(
+        item: Item, repository: RepositoryState, repositoryKnown: ReadNeed.Mask, now: Date, me: String,
+        bits: ReadNeed.Bits, automation: Set<String>, listing: Set<ReadNeed>? = nil
     ) {
         self.item = item
         self.repository = repository
         self.now = now
         self.me = me
         self.automation = automation
-        bits = registry.bits
+        self.bits = bits
         let itemKnown = listing.map { item.known.intersection($0) } ?? item.known
-        known = bits.mask(read: itemKnown).union(bits.mask(read: repository.known))
+        known = bits.mask(read: itemKnown).union(repositoryKnown)
     }
 
     /// Whether `account`'s activity is automation: the bot's own, or an account named in `bots:`.
