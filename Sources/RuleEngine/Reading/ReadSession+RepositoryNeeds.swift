@@ -50,7 +50,7 @@ extension ReadSession {
             else {
                 continue
             }
-            let entry = "need-\(need.name)"
+            let entry = need.name
             let swept = await context.sweep(paths, of: kind, entry: entry, format: 1, touches: definition.changedBy)
             var reading = swept.read
             for (path, payload) in swept.kept {
