@@ -50,7 +50,8 @@ private let twoBuildRepositories = """
          "created_at": "2026-11-28T00:00:00Z"}]}]}
     """
 
-private let cancelRule = """
+/// The shipped rule that cancels superseded builds, on `owner:krz`; `SweepJourneyTests` plans with it too.
+let cancelRule = """
     scope: owner:krz
     rules:
       - name: cancel-superseded

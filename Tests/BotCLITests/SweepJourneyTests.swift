@@ -24,34 +24,47 @@ private func repository(_ name: String) -> String {
     """
 }
 
-private let rules = """
-    scope: owner:krz
-    rules:
-      - name: cancel-superseded
-        on: builds
-        when: ["status in [pending, running]", superseded, not ref.default]
-        do: [cancel]
-      - name: nudge
-        on: merge_requests
-        when: [state = open, idle > 300d]
-        do: [{comment: "still going?"}]
-    """
+/// `RepositoryNeedsTests`' cancel rule, and a merge request rule, which makes the run list the
+/// merge requests across repositories (whose rows tell of pushes).
+private let rules =
+    cancelRule + "\n"
+        + """
+          - name: nudge
+            on: merge_requests
+            when: [state = open, idle > 300d]
+            do: [{comment: "still going?"}]
+
+        """
+
+/// Runs `body` with `plan`, a `plan --verbose` of ``rules`` with `extra` arguments against the
+/// simulator serving the three repositories, on one state folder for every call.
+private func withPlans(
+    _ body: (_ plan: ([String]) async -> (code: Int32, output: String, error: String), SimulatorProcess) async throws
+        -> Void
+) async throws {
+    let folder = Scratch.url("rules-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try rules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+    let state = BotState()
+    try await SimulatorProcess.run(
+        state: threeRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+    ) { simulator in
+        try await body(
+            { extra in
+                await runBot(
+                    against: simulator, ["plan", folder.path, "--state-dir", state.folder, "--verbose"] + extra)
+            }, simulator)
+    }
+}
 
 /// Scheduled plans on one state database, as cron makes them: the rolling sweep reads a
 /// repository's builds again only where something changed, and what it plans from its copies is
 /// what a full read plans.
 @Suite struct SweepJourneyTests {
     @Test func aRepositoryIsReadAgainOnlyWhereAnEventOrAPushSaysItChangedAndThePlanIsAFullReadsOne() async throws {
-        let folder = Scratch.url("rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try rules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
-        let state = BotState()
-        try await SimulatorProcess.run(
-            state: threeRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
-        ) { simulator in
+        try await withPlans { planWith, simulator in
             func plan(_ extra: [String] = []) async -> (code: Int32, output: String, error: String) {
-                await runBot(
-                    against: simulator, ["plan", folder.path, "--state-dir", state.folder, "--verbose"] + extra)
+                await planWith(extra)
             }
             func cancels(_ output: String) -> [String] {
                 output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -96,17 +109,9 @@ private let rules = """
     /// A read budget smaller than a cold run: the first plan reads what fits, says what it left
     /// and how many runs the rest takes, and the next runs read the rest, the never read first.
     @Test func aReadBudgetLeavesTheRestForTheNextRunsAndSaysSo() async throws {
-        let folder = Scratch.url("rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try rules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
-        let state = BotState()
-        try await SimulatorProcess.run(
-            state: threeRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
-        ) { simulator in
+        try await withPlans { planWith, _ in
             func plan() async -> (code: Int32, output: String, error: String) {
-                await runBot(
-                    against: simulator,
-                    ["plan", folder.path, "--state-dir", state.folder, "--verbose", "--read-budget", "10"])
+                await planWith(["--read-budget", "10"])
             }
             let first = await plan()
             #expect(first.code == 0, "\(first.error)")
