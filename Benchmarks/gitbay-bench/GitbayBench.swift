@@ -24,6 +24,7 @@ enum GitbayBench {
         "scale": Subcommand(summary: ScaleBenchmark.summary, run: ScaleBenchmark.run),
         "watch": Subcommand(summary: WatchBenchmark.summary, run: WatchBenchmark.run),
         "soak": Subcommand(summary: SoakBenchmark.summary, run: SoakBenchmark.run),
+        "reaction": Subcommand(summary: ReactionBenchmark.summary, run: ReactionBenchmark.run),
         "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),
     ]
 
