@@ -192,6 +192,34 @@ private func temporaryFolder() throws -> URL {
         }
     }
 
+    @Test(arguments: ["soon", "-1h", "6 hours"])
+    func aSweepPeriodThatIsNoDurationIsReportedWhereItIsWritten(value: String) throws {
+        do {
+            _ = try configuration("max_actions: 10\nsweep_period: \(value)\n")
+            Issue.record("sweep_period: \(value) was accepted")
+        } catch {
+            #expect(
+                error.description
+                    == "gitbay-bot.yml:2:15: error: sweep_period is a duration such as 6h, or 0 to read every repository each run"
+            )
+        }
+    }
+
+    /// The sweep's period and the read budget: the command line over the file over the default.
+    @Test func theSweepPeriodAndTheReadBudgetComeFromTheCommandLineTheFileOrTheDefault() throws {
+        #expect(try settings().sweepPeriod == 6 * 3600)
+        #expect(try settings().readBudget == nil)
+        #expect(try settings(file: "sweep_period: 2h\nread_budget: 900\n").sweepPeriod == 7200)
+        #expect(try settings(file: "sweep_period: 0\n").sweepPeriod == 0)
+        #expect(try settings(file: "read_budget: 900\n").readBudget == 900)
+        let both = try settings(
+            ["--sweep-period", "30m", "--read-budget", "50"], file: "sweep_period: 2h\nread_budget: 900\n")
+        #expect(both.sweepPeriod == 1800)
+        #expect(both.readBudget == 50)
+        #expect(throws: CommandFailure.self) { try settings(["--read-budget", "0"]) }
+        #expect(throws: CommandFailure.self) { try settings(["--sweep-period", "soon"]) }
+    }
+
     @Test func botsAreReadFromTheFile() throws {
         #expect(try settings().bots.isEmpty)
         #expect(try settings(file: "bots:\n  - ci-bot\n  - deps.bot\n").bots == ["ci-bot", "deps.bot"])

@@ -139,9 +139,7 @@ struct Settings: Sendable, Equatable {
         settings.sweepPeriod =
             try number(
                 SharedOptions.sweepPeriod, invocation, parse: Self.sweepPeriod, valid: { $0 >= 0 },
-                expected: "a duration such as 6h, or 0") ?? file.sweepPeriod.flatMap {
-                DurationLiteral.seconds($0.value)
-            }
+                expected: "a duration such as 6h, or 0") ?? file.sweepPeriod.flatMap { Self.sweepPeriod($0.value) }
             ?? RepositorySweep.defaultPeriod
         settings.readBudget =
             try number(
