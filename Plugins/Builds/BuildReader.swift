@@ -32,19 +32,14 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         let statuses = context.selected(rules, kind: kind)
         let activeOnly = statuses.map { !$0.isEmpty && $0.isSubset(of: ["pending", "running"]) } ?? false
         let paths = try await context.repositories(in: scope)
-        let swept = await context.sweep(paths, of: kind, entry: Self.copyEntry, format: Self.copyFormat)
-        let decoder = GitbayJSON.decoder()
-        var reading = swept.read
-        for (path, payload) in swept.kept {
-            guard let copy = try? decoder.decode(BuildCopy.self, from: Data(payload.utf8)) else {
-                reading.append(path)
-                continue
-            }
+        let swept = await context.sweep(
+            paths, of: kind, entry: Self.copyEntry, format: Self.copyFormat, as: BuildCopy.self)
+        for (path, copy) in swept.kept {
             context.update(path) { copy.restore(into: &$0) }
         }
         var requests = 0
-        for path in reading {
-            let copy = swept.copies[path].flatMap { try? decoder.decode(BuildCopy.self, from: Data($0.utf8)) }
+        for path in swept.read {
+            let copy = swept.copies[path]
             guard context.mayRead(path, in: swept) else {
                 if let copy { context.update(path) { copy.restore(into: &$0) } }
                 continue
@@ -142,11 +137,7 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         let copy = BuildCopy(
             of: repository, watermark: activeOnly && sawEveryActive ? Self.watermark(after: repository.builds) : nil,
             defaultBranchRead: known.map(\.read) ?? context.sweepTime)
-        if let payload = try? GitbayJSON.encoder().encode(copy) {
-            context.keepCopy(
-                String(decoding: payload, as: UTF8.self), of: path, kind: kind, entry: Self.copyEntry,
-                format: Self.copyFormat)
-        }
+        context.keepCopy(copy, of: path, kind: kind, entry: Self.copyEntry, format: Self.copyFormat)
         return requests + used
     }
 

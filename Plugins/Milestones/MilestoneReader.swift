@@ -39,17 +39,9 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
             ?? .all
         let paths = try await context.repositories(in: context.scope(of: rules))
         let entry = "milestones-\(state.rawValue)"
-        let swept = await context.sweep(paths, of: kind, entry: entry, format: 1)
-        let decoder = GitbayJSON.decoder()
+        let swept = await context.sweep(paths, of: kind, entry: entry, format: 1, as: [Milestone].self)
         var reading = swept.read
-        var kept: [RepositoryPath: [Milestone]] = [:]
-        for (path, payload) in swept.kept {
-            guard let rows = try? decoder.decode([Milestone].self, from: Data(payload.utf8)) else {
-                reading.append(path)
-                continue
-            }
-            kept[path] = rows
-        }
+        var kept = Dictionary(uniqueKeysWithValues: swept.kept.map { ($0.path, $0.copy) })
         // An organisation's milestone counts the items of every repository of the organisation
         // (`milestoneQuery`), which one repository's events do not tell; every repository of it
         // lists it the same, so one list read this run answers for the copies of the others.
@@ -62,29 +54,24 @@ struct MilestoneReader: ItemKindDefinition, WatchedKind, StateFileDerivation {
             }
         }
         var organisations: [String: [Milestone]] = [:]
+        var requests = 0
         for path in reading {
             guard context.mayRead(path, in: swept) else {
-                if let rows = swept.copies[path].flatMap({ try? decoder.decode([Milestone].self, from: Data($0.utf8)) })
-                {
-                    kept[path] = rows
-                }
+                kept[path] = swept.copies[path] ?? kept[path]
                 continue
             }
             let rows = try await context.reader.send(MilestoneListCommand(repository: path, state: state))
+            requests += 1
             context.update(path) { $0.milestones = rows.map(MilestoneRecord.init) }
             organisations[path.owner] = organisations[path.owner] ?? rows.filter { $0.org == true }
-            if let payload = try? GitbayJSON.encoder().encode(rows) {
-                context.keepCopy(
-                    String(decoding: payload, as: UTF8.self), of: path, kind: kind, entry: entry, format: 1)
-            }
+            context.keepCopy(rows, of: path, kind: kind, entry: entry, format: 1)
         }
         for (path, rows) in kept {
             let fresh = organisations[path.owner] ?? rows.filter { $0.org == true }
             let own = rows.filter { $0.org != true }
             context.update(path) { $0.milestones = (fresh + own).map(MilestoneRecord.init) }
         }
-        context.note(
-            "milestones: milestone list --state \(state.rawValue) per repository read", requests: reading.count)
+        context.note("milestones: milestone list --state \(state.rawValue) per repository read", requests: requests)
     }
 
     /// The repository's milestones listed afresh, and the one of that title; `nil` when it is gone.

@@ -5,16 +5,19 @@ import GitbayKit
 extension ReadContext {
     /// What a per-repository read does in one run: which repositories to read, and the copy
     /// kept of each (to restore those not read, and for a read to start from: a watermark).
-    public struct SweptRepositories: Sendable {
+    public struct SweptRepositories<Copy: Sendable>: Sendable {
         /// The repositories to read, in order.
         public var read: [RepositoryPath]
-        /// The payload of each repository's copy, read or not; only those not in ``read`` stand in for a read.
-        public var copies: [RepositoryPath: String]
+        /// Each repository's copy as its plugin decoded it, read or not.
+        ///
+        /// Only those not in ``read`` stand in for a read; a copy that does not decode is none, so
+        /// its repository is read.
+        public var copies: [RepositoryPath: Copy]
         /// Why each repository in ``read`` is read; none when the run reads every one.
         public var reasons: [RepositoryPath: RepositorySweep.Reason] = [:]
 
         /// The copies that stand in for a read, by repository, in order.
-        public var kept: [(path: RepositoryPath, payload: String)] {
+        public var kept: [(path: RepositoryPath, copy: Copy)] {
             let reading = Set(read)
             return copies.keys.sorted().filter { !reading.contains($0) }.compactMap { path in
                 copies[path].map { (path, $0) }
@@ -43,7 +46,7 @@ extension ReadContext {
     ///
     /// One the budget leaves is taken from its copy when it has one, else left unread: its items
     /// of the kind are not judged this run, and the note says how many wait for the next runs.
-    public mutating func mayRead(_ path: RepositoryPath, in swept: SweptRepositories) -> Bool {
+    public mutating func mayRead<Copy>(_ path: RepositoryPath, in swept: SweptRepositories<Copy>) -> Bool {
         guard let readBudget, let meter, swept.reasons[path] != .changed else { return true }
         guard meter.requests >= readBudget else {
             budgetRead.insert(path)
@@ -89,16 +92,18 @@ extension ReadContext {
     /// read, `--no-cache`, a feed that does not reach back). An event changes a repository when
     /// `touches` says so, else when `kind`'s plugin says it touches `kind`'s items. Notes the
     /// choice for `--verbose`.
-    public mutating func sweep(
+    public mutating func sweep<Copy: Sendable>(
         _ paths: [RepositoryPath], of kind: ItemKind, entry: String, format: Int,
-        touches: (@Sendable (FeedEvent) -> Bool)? = nil
-    ) async -> SweptRepositories {
+        touches: (@Sendable (FeedEvent) -> Bool)? = nil, decode: (String) -> Copy?
+    ) async -> SweptRepositories<Copy> {
         let entries = await cachedEntries(of: kind)
-        var copies: [RepositoryPath: String] = [:]
+        var copies: [RepositoryPath: Copy] = [:]
         var marked: [RepositoryPath: (mark: RepositorySweep.Mark, storedAt: Date)] = [:]
         for path in paths {
-            guard let copy = entries[Self.copyItem(path, entry: entry)], copy.format == format else { continue }
-            copies[path] = copy.payload
+            guard let copy = entries[Self.copyItem(path, entry: entry)], copy.format == format,
+                let decoded = decode(copy.payload)
+            else { continue }
+            copies[path] = decoded
             if let mark = RepositorySweep.Mark(version: copy.version), let storedAt = copy.storedAt {
                 marked[path] = (mark, storedAt)
             }
@@ -115,9 +120,27 @@ extension ReadContext {
             reasons: Dictionary(choice.read.map { ($0.path, $0.reason) }) { first, _ in first })
     }
 
+    /// ``sweep(_:of:entry:format:touches:decode:)`` with copies of `type` as JSON (``GitbayJSON``).
+    public mutating func sweep<Copy: Decodable & Sendable>(
+        _ paths: [RepositoryPath], of kind: ItemKind, entry: String, format: Int, as type: Copy.Type
+    ) async -> SweptRepositories<Copy> {
+        let decoder = GitbayJSON.decoder()
+        return await sweep(paths, of: kind, entry: entry, format: format) {
+            try? decoder.decode(Copy.self, from: Data($0.utf8))
+        }
+    }
+
+    /// Keeps `copy` as JSON (``GitbayJSON``) for ``sweep(_:of:entry:format:as:)`` to give back.
+    public mutating func keepCopy(
+        _ copy: some Encodable, of path: RepositoryPath, kind: ItemKind, entry: String, format: Int
+    ) {
+        guard let payload = try? GitbayJSON.encoder().encode(copy) else { return }
+        keepCopy(String(decoding: payload, as: UTF8.self), of: path, kind: kind, entry: entry, format: format)
+    }
+
     /// Keeps `payload` as the copy of `path`'s `entry`, marked with what the run knows of it now,
     /// for the sweep of the next runs (by the events `touches` names, as for
-    /// ``sweep(_:of:entry:format:touches:)``); kept only when the run keeps a cache.
+    /// ``sweep(_:of:entry:format:touches:decode:)``); kept only when the run keeps a cache.
     public mutating func keepCopy(
         _ payload: String, of path: RepositoryPath, kind: ItemKind, entry: String, format: Int,
         touches: (@Sendable (FeedEvent) -> Bool)? = nil

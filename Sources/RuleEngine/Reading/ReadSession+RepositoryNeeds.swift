@@ -51,7 +51,9 @@ extension ReadSession {
                 continue
             }
             let entry = need.name
-            let swept = await context.sweep(paths, of: kind, entry: entry, format: 1, touches: definition.changedBy)
+            // The copy is the definition's own JSON, put back by it (``ReadNeedDefinition/copy``).
+            let swept = await context.sweep(
+                paths, of: kind, entry: entry, format: 1, touches: definition.changedBy, decode: { $0 })
             var reading = swept.read
             for (path, payload) in swept.kept {
                 var repository = context.repository(path)
@@ -62,6 +64,7 @@ extension ReadSession {
                 repository.known.insert(need)
                 context.store(repository)
             }
+            var requests = 0
             for path in reading {
                 var repository = context.repository(path)
                 guard context.mayRead(path, in: swept) else {
@@ -72,6 +75,7 @@ extension ReadSession {
                     continue
                 }
                 try await read.read(path, context.reader, &repository)
+                requests += 1
                 repository.known.insert(need)
                 context.store(repository)
                 if let payload = definition.copy?.keep(repository) {
@@ -79,7 +83,7 @@ extension ReadSession {
                         payload, of: path, kind: kind, entry: entry, format: 1, touches: definition.changedBy)
                 }
             }
-            context.note("\(read.command) for repositories with a candidate", requests: reading.count)
+            context.note("\(read.command) for repositories with a candidate", requests: requests)
         }
     }
 }
