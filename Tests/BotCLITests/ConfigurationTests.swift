@@ -205,6 +205,16 @@ private func temporaryFolder() throws -> URL {
         }
     }
 
+    @Test func aReadBudgetUnderOneIsReportedWhereItIsWritten() throws {
+        do {
+            _ = try configuration("max_actions: 10\nread_budget: 0\n")
+            Issue.record("read_budget: 0 was accepted")
+        } catch {
+            #expect(
+                error.description == "gitbay-bot.yml:2:14: error: read_budget is a number of requests of at least 1")
+        }
+    }
+
     /// The sweep's period and the read budget: the command line over the file over the default.
     @Test func theSweepPeriodAndTheReadBudgetComeFromTheCommandLineTheFileOrTheDefault() throws {
         #expect(try settings().sweepPeriod == 6 * 3600)
