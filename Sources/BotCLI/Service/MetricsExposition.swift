@@ -31,6 +31,10 @@ enum MetricsExposition {
                 (["rule": $0.key.rule, "outcome": $0.key.outcome], Double($0.value))
             })
         out.family(
+            "writes_waiting", .gauge,
+            "Commands the passes judged that wait to be sent (writes go out at gitbay's pace, behind the passes).",
+            [([:], Double(status.writesWaiting))])
+        out.family(
             "last_pass_timestamp_seconds", .gauge, "When the last pass ended, well or not.",
             status.lastPassEnded.map { [([:], $0.timeIntervalSince1970)] } ?? [])
         out.family(

@@ -104,6 +104,8 @@ struct WatchStatus: Sendable {
     var reads = 0
     var writes = 0
     var actions: [ActionKey: Int] = [:]
+    /// The commands the passes judged that wait to be sent, or are being sent.
+    var writesWaiting = 0
     var waits: [WaitCause: Int] = Dictionary(uniqueKeysWithValues: WaitCause.allCases.map { ($0, 0) })
     var lastPassEnded: Date?
     var lastSuccessfulPassEnded: Date?

@@ -150,6 +150,21 @@ final class WatchTelemetry: Sendable {
         }
     }
 
+    /// The write queue sent one job, which came to `outcomes`, and `waiting` commands are left.
+    func writesSent(_ outcomes: [WatchStatus.ActionKey], waiting: Int) {
+        let now = self.now
+        state.withLock { status in
+            for key in outcomes { status.actions[key, default: 0] += 1 }
+            status.writesWaiting = waiting
+            status.lastProgress = now
+        }
+    }
+
+    /// The passes handed writes over: `waiting` commands wait to be sent, or are being sent.
+    func writesWaiting(_ waiting: Int) {
+        state.withLock { $0.writesWaiting = waiting }
+    }
+
     /// The newest actions, newest first, as the page shows them.
     func recentActions(_ actions: [WatchStatus.ActionRecord]) {
         state.withLock { $0.recentActions = Array(actions.prefix(WatchStatus.recentLimit)) }

@@ -8,8 +8,10 @@ import StateDatabase
 
 /// The loop of `gitbay-bot watch`: passes, the feed position, pauses, reloads and stops.
 ///
-/// Each pass reads, plans and applies through one ``BotSession``, as `run` does. Cancelling the
-/// task stops it: during a pass after the write in flight, during a pause at once.
+/// Each pass reads and plans through one ``BotSession``, as `run` does, and hands what it acts on
+/// to a ``WriteDrain``, which sends it through the session's applier while the next passes read:
+/// gitbay's write budget (12 a minute) never holds up hearing what people do. Cancelling the task
+/// stops it: the write in flight finishes, nothing after it is sent, a pause ends at once.
 struct Watcher {
     var rules: [Rule]
     let settings: Settings
@@ -40,8 +42,11 @@ struct Watcher {
         var items = 0
         var requests = 0
         var actions = 0
+        /// Writes the drain finished since the last pass's line, applied and failed.
         var applied = 0
         var failed = 0
+        /// Commands waiting to be sent after this pass handed its own over.
+        var waiting = 0
         /// How long it took, from its start to its line.
         var seconds: TimeInterval = 0
         /// Each action's rule and outcome (`planned` in a dry run), for `actions_total`.
@@ -65,8 +70,33 @@ struct Watcher {
             control: control, console: console)
         machine.reached(try await readPosition(session.store))
         telemetry.feedPosition(machine.feedPosition)
-        await refreshRecentActions(session.store)
+        await Self.refreshRecentActions(session.store, telemetry)
+        let drain = WriteDrain()
+        let (send, pause) = (sender(session, drain), drainPause())
+        let dryRun = dryRun
+        let ended = await withTaskGroup(of: Void.self, returning: Result<BotExitCode, CommandFailure>.self) { group in
+            if !dryRun { group.addTask { await drain.run(send: send, pause: pause) } }
+            let ended: Result<BotExitCode, CommandFailure>
+            do throws(CommandFailure) {
+                ended = .success(try await loop(&machine, in: session, me: me, drain: drain, reload: reload))
+            } catch {
+                ended = .failure(error)
+            }
+            group.cancelAll()
+            return ended
+        }
+        return try ended.get()
+    }
+
+    /// The passes and waits, until cancelled or a failure that waiting cannot mend, the drain's
+    /// included (seen at the next step: a token turned away or a journal that cannot be written
+    /// stops the next pass's reads too).
+    private mutating func loop(
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain,
+        reload: () throws(CommandFailure) -> [Rule]
+    ) async throws(CommandFailure) -> BotExitCode {
         while !Task.isCancelled {
+            if let failure = drain.failure { throw failure }
             if control.takeReload() { machine.reloadRequested() }
             let step = machine.next(at: clock.now)
             switch step {
@@ -78,12 +108,45 @@ struct Watcher {
             case .pause(let until):
                 guard await sleep(until: until) else { return control.stoppedCode }
             case .full, .poll:
-                guard try await run(&machine, in: session, me: me, poll: step == .poll) else {
+                guard try await run(&machine, in: session, me: me, drain: drain, poll: step == .poll) else {
                     return control.stoppedCode
                 }
             }
         }
         return control.stoppedCode
+    }
+
+    /// How the drain sends one job: through the session's applier, as `run` applies a plan, telling
+    /// the page and the metrics what came of it.
+    private func sender(
+        _ session: BotSession, _ drain: WriteDrain
+    ) -> @Sendable (Plan, ActivityHistory?) async throws(CommandFailure) -> ApplyReport {
+        let telemetry = telemetry
+        return { plan, activity throws(CommandFailure) in
+            let (_, report) = try await session.execute(plan, command: "watch", activity: activity, shows: false)
+            telemetry.writesSent(
+                report.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) },
+                waiting: drain.commands - plan.pendingCommandCount)
+            await Self.refreshRecentActions(session.store, telemetry)
+            return report
+        }
+    }
+
+    /// How the drain waits out a server out of reach: the pauses of a failed pass, said on stderr.
+    private func drainPause() -> @Sendable (Int, CommandFailure) async -> Bool {
+        let (interval, clock, console) = (interval, clock, console)
+        return { failures, failure in
+            let pause = WatchMachine.pause(after: failures, interval: .seconds(interval))
+            console.write(
+                "note: writes stopped, trying again in \(Int(pause.seconds.rounded())) s: \(failure.message)\n",
+                to: .error)
+            do {
+                try await clock.sleep(until: clock.now + pause)
+                return true
+            } catch {
+                return false
+            }
+        }
     }
 
     /// Loads the rules again; a failure keeps the old ones, as the page and stderr say.
@@ -103,21 +166,25 @@ struct Watcher {
     /// Answers `false` when cancelled meanwhile. A failure that waiting can mend becomes the
     /// machine's pause; any other is the command's.
     private func run(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, poll: Bool
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool
     ) async throws(CommandFailure) -> Bool {
         let before = client.metrics.reads + client.metrics.writes
         let started = clock.now
         telemetry.passBegins()
         do {
-            var pass = try await pass(&machine, in: session, me: me, poll: poll)
+            var pass = try await pass(&machine, in: session, me: me, drain: drain, poll: poll)
             if let position = machine.feedPosition { try await record(position, in: session.store) }
             telemetry.feedPosition(machine.feedPosition)
             let ended = clock.now
             machine.passEnded(pass.kind, started: started, at: ended)
             pass.requests = client.metrics.reads + client.metrics.writes - before
             pass.seconds = (ended - started).seconds
+            let finished = drain.takeFinished()
+            pass.applied = finished.filter { $0.status == .applied }.count
+            pass.failed = finished.filter { $0.status == .failed }.count
+            pass.waiting = drain.commands
+            telemetry.writesWaiting(pass.waiting)
             let line = report(pass)
-            if pass.applied + pass.failed > 0 { await refreshRecentActions(session.store) }
             let becameReady = telemetry.passSucceeded(
                 WatchStatus.PassRecord(
                     kind: pass.kind.rawValue, started: telemetry.date(at: started), ended: telemetry.date(at: ended),
@@ -145,7 +212,7 @@ struct Watcher {
     /// Reads and acts for the pass `machine` chose: after a poll, on what its events and the
     /// probes name (or everything, when the feed has a gap); otherwise on everything.
     private func pass(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, poll: Bool
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool
     ) async throws -> Pass {
         let polled = poll ? try await FeedPoll.read(after: machine.feedPosition, reader: client) : nil
         if let polled, machine.pass(afterPoll: polled.gap) == .events {
@@ -157,7 +224,9 @@ struct Watcher {
             var pass = Pass(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)
             pass.ownEvents = targets.ownEvents
             pass.unannounced = unannounced.count
-            if !targets.isEmpty { try await act(on: targets, in: session, pass: &pass, readFeed: false) }
+            if !targets.isEmpty {
+                try await act(on: targets, in: session, drain: drain, pass: &pass, readFeed: false)
+            }
             machine.reached(polled.newest)
             return pass
         }
@@ -166,7 +235,7 @@ struct Watcher {
         machine.fullPassBegins()
         _ = try await probe(&machine, ownEvents: [])
         var pass = Pass(kind: .full, events: polled?.events.count ?? 0)
-        try await act(on: nil, in: session, pass: &pass, readFeed: true)
+        try await act(on: nil, in: session, drain: drain, pass: &pass, readFeed: true)
         machine.reached(start)
         return pass
     }
@@ -178,7 +247,7 @@ struct Watcher {
 
     /// The state store's newest actions, for the status page; a store that cannot say leaves the
     /// page as it was (the next pass's journal write will report the trouble).
-    private func refreshRecentActions(_ store: any StateStore) async {
+    private static func refreshRecentActions(_ store: any StateStore, _ telemetry: WatchTelemetry) async {
         guard let records = try? await store.history(HistoryQuery(limit: WatchStatus.recentLimit)) else { return }
         telemetry.recentActions(
             records.map { record in
@@ -250,10 +319,11 @@ struct Watcher {
         note("\(lead), trying again in \(seconds) s: \(detail)")
     }
 
-    /// Reads, plans and (unless a dry run) applies one pass: everything, or only `targets`;
-    /// `readFeed` for a pass whose feed no poll has kept (``BotSession/read(_:now:guards:trustCache:only:readFeed:)``).
+    /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
+    /// plan to `drain`: what the pass judged replaces what waits for the same items; `readFeed`
+    /// for a pass whose feed no poll has kept (``BotSession/read(_:now:guards:trustCache:only:readFeed:sweeps:)``).
     private func act(
-        on targets: WatchTargets?, in session: BotSession, pass: inout Pass, readFeed: Bool
+        on targets: WatchTargets?, in session: BotSession, drain: WriteDrain, pass: inout Pass, readFeed: Bool
     ) async throws {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
@@ -267,13 +337,24 @@ struct Watcher {
         if targets == nil { pass.items = Self.itemCount(in: state, of: passRules) }
         let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
-        if dryRun { recordPlanned(plan, in: &pass) }
-        guard !dryRun, plan.pendingCommandCount > 0 else { return }
-        let (_, applied) = try await session.execute(
-            plan, command: "watch", activity: ActivityHistory(of: state), shows: false)
-        pass.applied = applied.count(.applied)
-        pass.failed = applied.count(.failed)
-        pass.outcomes = applied.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) }
+        if dryRun {
+            recordPlanned(plan, in: &pass)
+            return
+        }
+        // What a guard holds is counted now; the rest as the drain sends it (the applier reports
+        // the held actions of an entry it sends).
+        pass.outcomes = plan.entries.filter { !$0.hasPendingActions }.flatMap { entry in
+            entry.actions.filter { $0.status == .held }.map { _ in
+                WatchStatus.ActionKey(rule: entry.rule, outcome: ApplyOutcome.Status.held.rawValue)
+            }
+        }
+        let judgedRules = Set(passRules.map(\.name))
+        drain.hand(plan, activity: ActivityHistory(of: state), lane: targets == nil ? .backlog : .prompt) { entry in
+            guard judgedRules.contains(entry.rule) else { return false }
+            guard let targets else { return true }
+            guard let repository = try? RepositoryPath(entry.item.repository) else { return false }
+            return targets.contains(entry.item.reference, kind: entry.item.kind, in: repository)
+        }
     }
 
     /// The items a full pass judged: every item of the rules' kinds in the state it read, in
@@ -337,12 +418,13 @@ struct Watcher {
             + "\(pass.unannounced) unannounced changes, \(pass.items) items, "
             + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
             + (pass.failed > 0 ? ", \(pass.failed) failed" : "")
+            + (pass.waiting > 0 ? ", \(pass.waiting) waiting" : "")
         if json {
             let fields: [String: Any] = [
                 "at": at, "pass": pass.kind.rawValue, "events": pass.events, "own_events": pass.ownEvents,
                 "unannounced": pass.unannounced,
                 "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
-                "failed": pass.failed, "seconds": (pass.seconds * 1000).rounded() / 1000,
+                "failed": pass.failed, "waiting": pass.waiting, "seconds": (pass.seconds * 1000).rounded() / 1000,
             ]
             let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
             console.write(String(decoding: data, as: UTF8.self) + "\n", to: .output)
