@@ -134,6 +134,25 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Kept in `webhook_deliveries`; the check, the insert and the trim are one transaction.
+    public func takeDelivery(_ id: Int, at date: Date) async throws -> Bool {
+        try await access("record a webhook delivery") { connection in
+            try connection.transaction {
+                let newest = try connection.integer("SELECT coalesce(max(id), 0) FROM webhook_deliveries")
+                let kept = Int64(Self.deliveriesKept)
+                guard Int64(id) > newest - kept else { return false }
+                guard try connection.integer("SELECT count(*) FROM webhook_deliveries WHERE id = \(id)") == 0 else {
+                    return false
+                }
+                try connection.run(
+                    "INSERT INTO webhook_deliveries (id, taken_at) VALUES (?, ?)",
+                    [.integer(Int64(id)), .real(date.timeIntervalSince1970)])
+                try connection.run("DELETE FROM webhook_deliveries WHERE id <= \(max(newest, Int64(id)) - kept)")
+                return true
+            }
+        }
+    }
+
     public func activityPosition() async throws -> Int? {
         try await access("read the activity position") { connection in
             try connection.text("SELECT value FROM meta WHERE key = 'activity_position'").flatMap { Int($0) }

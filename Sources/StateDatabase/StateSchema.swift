@@ -84,6 +84,9 @@ enum StateSchema {
         );
         CREATE INDEX activity_by_at ON activity (at);
         """,
+        """
+        CREATE TABLE webhook_deliveries (id INTEGER PRIMARY KEY NOT NULL, taken_at REAL NOT NULL);
+        """,
     ]
 
     /// The version this build reads and writes.

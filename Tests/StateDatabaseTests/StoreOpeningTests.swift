@@ -53,8 +53,8 @@ import Testing
         #expect(try raw(path).integer("PRAGMA user_version") == StateSchema.version)
     }
 
-    /// A database written by the first version (no time index, no read cache) is brought forward
-    /// on opening, keeping what it holds.
+    /// A database written by the first version (no time index, no read cache, no activity, no
+    /// webhook deliveries) is brought forward on opening, keeping what it holds.
     @Test func aVersion1DatabaseIsMigratedForwardWithItsEntries() async throws {
         let path = scratchDatabase()
         do {
@@ -63,7 +63,8 @@ import Testing
             await store.close()
         }
         try raw(path).execute(
-            "DROP INDEX journal_by_at; DROP TABLE read_cache; DROP TABLE activity; PRAGMA user_version = 1")
+            "DROP INDEX journal_by_at; DROP TABLE read_cache; DROP TABLE activity; DROP TABLE webhook_deliveries; "
+                + "PRAGMA user_version = 1")
         let store = try SQLiteStateStore(path: path, mode: .applying)
         #expect(try raw(path).integer("PRAGMA user_version") == StateSchema.version)
         #expect(

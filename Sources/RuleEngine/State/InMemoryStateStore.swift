@@ -14,6 +14,7 @@ public final class InMemoryStateStore: StateStore {
         var feedPosition: Int?
         var activityPosition: Int?
         var activity: [Int: FeedEvent] = [:]
+        var deliveries: Set<Int> = []
     }
 
     private let state: Mutex<State>
@@ -42,6 +43,16 @@ public final class InMemoryStateStore: StateStore {
 
     public func setFeedPosition(_ id: Int) {
         state.withLock { $0.feedPosition = id }
+    }
+
+    public func takeDelivery(_ id: Int, at date: Date) -> Bool {
+        state.withLock { state in
+            let newest = state.deliveries.max() ?? 0
+            guard id > newest - Self.deliveriesKept, state.deliveries.insert(id).inserted else { return false }
+            let floor = max(newest, id) - Self.deliveriesKept
+            state.deliveries = state.deliveries.filter { $0 > floor }
+            return true
+        }
     }
 
     public func activityPosition() -> Int? {

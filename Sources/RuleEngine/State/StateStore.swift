@@ -9,7 +9,7 @@ import Foundation
 /// One store per server and account. Everything that keeps state asks it questions instead of
 /// reading files, so the storage (SQLite in the `StateDatabase` module, ``InMemoryStateStore`` in
 /// tests) can change without touching the rules or the applier.
-public protocol StateStore: ApplyJournal, ReadCache, ActivityLog {
+public protocol StateStore: ApplyJournal, ReadCache, ActivityLog, DeliveryLog {
     /// The actions earlier runs left unfinished: exactly what ``UnfinishedAction/find(in:)`` answers
     /// over the whole journal.
     func unfinishedActions() async throws -> [UnfinishedAction]
