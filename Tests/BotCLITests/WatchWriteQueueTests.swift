@@ -36,6 +36,42 @@ private let busyRules =
           - add-label: triaged
     """ + "\n" + unmarkStaleRule
 
+/// A merge request whose branch was pushed again: three pending builds of its old head, each
+/// superseded by the same job's build of the new one.
+private let supersededForge = """
+    {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+     "users": ["triage-bot", "alice"],
+     "repos": [{"path": "krz/app", "default_branch": "main",
+       "branches": {"main": "\(sha("1"))", "feat": "\(sha("d"))"},
+       "merge_requests": [{"number": 1, "title": "feature", "state": "open", "author": "alice", "source": "feat",
+          "target_ref": "main", "head_sha": "\(sha("d"))", "created_at": "2025-01-01T00:00:00.000Z"}],
+       "builds": [
+         {"number": 1, "job": "test", "status": "pending", "sha": "\(sha("c"))", "ref": "feat",
+          "created_at": "2025-01-01T00:00:00Z"},
+         {"number": 2, "job": "lint", "status": "pending", "sha": "\(sha("c"))", "ref": "feat",
+          "created_at": "2025-01-01T00:00:00Z"},
+         {"number": 3, "job": "docs", "status": "pending", "sha": "\(sha("c"))", "ref": "feat",
+          "created_at": "2025-01-01T00:00:00Z"},
+         {"number": 4, "job": "test", "status": "pending", "sha": "\(sha("d"))", "ref": "feat",
+          "created_at": "2025-01-02T00:00:00Z"},
+         {"number": 5, "job": "lint", "status": "pending", "sha": "\(sha("d"))", "ref": "feat",
+          "created_at": "2025-01-02T00:00:00Z"},
+         {"number": 6, "job": "docs", "status": "pending", "sha": "\(sha("d"))", "ref": "feat",
+          "created_at": "2025-01-02T00:00:00Z"}]}]}
+    """
+
+/// The shipped `cancel-superseded` rule.
+private let cancelSupersededRule = """
+      - name: cancel-superseded
+        on: builds
+        when:
+          - status in [pending, running]
+          - superseded
+          - not ref.default
+        do:
+          - cancel
+    """
+
 /// The argv of every write the bot's account applied, in order.
 private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     try simulator.journalEntries().filter { $0["applied"] as? Bool == true && $0["user"] as? String == "triage-bot" }
@@ -48,6 +84,23 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
 @Suite struct WatchWriteQueueTests {
     private let options =
         ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"] + ForgeActivity.simulatorOptions
+
+    /// The write queue sends a pass's entries one at a time, but their re-checks read a
+    /// repository's facts once, as applying the pass's plan at once would: three cancels of one
+    /// repository cost one reading of its branch tips, not three.
+    @Test func thePassesEntriesSentOneAtATimeReadTheirRepositorysFactsOnce() async throws {
+        try await SimulatorProcess.run(state: supersededForge, options: options) { simulator in
+            let watcher = ClockedWatcher(
+                simulator, rules: try scopedRuleFolder(cancelSupersededRule), state: BotState(), ["--force"])
+            #expect(try await watcher.nextWait() == .seconds(30))
+            let cancelled = try await eventually(within: 60) { try botWrites(simulator).count == 3 }
+            #expect(cancelled, "\((try? botWrites(simulator)) ?? [])")
+            #expect(await watcher.stop() == 130)
+            let commands = try await simulator.stats()["commands"] as? [String: Int] ?? [:]
+            // Once for the pass's plan, once for the three re-checks before the cancels.
+            #expect(commands["repo refs"] == 2, "\(commands)")
+        }
+    }
 
     /// A comment made while a paced backlog drains is answered ahead of it.
     ///

@@ -133,7 +133,8 @@ struct BotSession {
     /// `activity` as the plan was read with, else read now (a saved plan: the feed since it was
     /// made).
     func execute(
-        _ plan: Plan, command: String, frozenNow: Date? = nil, activity: ActivityHistory? = nil, shows: Bool = true
+        _ plan: Plan, command: String, frozenNow: Date? = nil, activity: ActivityHistory? = nil,
+        facts: RepositoryFacts? = nil, shows: Bool = true
     ) async throws(CommandFailure) -> (code: BotExitCode, report: ApplyReport) {
         let history: ActivityHistory?
         do {
@@ -156,7 +157,7 @@ struct BotSession {
         }
         let report = await Applier(registry: registry).apply(
             plan, unfinished: unfinished, reader: client, writer: client, journal: store, run: run.id,
-            now: { frozenNow ?? Date() }, scheduleNow: { frozenNow ?? Date() }, activity: history,
+            now: { frozenNow ?? Date() }, scheduleNow: { frozenNow ?? Date() }, activity: history, facts: facts,
             progress: progress)
         if shows { console.write(ApplyReportRenderer.text(report), to: .output) }
         let outcome = outcome(of: report, plan: plan)

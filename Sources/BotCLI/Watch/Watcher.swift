@@ -120,13 +120,14 @@ struct Watcher {
     /// the page and the metrics what came of it.
     private func sender(
         _ session: BotSession, _ drain: WriteDrain
-    ) -> @Sendable (Plan, ActivityHistory?) async throws(CommandFailure) -> ApplyReport {
+    ) -> @Sendable (WriteQueue.Job) async throws(CommandFailure) -> ApplyReport {
         let telemetry = telemetry
-        return { plan, activity throws(CommandFailure) in
-            let (_, report) = try await session.execute(plan, command: "watch", activity: activity, shows: false)
+        return { job throws(CommandFailure) in
+            let (_, report) = try await session.execute(
+                job.plan, command: "watch", activity: job.activity, facts: job.facts, shows: false)
             telemetry.writesSent(
                 report.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) },
-                waiting: drain.commands - plan.pendingCommandCount)
+                waiting: drain.commands - job.plan.pendingCommandCount)
             await Self.refreshRecentActions(session.store, telemetry)
             return report
         }

@@ -46,14 +46,14 @@ final class WriteDrain: Sendable {
     /// A server out of reach (`send` throwing ``BotExitCode/unavailable``) puts the job back first
     /// and waits `pause(failures in a row, the failure)`, which answers `false` when cancelled.
     func run(
-        send: @Sendable (Plan, ActivityHistory?) async throws(CommandFailure) -> ApplyReport,
+        send: @Sendable (WriteQueue.Job) async throws(CommandFailure) -> ApplyReport,
         pause: @Sendable (Int, CommandFailure) async -> Bool
     ) async {
         var failures = 0
         for await _ in wakes {
             while !Task.isCancelled, let job = queue.withLock({ $0.next() }) {
                 do throws(CommandFailure) {
-                    let report = try await send(job.plan, job.activity)
+                    let report = try await send(job)
                     queue.withLock { $0.sent(report) }
                     failures = 0
                 } catch  where error.code == .unavailable && !Task.isCancelled {

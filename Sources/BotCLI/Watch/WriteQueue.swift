@@ -9,7 +9,9 @@ import RuleEngine
 /// those of a full pass (the backlog), and a later pass's judgement of an item replaces the one
 /// waiting: what waits was judged on older news, and the newest judgement is the one to act on, or
 /// not to, when the item no longer matches. The entry being sent is never replaced; the applier's
-/// fresh read before each write tells whether a later judgement of it is already done.
+/// fresh read before each write tells whether a later judgement of it is already done. The jobs
+/// of one pass share the repository facts their re-checks read (``RepositoryFacts``), so sending
+/// them one at a time reads no more than sending the pass's plan at once.
 struct WriteQueue: Sendable {
     /// Which pass judged a job, which decides how soon it goes out.
     enum Lane: Int, Sendable, Comparable {
@@ -27,6 +29,8 @@ struct WriteQueue: Sendable {
         let plan: Plan
         /// Who did what to the items, as the pass that judged the entry read it.
         let activity: ActivityHistory?
+        /// The repository facts the jobs of the same pass read, so each is read once for them all.
+        let facts: RepositoryFacts
         var lane: Lane
 
         var entry: PlanEntry { plan.entries[0] }
@@ -58,8 +62,9 @@ struct WriteQueue: Sendable {
     ) {
         var fresh: [Key: Job] = [:]
         var order: [Key] = []
+        let facts = RepositoryFacts()
         for entry in plan.entries where entry.hasPendingActions {
-            let job = Job(plan: plan.only(entry), activity: activity, lane: lane)
+            let job = Job(plan: plan.only(entry), activity: activity, facts: facts, lane: lane)
             if fresh.updateValue(job, forKey: job.key) == nil { order.append(job.key) }
         }
         if let sending, judged(sending.entry) { sendingJudged = true }

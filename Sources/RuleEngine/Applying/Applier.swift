@@ -30,11 +30,12 @@ public struct Applier: Sendable {
     ///   - run: this run's id in the journal.
     ///   - scheduleNow: the clock schedules are checked at; the real one, or `run --now`'s instant.
     ///   - activity: who did what to the items, weighed by each re-check as the plan weighed it.
+    ///   - facts: repository facts shared with the runs that send the rest of the same plan.
     public func apply(
         _ plan: Plan, unfinished: [UnfinishedAction] = [], reader: any ForgeReader, writer: any ForgeWriter,
         journal: (any ApplyJournal)?, run: String = UUID().uuidString, now: @Sendable () -> Date = { Date() },
         scheduleNow: @Sendable () -> Date = { Date() }, activity: ActivityHistory? = nil,
-        progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
+        facts: RepositoryFacts? = nil, progress: @escaping @Sendable (ApplyOutcome) -> Void = { _ in }
     ) async -> ApplyReport {
         var report = ApplyReport()
         func append(_ outcome: ApplyOutcome) {
@@ -43,7 +44,7 @@ public struct Applier: Sendable {
         }
         var refresher = ItemRefresher(
             registry: registry, reader: reader, me: plan.me, automation: Set(plan.automation ?? []),
-            activity: activity)
+            activity: activity, facts: facts)
         for action in unfinished
         where !plan.entries.contains(where: {
             $0.rule == action.rule && $0.item.reference == action.item

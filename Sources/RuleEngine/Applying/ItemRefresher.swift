@@ -14,17 +14,21 @@ struct ItemRefresher {
     let automation: Set<String>
     /// Who did what to the items, which the fresh read carries as the plan's read did.
     let activity: ActivityHistory?
+    /// Where the repository facts are kept beyond this run, when they are shared with others.
+    let facts: RepositoryFacts?
     private var context: ReadContext
 
     init(
         registry: PluginRegistry, reader: any ForgeReader, me: String, automation: Set<String> = [],
-        activity: ActivityHistory? = nil
+        activity: ActivityHistory? = nil, facts: RepositoryFacts? = nil
     ) {
         self.registry = registry
         self.me = me
         self.automation = automation
         self.activity = activity
+        self.facts = facts
         context = ReadContext(registry: registry, reader: reader)
+        if let facts { context.repositories = facts.repositories }
     }
 
     /// The item as it is now, or `nil` when it is gone from the forge (or no plugin reads its kind).
@@ -33,7 +37,9 @@ struct ItemRefresher {
         let needs = entry.actions.reduce(into: entry.precondition.needs(registry: registry, kind: entry.item.kind)) {
             $0.formUnion(registry.action($1.action, for: entry.item.kind)?.needs ?? [])
         }
-        guard let fresh = try await reader.refresh(entry.item, needs: needs, in: &context) else { return nil }
+        let refreshed = try await reader.refresh(entry.item, needs: needs, in: &context)
+        facts?.keep(context.repositories)
+        guard let fresh = refreshed else { return nil }
         var repository = fresh.repository
         activity?.annotate(&repository)
         return ItemContext(
@@ -45,6 +51,7 @@ struct ItemRefresher {
     mutating func forget(_ path: String) {
         if let path = try? RepositoryPath(path) {
             context.repositories[path] = nil
+            facts?.keep(context.repositories)
         }
     }
 }
