@@ -1,3 +1,5 @@
+import GitbayKit
+
 /// What a watcher does next, decided from monotonic instants and what happened, with no effects.
 ///
 /// The loop in ``Watcher`` asks ``next(at:)`` and does what it answers: reload the rules, run a
@@ -34,7 +36,8 @@ struct WatchMachine: Sendable, Equatable {
     /// The longest pause after repeated transient failures.
     static let longestPause: Duration = .seconds(300)
 
-    /// How often the feed is polled, measured from each pass's start.
+    /// How often the feed is polled, measured from each pass's start (``relaxedInterval`` while
+    /// webhook deliveries work).
     let interval: Duration
     /// How long after a full pass ended the next one falls due.
     let fullEvery: Duration
@@ -52,12 +55,35 @@ struct WatchMachine: Sendable, Equatable {
     private(set) var feedPosition: Int?
     /// What each probe (by the kind of event it raises) saw at its last look.
     private var probed: [String: [String: String]] = [:]
+    /// How webhook deliveries stand, when the watcher takes them (`--webhook-secret-file`).
+    private(set) var deliveries: DeliveryWatch?
+    /// Whether a delivery asked for a poll not yet begun.
+    private var pollSoon = false
+    /// Whether a full pass is due before anything else (deliveries turned out to be failing).
+    private var fullDue = false
 
-    /// A machine whose feed was last handled up to `feedPosition`, as the state store keeps it.
-    init(interval: Duration, fullEvery: Duration, feedPosition: Int? = nil) {
+    /// A machine whose feed was last handled up to `feedPosition`, as the state store keeps it;
+    /// with `webhooks`, one that takes deliveries and polls at ``relaxedInterval`` while they work.
+    init(interval: Duration, fullEvery: Duration, feedPosition: Int? = nil, webhooks: Bool = false) {
         self.interval = interval
         self.fullEvery = fullEvery
         self.feedPosition = feedPosition
+        deliveries = webhooks ? DeliveryWatch(grace: Self.deliveryGrace(interval: interval)) : nil
+    }
+
+    /// How often the feed is polled while deliveries work, the safety net that tells whether
+    /// they still do.
+    ///
+    /// Ten intervals, at least five minutes, at most `fullEvery`.
+    var relaxedInterval: Duration {
+        min(fullEvery, max(interval * 10, .seconds(300)))
+    }
+
+    /// How long after a poll read an event its delivery may still come: gitbay sends due
+    /// deliveries every 2 s and the first retry of a failed one after its backoff base, so two
+    /// intervals, at least a minute.
+    static func deliveryGrace(interval: Duration) -> Duration {
+        max(interval * 2, .seconds(60))
     }
 
     /// Whether a full pass has ended, which the first full pass of a restarted watcher uses to
@@ -66,17 +92,37 @@ struct WatchMachine: Sendable, Equatable {
 
     /// The step at `now`: a reload asked for comes first, then any wait not yet over, then the
     /// pass: full when none ran yet or `fullEvery` passed since the last one ended.
+    ///
+    /// With webhooks, a delivery cuts an idle spell short (never a pause after a failure), and
+    /// deliveries found failing make the next pass full: a missed push shows in no feed.
     mutating func next(at now: Duration) -> Step {
         if reloadPending {
             reloadPending = false
             return .reload
         }
-        if let resume, now < resume {
+        if deliveries?.check(at: now) == true { fullDue = true }
+        if let resume, now < resume, pausing || !(pollSoon || fullDue) {
             return pausing ? .pause(until: resume) : .idle(until: resume)
         }
         resume = nil
-        guard let lastFull, now - lastFull < fullEvery else { return .full }
+        pollSoon = false
+        guard !fullDue, let lastFull, now - lastFull < fullEvery else {
+            fullDue = false
+            return .full
+        }
         return .poll
+    }
+
+    /// A webhook delivery of the event `key` arrived at `now`: the next step polls the feed,
+    /// which tells what it means, unless the event is the bot's own (`own`), which asks nothing.
+    mutating func deliveryArrived(_ key: DeliveryWatch.Key, at now: Duration, own: Bool) {
+        deliveries?.arrived(key, at: now)
+        if !own { pollSoon = true }
+    }
+
+    /// A poll at `now` read `events`, which deliveries should have announced.
+    mutating func polled(_ events: [FeedEvent], at now: Duration) {
+        deliveries?.polled(events, at: now)
     }
 
     /// The pass a poll leads to: a feed with a gap (it no longer reaches the position) forces a
@@ -116,7 +162,7 @@ struct WatchMachine: Sendable, Equatable {
         if kind == .full { lastFull = now }
         failures = 0
         pausing = false
-        let poll = started + interval
+        let poll = started + (deliveries?.health == .working ? relaxedInterval : interval)
         resume = poll > now ? poll : nil
     }
 
