@@ -40,7 +40,7 @@ struct WatchCommand: BotCommand {
             SharedOptions.rateLimit, SharedOptions.scope, SharedOptions.maxActions, SharedOptions.tripwireShare,
             SharedOptions.tripwireFloor, SharedOptions.force, SharedOptions.verbose, SharedOptions.stateDir,
             SharedOptions.journal,
-            interval.spec, fullEvery.spec, dryRun, listen.spec, format.spec,
+            interval.spec, fullEvery.spec, dryRun, listen.spec, webhookSecretFile, format.spec,
         ],
         positionals: [SharedOptions.rules]
     )
@@ -66,6 +66,11 @@ struct WatchCommand: BotCommand {
             throw CommandFailure(error.message, code: .usage)
         }
     }
+    static let webhookSecretFile = OptionSpec.value(
+        "webhook-secret-file", valueName: "path",
+        help:
+            "Take gitbay's webhook deliveries at POST /hooks/gitbay of --listen, checking their signature "
+            + "with the secret in this file (default: webhook_secret_file in gitbay-bot.yml).")
     static let format = TypedOption<OutputFormat>(
         .value(
             "format", valueName: "format", help: "How to print each pass.", allowedValues: ["text", "json"],
@@ -86,6 +91,8 @@ struct WatchCommand: BotCommand {
     let fullEvery: TimeInterval
     let dryRun: Bool
     let listen: ListenAddress?
+    /// `--webhook-secret-file`, when given on the command line.
+    let webhookSecretFile: String?
     let json: Bool
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
@@ -94,6 +101,7 @@ struct WatchCommand: BotCommand {
         fullEvery = try Self.fullEvery.defaultedValue(in: invocation)
         dryRun = invocation.flag(Self.dryRun)
         listen = try Self.listen.value(in: invocation)
+        webhookSecretFile = invocation.value(Self.webhookSecretFile)
         json = try Self.format.defaultedValue(in: invocation) == .json
     }
 
@@ -113,6 +121,8 @@ struct WatchCommand: BotCommand {
             server: ForgeConnection.shown(settings.url), interval: interval, fullEvery: fullEvery, dryRun: dryRun,
             clock: clock)
         let rules = try planning.loadRules(settings)
+        let secret = try webhookSecret(settings, console: console)
+        let inbox = secret.map { _ in WebhookInbox() }
         let client = try ForgeConnection.client(
             settings, access: dryRun ? .readOnly : .readWrite, console: console, control: control,
             observer: telemetry.record)
@@ -124,7 +134,7 @@ struct WatchCommand: BotCommand {
             rules: rules, settings: settings, client: client, dryRun: dryRun, interval: interval,
             fullEvery: fullEvery, json: json, verbose: planning.input.verbose,
             registry: registry, control: control, console: console, telemetry: telemetry, notifier: notifier,
-            clock: clock)
+            clock: clock, inbox: inbox)
         let ended = await withTaskCancellationHandler { () async -> Result<BotExitCode, CommandFailure> in
             do throws(CommandFailure) {
                 return .success(
@@ -140,6 +150,21 @@ struct WatchCommand: BotCommand {
         }
         await server?.stopAndWait()
         return try ended.get()
+    }
+
+    /// The webhook secret, from `--webhook-secret-file` or `webhook_secret_file`; `nil` when
+    /// neither is given. Deliveries come to `--listen`'s server, so the secret needs it.
+    private func webhookSecret(_ settings: Settings, console: any Console) throws(CommandFailure) -> [UInt8]? {
+        let source =
+            webhookSecretFile.map { Settings.SourcedPath(path: $0, origin: "--webhook-secret-file") }
+            ?? settings.webhookSecretFile
+        guard let source else { return nil }
+        guard listen != nil else {
+            throw CommandFailure(
+                "\(source.origin) takes webhook deliveries at POST /hooks/gitbay on the --listen address; "
+                    + "give --listen host:port too", code: .usage)
+        }
+        return try WebhookSecret.read(source.path, origin: source.origin, console: console)
     }
 
     /// Starts the status server on `address`, before the first pass, so that a probe sees the start.

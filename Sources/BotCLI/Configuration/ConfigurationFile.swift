@@ -24,6 +24,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case maxResponseSize = "max_response_size"
         case bots
         case schedule
+        case webhookSecretFile = "webhook_secret_file"
     }
 
     /// The tripwire's settings (`tripwire: {share, floor}`).
@@ -57,6 +58,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var bots: [Located<String>]?
     /// The schedule of every rule that writes none.
     var schedule: ScheduleSource?
+    /// The file holding the secret gitbay signs webhook deliveries with (`watch --listen`).
+    var webhookSecretFile: Located<String>?
 
     /// The smallest `max_response_size` taken: a bare `32` is surely 32 MiB misspelt, not 32 bytes.
     static let smallestResponseCap = ByteCount.kibibytes(1)
@@ -130,7 +133,8 @@ struct ConfigurationFile: Decodable, Sendable {
         if case .failure(let error) = schedule?.schedule() {
             problems += error.diagnostics
         }
-        for path in [tokenFile, journal, stateDir].compactMap(\.self) + (rules ?? []) where path.value.isEmpty {
+        for path in [tokenFile, journal, stateDir, webhookSecretFile].compactMap(\.self) + (rules ?? [])
+        where path.value.isEmpty {
             problems.append(.error("a path may not be empty", at: path.location))
         }
         problems += Self.problems(ofBots: bots ?? [])

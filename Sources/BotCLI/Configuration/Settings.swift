@@ -58,6 +58,15 @@ struct Settings: Sendable, Equatable {
     var configurationPath: String?
     /// The accounts whose activity is automation besides the bot's own (`bots:`).
     var bots: Set<String> = []
+    /// The configuration file's `webhook_secret_file`, resolved against its folder, with where it
+    /// is written; `watch --webhook-secret-file` comes first.
+    var webhookSecretFile: SourcedPath?
+
+    /// A file's path with where it was given, for messages.
+    struct SourcedPath: Sendable, Hashable {
+        var path: String
+        var origin: String
+    }
 
     /// The guards of the evaluation, as the engine takes them.
     var evaluationOptions: EvaluationOptions {
@@ -141,6 +150,9 @@ struct Settings: Sendable, Equatable {
                 SharedOptions.sweepPeriod, invocation, parse: Self.sweepPeriod, valid: { $0 >= 0 },
                 expected: "a duration such as 6h, or 0") ?? file.sweepPeriod.flatMap { Self.sweepPeriod($0.value) }
             ?? RepositorySweep.defaultPeriod
+        settings.webhookSecretFile = file.webhookSecretFile.map {
+            SourcedPath(path: fromFile($0.value), origin: "webhook_secret_file at \($0.location)")
+        }
         settings.readBudget =
             try number(
                 SharedOptions.readBudget, invocation, parse: { Int($0) }, valid: { $0 >= 1 },

@@ -19,12 +19,13 @@ enum TokenFile {
         return token
     }
 
-    /// The warning for a token file the group or others may read, or `nil` when only its owner can.
-    static func permissionWarning(path: String) -> String? {
+    /// The warning for a secret's file (`what`: the token file) the group or others may read, or
+    /// `nil` when only its owner can.
+    static func permissionWarning(path: String, what: String = "token file") -> String? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0
         else { return nil }
-        return "warning: the token file \(path) can be read by other accounts (mode "
+        return "warning: the \(what) \(path) can be read by other accounts (mode "
             + String(mode & 0o777, radix: 8) + "); run 'chmod 600 \(path)'"
     }
 }

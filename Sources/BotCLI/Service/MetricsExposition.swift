@@ -31,6 +31,26 @@ enum MetricsExposition {
                 (["rule": $0.key.rule, "outcome": $0.key.outcome], Double($0.value))
             })
         out.family(
+            "webhook_deliveries_total", .counter,
+            "Webhook deliveries by event and outcome: accepted, duplicate, out-of-scope, bad-signature, too-large, not-a-delivery, inbox-full.",
+            status.deliveries.sorted { $0.key < $1.key }.map {
+                (["event": $0.key.event, "outcome": $0.key.outcome], Double($0.value))
+            })
+        out.family(
+            "webhook_last_delivery_timestamp_seconds", .gauge, "When the last webhook delivery was accepted.",
+            status.lastDelivery.map { [([:], $0.timeIntervalSince1970)] } ?? [])
+        out.family(
+            "webhook_deliveries_failing", .gauge,
+            "1 while events the feed showed did not come as webhook deliveries, else 0; absent without webhooks.",
+            status.deliveryHealth.map { [([:], $0 == DeliveryWatch.Health.failing.rawValue ? 1 : 0)] } ?? [])
+        out.family(
+            "webhook_events_missed_total", .counter, "Events the feed showed that never came as webhook deliveries.",
+            status.deliveryHealth == nil ? [] : [([:], Double(status.deliveriesMissed))])
+        out.family(
+            "poll_interval_seconds", .gauge,
+            "How often the feed is polled now (relaxed while webhook deliveries work).",
+            [([:], status.pollEvery)])
+        out.family(
             "writes_waiting", .gauge,
             "Commands the passes judged that wait to be sent (writes go out at gitbay's pace, behind the passes).",
             [([:], Double(status.writesWaiting))])

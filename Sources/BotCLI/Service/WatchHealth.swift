@@ -13,17 +13,26 @@ enum WatchHealth {
         var line: String
     }
 
-    /// How long a watcher may go without a successful pass: three intervals, or twice the longest
-    /// successful pass so far when that is longer (a large forge's full pass).
+    /// How long a watcher may go without a successful pass: three polls (at the relaxed pace
+    /// while webhook deliveries work), or twice the longest successful pass so far when that is
+    /// longer (a large forge's full pass).
     static func limit(_ status: WatchStatus) -> TimeInterval {
-        max(3 * status.interval, 2 * status.longestPass)
+        max(3 * max(status.interval, status.pollEvery), 2 * status.longestPass)
     }
 
     /// `/healthz`: healthy while the last successful pass (or the start, before the first one)
-    /// ended within ``limit(_:)``.
+    /// ended within ``limit(_:)`` and webhook deliveries, when the watcher takes them, are not
+    /// failing.
     static func verdict(_ status: WatchStatus, now: Date) -> Verdict {
         let since = status.lastSuccessfulPassEnded ?? status.started
         let age = max(0, now.timeIntervalSince(since))
+        if status.deliveryHealth == DeliveryWatch.Health.failing.rawValue {
+            return Verdict(
+                healthy: false,
+                line:
+                    "webhook deliveries are failing: \(status.deliveriesMissed) events the feed showed never came as "
+                    + "deliveries; polling every \(seconds(status.pollEvery)) until one comes again")
+        }
         if age <= limit(status) {
             let line =
                 status.lastSuccessfulPassEnded == nil

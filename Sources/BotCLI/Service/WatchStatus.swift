@@ -92,6 +92,16 @@ struct WatchStatus: Sendable {
     /// How many passes and actions the page and the metrics keep.
     static let recentLimit = 50
 
+    /// A count of webhook deliveries: their event kind and what came of them.
+    struct DeliveryKey: Sendable, Hashable, Comparable {
+        var event: String
+        var outcome: String
+
+        static func < (lhs: DeliveryKey, rhs: DeliveryKey) -> Bool {
+            (lhs.event, lhs.outcome) < (rhs.event, rhs.outcome)
+        }
+    }
+
     /// The server's URL, which never carries the token.
     var server: String
     /// The account the token belongs to, once the server said.
@@ -106,6 +116,20 @@ struct WatchStatus: Sendable {
     var actions: [ActionKey: Int] = [:]
     /// The commands the passes judged that wait to be sent, or are being sent.
     var writesWaiting = 0
+    /// How often the feed is polled now: `interval`, or the relaxed pace while webhook
+    /// deliveries work.
+    var pollEvery: TimeInterval
+    /// Webhook deliveries by event kind and outcome (`accepted`, `duplicate`, `out-of-scope`,
+    /// `bad-signature`, `too-large`, `not-a-delivery`, `inbox-full`).
+    var deliveries: [DeliveryKey: Int] = [:]
+    /// When the last delivery was accepted.
+    var lastDelivery: Date?
+    /// How deliveries stand (`unproven`, `working`, `failing`), when the watcher takes them.
+    var deliveryHealth: String?
+    /// Events the feed showed that never came as deliveries.
+    var deliveriesMissed = 0
+    /// The repositories whose events arrive only by polling (no delivery came from them).
+    var unhooked: [String] = []
     var waits: [WaitCause: Int] = Dictionary(uniqueKeysWithValues: WaitCause.allCases.map { ($0, 0) })
     var lastPassEnded: Date?
     var lastSuccessfulPassEnded: Date?
@@ -139,6 +163,7 @@ struct WatchStatus: Sendable {
         self.interval = interval
         self.fullEvery = fullEvery
         self.dryRun = dryRun
+        pollEvery = interval
         lastProgress = started
     }
 }

@@ -160,6 +160,31 @@ final class WatchTelemetry: Sendable {
         }
     }
 
+    /// The endpoint answered a webhook delivery of `event` (`-` when it named none): `outcome`.
+    func deliveryReceived(_ event: String, outcome: String) {
+        let now = self.now
+        state.withLock { status in
+            status.deliveries[WatchStatus.DeliveryKey(event: event, outcome: outcome), default: 0] += 1
+            if outcome == "accepted" { status.lastDelivery = now }
+        }
+    }
+
+    /// The watcher took an accepted delivery of `event`: the first time, or one seen before.
+    func deliveryTaken(_ event: String, first: Bool) {
+        guard !first else { return }
+        state.withLock { $0.deliveries[WatchStatus.DeliveryKey(event: event, outcome: "duplicate"), default: 0] += 1 }
+    }
+
+    /// The feed is polled every `seconds`; webhook deliveries stand as `deliveries` says.
+    func polling(every seconds: TimeInterval, deliveries: DeliveryWatch?) {
+        state.withLock { status in
+            status.pollEvery = seconds
+            status.deliveryHealth = deliveries?.health.rawValue
+            status.deliveriesMissed = deliveries?.missed ?? 0
+            status.unhooked = deliveries?.unhooked.sorted() ?? []
+        }
+    }
+
     /// The passes handed writes over: `waiting` commands wait to be sent, or are being sent.
     func writesWaiting(_ waiting: Int) {
         state.withLock { $0.writesWaiting = waiting }

@@ -79,6 +79,11 @@ struct WatchMachine: Sendable, Equatable {
         min(fullEvery, max(interval * 10, .seconds(300)))
     }
 
+    /// How often the feed is polled now: ``relaxedInterval`` while deliveries work, else `interval`.
+    var pollInterval: Duration {
+        deliveries?.health == .working ? relaxedInterval : interval
+    }
+
     /// How long after a poll read an event its delivery may still come: gitbay sends due
     /// deliveries every 2 s and the first retry of a failed one after its backoff base, so two
     /// intervals, at least a minute.
@@ -162,7 +167,7 @@ struct WatchMachine: Sendable, Equatable {
         if kind == .full { lastFull = now }
         failures = 0
         pausing = false
-        let poll = started + (deliveries?.health == .working ? relaxedInterval : interval)
+        let poll = started + pollInterval
         resume = poll > now ? poll : nil
     }
 

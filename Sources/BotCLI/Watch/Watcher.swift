@@ -31,6 +31,8 @@ struct Watcher {
     let notifier: (any ServiceNotifier)?
     /// The monotonic time the watcher's schedule and pauses run on, the telemetry's too.
     let clock: any WatchClock
+    /// Where `--listen` puts the webhook deliveries it accepted; `nil` without a webhook secret.
+    let inbox: WebhookInbox?
 
     /// What one pass was and did, for its line.
     struct Pass {
@@ -60,7 +62,9 @@ struct Watcher {
     /// machine what came of it; every choice is the machine's.
     mutating func watch(reload: () throws(CommandFailure) -> [Rule]) async throws(CommandFailure) -> BotExitCode {
         telemetry.rulesLoaded(Self.loaded(rules), reloaded: false)
-        var machine = WatchMachine(interval: .seconds(interval), fullEvery: .seconds(fullEvery))
+        inbox?.scope(RuleScope(union: rules.map(\.scope)))
+        var machine = WatchMachine(
+            interval: .seconds(interval), fullEvery: .seconds(fullEvery), webhooks: inbox != nil)
         guard let me = try await account(&machine) else { return control.stoppedCode }
         telemetry.account(me)
         // A dry run keeps its cache and feed position in the account's database without its lock,
@@ -95,25 +99,80 @@ struct Watcher {
         _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain,
         reload: () throws(CommandFailure) -> [Rule]
     ) async throws(CommandFailure) -> BotExitCode {
+        // Pushes deliveries announced, which no feed shows: the next poll's pass judges them.
+        var pushes: [FeedEvent] = []
         while !Task.isCancelled {
             if let failure = drain.failure { throw failure }
+            pushes += try await takeDeliveries(&machine, store: session.store, me: me)
             if control.takeReload() { machine.reloadRequested() }
             let step = machine.next(at: clock.now)
+            telemetry.polling(every: machine.pollInterval.seconds, deliveries: machine.deliveries)
             switch step {
             case .reload:
                 reloadRules(reload)
+                inbox?.scope(RuleScope(union: rules.map(\.scope)))
             case .idle(let until):
                 telemetry.idles(until: until)
-                guard await sleep(until: until) else { return control.stoppedCode }
+                guard await idle(until: until) else { return control.stoppedCode }
             case .pause(let until):
                 guard await sleep(until: until) else { return control.stoppedCode }
             case .full, .poll:
-                guard try await run(&machine, in: session, me: me, drain: drain, poll: step == .poll) else {
+                guard
+                    try await run(
+                        &machine, in: session, me: me, drain: drain, poll: step == .poll, pushes: pushes)
+                else {
                     return control.stoppedCode
                 }
+                pushes = []
             }
         }
         return control.stoppedCode
+    }
+
+    /// Takes the deliveries the inbox holds: each delivery id once (the state database keeps
+    /// them, ``DeliveryLog``), told to `machine`; answers the pushes among them, for the next pass.
+    private func takeDeliveries(
+        _ machine: inout WatchMachine, store: any StateStore, me: String
+    ) async throws(CommandFailure) -> [FeedEvent] {
+        guard let inbox else { return [] }
+        var pushes: [FeedEvent] = []
+        for delivery in inbox.take() {
+            let first: Bool
+            do {
+                first = try await store.takeDelivery(delivery.id, at: Date())
+            } catch {
+                throw CommandFailure("\(error)", code: .ioError)
+            }
+            telemetry.deliveryTaken(delivery.event.kind, first: first)
+            guard first else { continue }
+            let own = delivery.event.actor == me
+            machine.deliveryArrived(DeliveryWatch.Key(delivery.event), at: clock.now, own: own)
+            if delivery.event.family == "push", !own { pushes.append(delivery.event) }
+        }
+        return pushes
+    }
+
+    /// Waits until `instant`, or until a delivery arrives; `false` when cancelled meanwhile.
+    private func idle(until instant: Duration) async -> Bool {
+        guard let inbox else { return await sleep(until: instant) }
+        let clock = clock
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await clock.sleep(until: instant)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                await inbox.arrival()
+                return !Task.isCancelled
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first && !Task.isCancelled
+        }
     }
 
     /// How the drain sends one job: through the session's applier, as `run` applies a plan, telling
@@ -167,13 +226,14 @@ struct Watcher {
     /// Answers `false` when cancelled meanwhile. A failure that waiting can mend becomes the
     /// machine's pause; any other is the command's.
     private func run(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool,
+        pushes: [FeedEvent]
     ) async throws(CommandFailure) -> Bool {
         let before = client.metrics.reads + client.metrics.writes
         let started = clock.now
         telemetry.passBegins()
         do {
-            var pass = try await pass(&machine, in: session, me: me, drain: drain, poll: poll)
+            var pass = try await pass(&machine, in: session, me: me, drain: drain, poll: poll, pushes: pushes)
             if let position = machine.feedPosition { try await record(position, in: session.store) }
             telemetry.feedPosition(machine.feedPosition)
             let ended = clock.now
@@ -210,16 +270,20 @@ struct Watcher {
         }
     }
 
-    /// Reads and acts for the pass `machine` chose: after a poll, on what its events and the
-    /// probes name (or everything, when the feed has a gap); otherwise on everything.
+    /// Reads and acts for the pass `machine` chose: after a poll, on what its events, the probes
+    /// and the pushes deliveries announced name (or everything, when the feed has a gap);
+    /// otherwise on everything.
     private func pass(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool,
+        pushes: [FeedEvent]
     ) async throws -> Pass {
         let polled = poll ? try await FeedPoll.read(after: machine.feedPosition, reader: client) : nil
+        if let polled { machine.polled(polled.events, at: clock.now) }
         if let polled, machine.pass(afterPoll: polled.gap) == .events {
             // What the poll read is who did what: kept, so the pass need not read it again.
             if let newest = polled.newest { try await keep(polled.events, upTo: newest, in: session.store) }
-            let unannounced = try await probe(&machine, ownEvents: polled.events.filter { $0.actor == me })
+            let unannounced =
+                try await probe(&machine, ownEvents: polled.events.filter { $0.actor == me }) + pushes
             let targets = WatchTargets.of(
                 polled.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
             var pass = Pass(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)

@@ -1,0 +1,80 @@
+import GitbayKit
+import RuleEngine
+import Synchronization
+
+/// The webhook deliveries `watch --listen` accepted that the watcher has not taken yet.
+///
+/// The status server's threads offer each delivery whose signature holds and answer gitbay at
+/// once; the watcher takes them at its next step, which a delivery starts at once when it idles.
+/// Bounded: a full inbox refuses (the endpoint answers 503, and gitbay tries again later).
+final class WebhookInbox: Sendable {
+    /// One accepted delivery: gitbay's delivery id and the event it carries, as the feed would
+    /// show it (without the feed's id, which a delivery does not carry).
+    struct Delivery: Sendable, Hashable {
+        let id: Int
+        let event: FeedEvent
+    }
+
+    /// How many deliveries wait at most: far more than a pass takes to come round.
+    static let capacity = 1_000
+
+    private struct State {
+        var waiting: [Delivery] = []
+        var waiter: CheckedContinuation<Void, Never>?
+        /// The repositories the rules look after, which decides what is ignored.
+        var scope = RuleScope(terms: [])
+    }
+
+    private let state = Mutex(State())
+
+    /// The rules' scope changed (the start, a reload).
+    func scope(_ scope: RuleScope) {
+        state.withLock { $0.scope = scope }
+    }
+
+    /// Whether the rules look after `repository`: a delivery for another is acknowledged and
+    /// ignored.
+    func covers(_ repository: RepositoryPath) -> Bool {
+        state.withLock { $0.scope.contains(repository) }
+    }
+
+    /// Queues `delivery`, waking the watcher; `false` when the inbox is full.
+    func offer(_ delivery: Delivery) -> Bool {
+        let woken = state.withLock { state -> CheckedContinuation<Void, Never>?? in
+            guard state.waiting.count < Self.capacity else { return nil }
+            state.waiting.append(delivery)
+            defer { state.waiter = nil }
+            return .some(state.waiter)
+        }
+        guard let woken else { return false }
+        woken?.resume()
+        return true
+    }
+
+    /// Every delivery waiting, oldest first, taken out.
+    func take() -> [Delivery] {
+        state.withLock { state in
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+    }
+
+    /// Returns once a delivery waits, or the task is cancelled.
+    func arrival() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    guard state.waiting.isEmpty, !Task.isCancelled else { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume()
+        }
+    }
+}
