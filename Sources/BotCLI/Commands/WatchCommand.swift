@@ -152,8 +152,9 @@ struct WatchCommand: BotCommand {
         return try ended.get()
     }
 
-    /// The webhook secret, from `--webhook-secret-file` or `webhook_secret_file`; `nil` when
-    /// neither is given. Deliveries come to `--listen`'s server, so the secret needs it.
+    /// The webhook secret, from `--webhook-secret-file` or `webhook_secret_file`.
+    ///
+    /// `nil` when neither is given. Deliveries come to `--listen`'s server, so the secret needs it.
     private func webhookSecret(_ settings: Settings, console: any Console) throws(CommandFailure) -> [UInt8]? {
         let source =
             webhookSecretFile.map { Settings.SourcedPath(path: $0, origin: "--webhook-secret-file") }
