@@ -69,6 +69,8 @@ struct SampleCommand: Sendable, CustomStringConvertible {
             SampleCommand(RepoRefsCommand(repository: repo), ["repo", "refs", "krz/gitbay"]),
             SampleCommand(RepoDepsStatusCommand(repository: repo), ["repo", "deps", "status", "krz/gitbay"]),
             SampleCommand(WhoAmICommand(), ["whoami"]),
+            SampleCommand(WebhookListCommand(repository: repo), ["webhook", "list", "krz/gitbay"]),
+            SampleCommand(WebhookDeliveriesCommand(repository: repo), ["webhook", "deliveries", "krz/gitbay"]),
             SampleCommand(
                 try FeedCommand(limit: 20, cursor: "ZmVlZDo5MA"), ["feed", "--limit", "20", "--cursor", "ZmVlZDo5MA"]),
             SampleCommand(
