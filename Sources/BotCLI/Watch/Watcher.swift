@@ -53,6 +53,8 @@ struct Watcher {
         var seconds: TimeInterval = 0
         /// Each action's rule and outcome (`planned` in a dry run), for `actions_total`.
         var outcomes: [WatchStatus.ActionKey] = []
+        /// The repositories a full pass read.
+        var repositories: [RepositoryPath] = []
     }
 
     /// Watches until cancelled (exit 130 or 143, by the signal the control recorded) or a failure
@@ -101,6 +103,8 @@ struct Watcher {
     ) async throws(CommandFailure) -> BotExitCode {
         // Pushes deliveries announced, which no feed shows: the next poll's pass judges them.
         var pushes: [FeedEvent] = []
+        // The hooks are checked once, after the first full pass has listed the repositories.
+        var hooksToCheck = inbox != nil
         while !Task.isCancelled {
             if let failure = drain.failure { throw failure }
             pushes += try await takeDeliveries(&machine, store: session.store, me: me)
@@ -117,13 +121,19 @@ struct Watcher {
             case .pause(let until):
                 guard await sleep(until: until) else { return control.stoppedCode }
             case .full, .poll:
+                var repositories: [RepositoryPath] = []
                 guard
                     try await run(
-                        &machine, in: session, me: me, drain: drain, poll: step == .poll, pushes: pushes)
+                        &machine, in: session, me: me, drain: drain, poll: step == .poll, pushes: pushes,
+                        repositories: &repositories)
                 else {
                     return control.stoppedCode
                 }
                 pushes = []
+                if hooksToCheck, !repositories.isEmpty {
+                    hooksToCheck = false
+                    await checkHooks(of: repositories)
+                }
             }
         }
         return control.stoppedCode
@@ -150,6 +160,38 @@ struct Watcher {
             if delivery.event.family == "push", !own { pushes.append(delivery.event) }
         }
         return pushes
+    }
+
+    /// Checks the hooks of the first ``WebhookCheck/repositoriesChecked`` of `repositories` the
+    /// token may list, and says on stderr what is wrong with them; the secret is never shown.
+    ///
+    /// A repository the token has no admin rights on cannot be listed and is left to the
+    /// deliveries (``DeliveryWatch`` tells when its events come only by polling).
+    private func checkHooks(of repositories: [RepositoryPath]) async {
+        var checked = 0
+        var refused = 0
+        var failed = 0
+        var problems: [String] = []
+        for repository in repositories.prefix(WebhookCheck.repositoriesChecked) {
+            guard !Task.isCancelled else { return }
+            do {
+                let hooks = try await client.send(WebhookListCommand(repository: repository))
+                let deliveries = try await client.send(WebhookDeliveriesCommand(repository: repository))
+                problems += WebhookCheck.problems(of: repository, hooks: hooks, deliveries: deliveries)
+                checked += 1
+            } catch  where error.kind == .denied || error.kind == .notFound {
+                refused += 1
+            } catch {
+                failed += 1
+            }
+        }
+        let unchecked = repositories.count - checked - refused - failed
+        var summary = "webhooks: checked \(checked) repositor\(checked == 1 ? "y" : "ies")"
+        if refused > 0 { summary += ", \(refused) not listable with this token (admin rights are needed)" }
+        if failed > 0 { summary += ", \(failed) not answered (the server's trouble; the deliveries will tell)" }
+        if unchecked > 0 { summary += ", \(unchecked) left to the deliveries" }
+        note(summary + (problems.isEmpty ? "; no problem found" : ":"))
+        for problem in problems { note("webhooks: \(problem)") }
     }
 
     /// Waits until `instant`, or until a delivery arrives; `false` when cancelled meanwhile.
@@ -227,7 +269,7 @@ struct Watcher {
     /// machine's pause; any other is the command's.
     private func run(
         _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool,
-        pushes: [FeedEvent]
+        pushes: [FeedEvent], repositories: inout [RepositoryPath]
     ) async throws(CommandFailure) -> Bool {
         let before = client.metrics.reads + client.metrics.writes
         let started = clock.now
@@ -245,6 +287,7 @@ struct Watcher {
             pass.failed = finished.filter { $0.status == .failed }.count
             pass.waiting = drain.commands
             telemetry.writesWaiting(pass.waiting)
+            repositories = pass.repositories
             let line = report(pass)
             let becameReady = telemetry.passSucceeded(
                 WatchStatus.PassRecord(
@@ -399,7 +442,10 @@ struct Watcher {
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
-        if targets == nil { pass.items = Self.itemCount(in: state, of: passRules) }
+        if targets == nil {
+            pass.items = Self.itemCount(in: state, of: passRules)
+            pass.repositories = state.repositories.map(\.path)
+        }
         let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
         if dryRun {
