@@ -68,6 +68,15 @@ private func step(_ machine: inout WatchMachine, at now: Duration) -> WatchMachi
         #expect(watch.health == .working)
     }
 
+    @Test func aHookTheStartFoundInOrderIsTrustedBeforeItsFirstDeliveryAndCaughtWhenItMisses() throws {
+        var watch = DeliveryWatch(grace: .seconds(60))
+        watch.vouch(for: "krz/app")
+        #expect(watch.health == .working, "a quiet repository may deliver nothing for hours")
+        watch.polled([try event("issue.commented")], at: .seconds(10))
+        #expect(check(&watch, at: .seconds(71)))
+        #expect(watch.health == .failing)
+    }
+
     @Test func secondsDecideAMatchSoAFinerTimestampInOneOfThemStillMatches() throws {
         let fine = DeliveryWatch.Key(
             kind: "push", repo: "krz/app", actor: "alice", createdAt: Date(timeIntervalSince1970: 1_790_000_000.734))

@@ -83,6 +83,12 @@ struct DeliveryWatch: Sendable, Equatable {
         forget(before: now)
     }
 
+    /// The start's check found `repository`'s hook to the watcher in order: it is expected to
+    /// deliver, before any delivery has come (a quiet repository may send none for hours).
+    mutating func vouch(for repository: String) {
+        hooked.insert(repository)
+    }
+
     /// A poll at `now` read `events`: each of a hooked repository that no delivery announced is
     /// awaited for ``grace``; one of another repository marks it as heard by polling only.
     mutating func polled(_ events: [FeedEvent], at now: Duration) {

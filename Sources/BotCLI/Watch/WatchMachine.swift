@@ -125,6 +125,11 @@ struct WatchMachine: Sendable, Equatable {
         if !own { pollSoon = true }
     }
 
+    /// The start's check found the hooks of `repositories` in order.
+    mutating func hooksChecked(_ repositories: [String]) {
+        for repository in repositories { deliveries?.vouch(for: repository) }
+    }
+
     /// A poll at `now` read `events`, which deliveries should have announced.
     mutating func polled(_ events: [FeedEvent], at now: Duration) {
         deliveries?.polled(events, at: now)

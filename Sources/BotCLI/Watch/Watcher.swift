@@ -132,7 +132,7 @@ struct Watcher {
                 pushes = []
                 if hooksToCheck, !repositories.isEmpty {
                     hooksToCheck = false
-                    await checkHooks(of: repositories)
+                    machine.hooksChecked(await checkHooks(of: repositories))
                 }
             }
         }
@@ -166,18 +166,22 @@ struct Watcher {
     /// token may list, and says on stderr what is wrong with them; the secret is never shown.
     ///
     /// A repository the token has no admin rights on cannot be listed and is left to the
-    /// deliveries (``DeliveryWatch`` tells when its events come only by polling).
-    private func checkHooks(of repositories: [RepositoryPath]) async {
+    /// deliveries (``DeliveryWatch`` tells when its events come only by polling). Answers the
+    /// repositories whose hook is in order.
+    private func checkHooks(of repositories: [RepositoryPath]) async -> [String] {
+        var fine: [String] = []
         var checked = 0
         var refused = 0
         var failed = 0
         var problems: [String] = []
         for repository in repositories.prefix(WebhookCheck.repositoriesChecked) {
-            guard !Task.isCancelled else { return }
+            guard !Task.isCancelled else { return fine }
             do {
                 let hooks = try await client.send(WebhookListCommand(repository: repository))
                 let deliveries = try await client.send(WebhookDeliveriesCommand(repository: repository))
-                problems += WebhookCheck.problems(of: repository, hooks: hooks, deliveries: deliveries)
+                let found = WebhookCheck.problems(of: repository, hooks: hooks, deliveries: deliveries)
+                if found.isEmpty { fine.append(repository.description) }
+                problems += found
                 checked += 1
             } catch  where error.kind == .denied || error.kind == .notFound {
                 refused += 1
@@ -192,6 +196,7 @@ struct Watcher {
         if unchecked > 0 { summary += ", \(unchecked) left to the deliveries" }
         note(summary + (problems.isEmpty ? "; no problem found" : ":"))
         for problem in problems { note("webhooks: \(problem)") }
+        return fine
     }
 
     /// Waits until `instant`, or until a delivery arrives; `false` when cancelled meanwhile.
