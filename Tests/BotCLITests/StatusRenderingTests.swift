@@ -73,6 +73,43 @@ private func busyWatcher() -> WatchStatus {
         #expect(!page.contains("&lt;time"), "times are elements, not text")
     }
 
+    @Test func deliveriesFailingShowOnThePageTheMetricsAndHealthz() async throws {
+        var status = busyWatcher()
+        status.deliveryHealth = DeliveryWatch.Health.failing.rawValue
+        status.deliveriesMissed = 2
+        status.pollEvery = 30
+        status.lastDelivery = start + 10
+        status.unhooked = ["krz/<site>"]
+        status.deliveries[WatchStatus.DeliveryKey(event: "push", outcome: "accepted")] = 3
+        status.deliveries[WatchStatus.DeliveryKey(event: "push", outcome: "bad-signature")] = 1
+        status.deliveries[WatchStatus.DeliveryKey(event: "issue.commented", outcome: "duplicate")] = 1
+        let verdict = WatchHealth.verdict(status, now: start + 25)
+        #expect(!verdict.healthy)
+        #expect(verdict.line.hasPrefix("webhook deliveries are failing: 2 events the feed showed never came"))
+        let page = StatusPage.render(status, now: start + 25)
+        #expect(page.contains("Deliveries are failing: 2 events"))
+        #expect(page.contains("<code>krz/&lt;site&gt;</code>"))
+        #expect(page.contains("<td><code>push</code></td><td>bad-signature</td><td>1</td>"))
+        let families = try await PrometheusText.parse(
+            MetricsExposition.render(status, now: start + 25, residentBytes: nil))
+        let deliveries = try #require(families.first { $0.name == "gitbay_bot_webhook_deliveries" })
+        #expect(deliveries.samples.first { $0.labels == ["event": "push", "outcome": "accepted"] }?.value == 3)
+        #expect(families.first { $0.name == "gitbay_bot_webhook_deliveries_failing" }?.samples.first?.value == 1)
+        #expect(families.first { $0.name == "gitbay_bot_webhook_events_missed" }?.samples.first?.value == 2)
+        #expect(
+            families.first { $0.name == "gitbay_bot_webhook_last_delivery_timestamp_seconds" }?.samples.first?.value
+                == 1_800_000_010)
+        #expect(families.first { $0.name == "gitbay_bot_healthy" }?.samples.first?.value == 0)
+    }
+
+    @Test func aWatcherWithoutWebhooksShowsNoneOfThem() async throws {
+        let page = StatusPage.render(busyWatcher(), now: start + 25)
+        #expect(!page.contains("Webhook deliveries"))
+        let families = try await PrometheusText.parse(
+            MetricsExposition.render(busyWatcher(), now: start + 25, residentBytes: nil))
+        #expect(families.first { $0.name == "gitbay_bot_webhook_deliveries_failing" }?.samples == [])
+    }
+
     @Test func theServerIsShownWithoutTheUserOrPasswordItsURLMayCarry() throws {
         let url = try #require(URL(string: "https://bot:s3cret@gitbay.example:8443/base"))
         #expect(ForgeConnection.shown(url) == "https://gitbay.example:8443/base")

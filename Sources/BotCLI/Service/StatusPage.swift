@@ -37,6 +37,7 @@ enum StatusPage {
         html += currentActivity(status, now: now)
         html += rules(status)
         html += passes(status)
+        if status.deliveryHealth != nil { html += deliveries(status) }
         html += actions(status)
         html += "</body>\n</html>\n"
         return html
@@ -90,6 +91,34 @@ enum StatusPage {
             + table(
                 id: "passes", ["Ended", "Kind", "Took", "Requests", "Actions", "Applied", "Failed"], rows,
                 empty: "No pass has ended yet.")
+    }
+
+    /// The webhook deliveries: how they stand, the last one, and the counts by event and outcome.
+    private static func deliveries(_ status: WatchStatus) -> String {
+        var line: String
+        switch status.deliveryHealth {
+        case DeliveryWatch.Health.working.rawValue:
+            line =
+                "Deliveries arrive; the feed is polled every \(WatchHealth.seconds(status.pollEvery)) as a safety net."
+        case DeliveryWatch.Health.failing.rawValue:
+            line =
+                "Deliveries are failing: \(status.deliveriesMissed) events the feed showed never came as deliveries; "
+                + "polling every \(WatchHealth.seconds(status.pollEvery))."
+        default:
+            line =
+                "No delivery has proved the hooks yet; the feed is polled every \(WatchHealth.seconds(status.pollEvery))."
+        }
+        line += status.lastDelivery.map { " Last delivery accepted at \(time($0))." } ?? " No delivery accepted yet."
+        if !status.unhooked.isEmpty {
+            line +=
+                " Heard by polling only (no delivery came from them): "
+                + status.unhooked.map(code).joined(separator: ", ") + "."
+        }
+        let rows = status.deliveries.sorted { $0.key < $1.key }.map {
+            [code($0.key.event), escape($0.key.outcome), "\($0.value)"]
+        }
+        return "<h2>Webhook deliveries</h2>\n<p id=\"delivery-health\">\(line)</p>\n"
+            + table(id: "deliveries", ["Event", "Outcome", "Count"], rows, empty: "No delivery yet.")
     }
 
     private static func actions(_ status: WatchStatus) -> String {
