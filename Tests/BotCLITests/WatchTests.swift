@@ -46,6 +46,18 @@ let unmarkStaleRule = """
           - remove-label: stale
     """
 
+/// The shipped `cancel-superseded` rule, as the watch suites use it: an item of a `rules:` list.
+let cancelSupersededRule = """
+      - name: cancel-superseded
+        on: builds
+        when:
+          - status in [pending, running]
+          - superseded
+          - not ref.default
+        do:
+          - cancel
+    """
+
 /// `rules` (items of a `rules:` list) scoped to the test repository `krz/app`, in a folder of
 /// their own; answers the folder.
 func scopedRuleFolder(_ rules: String) throws -> String {
@@ -71,15 +83,7 @@ private func rules() throws -> String {
                 do:
                   - ready
                   - comment: "!{{ stack.parent }} merged, so this one is ready for review."
-              - name: cancel-superseded
-                on: builds
-                when:
-                  - status in [pending, running]
-                  - superseded
-                  - not ref.default
-                do:
-                  - cancel
-            """)
+            """ + "\n" + cancelSupersededRule)
 }
 
 private let interval = 2.0

@@ -60,18 +60,6 @@ private let supersededForge = """
           "created_at": "2025-01-02T00:00:00Z"}]}]}
     """
 
-/// The shipped `cancel-superseded` rule.
-private let cancelSupersededRule = """
-      - name: cancel-superseded
-        on: builds
-        when:
-          - status in [pending, running]
-          - superseded
-          - not ref.default
-        do:
-          - cancel
-    """
-
 /// The argv of every write the bot's account applied, in order.
 private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     try simulator.journalEntries().filter { $0["applied"] as? Bool == true && $0["user"] as? String == "triage-bot" }
