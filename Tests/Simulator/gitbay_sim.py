@@ -2573,13 +2573,23 @@ class Deliverer:
         self.scale = scale
         self.paused = False
         self.stopping = threading.Event()
+        self.conn_lock = threading.Lock()
+        self.conn = None  # the connection of the POST under way, which stop() closes
         self.thread = threading.Thread(target=self.run, name="webhook-deliverer", daemon=True)
 
     def start(self):
         self.thread.start()
 
     def stop(self, wait=2.0):
+        """Ends the thread: no new tick, and a POST under way is cut off (gitbay cancels the
+        request's context, webhook.go Run)."""
         self.stopping.set()
+        with self.conn_lock:
+            if self.conn is not None and self.conn.sock is not None:
+                try:
+                    self.conn.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
         if self.thread.is_alive():
             self.thread.join(wait)
 
@@ -2661,6 +2671,10 @@ class Deliverer:
         else:
             conn = http.client.HTTPConnection(ips[0], port, timeout=dial)  # Go dials ips[0]
         headers = dict(headers, Host=parts.netloc.rpartition("@")[2])
+        with self.conn_lock:
+            if self.stopping.is_set():
+                return None, 'Post "%s": context canceled' % url
+            self.conn = conn
         try:
             conn.connect()
             conn.sock.settimeout(max(0.001, deadline - time.monotonic()))
@@ -2675,6 +2689,8 @@ class Deliverer:
         except (OSError, http.client.HTTPException) as e:
             return None, 'Post "%s": %s' % (url, e)
         finally:
+            with self.conn_lock:
+                self.conn = None
             conn.close()
 
     def mark_delivered(self, job, status):
