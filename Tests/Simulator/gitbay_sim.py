@@ -12,10 +12,22 @@ Usage:
   python3 gitbay_sim.py --state FILE [--host 127.0.0.1] [--port 0] [--token TOKEN]
       [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--journal FILE]
       [--api-rate 120] [--write-rate 60] [--time-scale 1.0] [--clock running|frozen]
-      [--seed N] [--fault SPEC ...]
+      [--seed N] [--fault SPEC ...] [--webhook-retry-base 30] [--webhook-allow-local]
 
 The first line of stdout is the base URL; the server then runs until SIGTERM or SIGINT.
 Python 3 standard library only.
+
+Webhooks are served as gitbay serves them: the five `webhook` commands, and a delivery thread that
+every 2 s (divided by --time-scale) POSTs up to 20 due deliveries, signed with the hook's secret,
+retrying a failed one after --webhook-retry-base seconds doubling per attempt (divided by
+--time-scale), and dead-lettering it at the fifth failed attempt. `webhook add` refuses loopback
+and private targets unless --webhook-allow-local is given, so a test receiver on 127.0.0.1 needs it.
+For tests:
+  POST /_sim/control {"deliveries_paused": true|false}  stops (and restarts) taking due
+      deliveries: they stay pending, as when gitbay's deliverer is behind or down.
+  GET /_sim/stats  "webhooks": {"attempted", "delivered", "failed", "dead_lettered"}, counts of
+      delivery attempts, of those that delivered, of those that failed, and of deliveries given up.
+The thread is a daemon with a stop event: it stops with the server.
 """
 
 import argparse
@@ -23,6 +35,9 @@ import base64
 import datetime as dt
 import gzip
 import hashlib
+import hmac
+import http.client
+import ipaddress
 import json
 import math
 import random
@@ -175,8 +190,11 @@ class Forge:
         _require(isinstance(orgs, dict) and all(
             isinstance(v, dict) and isinstance(v.get("members", []), list) for v in orgs.values()),
             'orgs must map an org name to {"members": [username...]}')
+        _require(all(isinstance(v.get("admins", []), list) and all(isinstance(u, str) for u in v.get("admins", []))
+                     for v in orgs.values()), "orgs: an org's admins must be a list of usernames")
         self.orgs = orgs
         self._check_org_milestones()
+        self._load_webhooks()
         self.extra = {k: v for k, v in doc.items()
                       if k not in ("format", "now", "me", "users", "repos", "orgs", "events")}
         # The events table, oldest first; ids only grow, across a reload too. It holds every kind,
@@ -195,6 +213,31 @@ class Forge:
         # (repo, issue, commit sha or "mr-N") pairs that already acted (store TryRecordCommitRef).
         self.commit_refs = getattr(self, "commit_refs", set())
 
+    def _load_webhooks(self):
+        """The webhooks of the file's repositories (docs/forge-state.md). gitbay keeps them in one
+        table (store/migrations/0005_webhooks.up.sql `webhooks`), so an id is unique across the
+        forge and a new one is the highest + 1. The deliveries table lives in memory only and, like
+        the events, is kept across a reload, less the deliveries of webhooks the new file no longer
+        has (`webhook_deliveries.webhook_id` is ON DELETE CASCADE)."""
+        ids = set()
+        for r in self.repos:
+            for h in r["webhooks"]:
+                _require(h["id"] not in ids, "webhook id %d appears twice" % h["id"])
+                ids.add(h["id"])
+        self.next_hook_id = max(ids, default=0) + 1
+        if not hasattr(self, "deliveries"):
+            self.deliveries = []
+            self.next_delivery_id = 1
+        self.deliveries = [d for d in self.deliveries if d["webhook_id"] in ids]
+
+    def hook(self, hook_id):
+        """(repository, webhook) of a webhook id, or (None, None)."""
+        for r in self.repos:
+            for h in r["webhooks"]:
+                if h["id"] == hook_id:
+                    return r, h
+        return None, None
+
     def record_event(self, repo, actor, kind, data, now):
         """Records one row of gitbay's events table. Every recording call in gitbay passes a JSON
         object literal with at least one key, and the feed sends it back as `data` (control/
@@ -205,6 +248,22 @@ class Forge:
         if actor:
             event["actor"] = actor
         self.events.append(event)
+        self.enqueue_deliveries(repo, event, now)
+
+    def enqueue_deliveries(self, repo, event, now):
+        """store RecordEvent, in the transaction that inserts the event: one webhook_deliveries row
+        for every active webhook of the event's repository whose `events` is `*` or a comma list
+        naming the kind (`',' || events || ',' LIKE '%,' || kind || ',%'`, so a name with a space
+        beside its comma never matches). Every kind, `push` included: the feed leaves `push` out,
+        webhooks do not."""
+        r = next((x for x in self.repos if x["path"] == repo), None)
+        for h in (r["webhooks"] if r else []):
+            if h.get("active", True) and hook_wants(h.get("events", "*"), event["kind"]):
+                self.deliveries.append({"id": self.next_delivery_id, "webhook_id": h["id"], "event": event,
+                                        "attempts": 0, "next_at": None, "delivered_at": None,
+                                        "failed_at": None, "last_status": None, "last_error": None,
+                                        "created_at": fmt_ms(now)})
+                self.next_delivery_id += 1
 
     def reachable(self, user, r):
         """Whether `user` reaches repository `r`: store/dashboard.go reachableCond, which the feed
@@ -269,6 +328,10 @@ class Forge:
         if "access" in r:
             _require(isinstance(r["access"], list) and all(isinstance(u, str) for u in r["access"]),
                      "%s.access must be a list of usernames" % path)
+        if "admins" in r:
+            _require(isinstance(r["admins"], list) and all(isinstance(u, str) for u in r["admins"]),
+                     "%s.admins must be a list of usernames" % path)
+        r["webhooks"] = [self._load_hook(path, h) for h in r.get("webhooks") or []]
         if "ci_jobs" in r:
             _require(isinstance(r["ci_jobs"], list) and all(isinstance(j, str) and j for j in r["ci_jobs"]),
                      "%s.ci_jobs must be a list of job names" % path)
@@ -336,6 +399,19 @@ class Forge:
         r["builds"].sort(key=lambda x: -x["number"])
         return r
 
+    @staticmethod
+    def _load_hook(path, h):
+        _require(isinstance(h, dict) and isinstance(h.get("id"), int) and h["id"] > 0
+                 and isinstance(h.get("url"), str) and h["url"],
+                 "%s.webhooks: a webhook needs a positive integer id and a url" % path)
+        _require(isinstance(h.get("secret", ""), str) and isinstance(h.get("events", "*"), str)
+                 and isinstance(h.get("active", True), bool),
+                 "%s.webhooks[%d]: secret and events are strings, active a boolean" % (path, h["id"]))
+        hook = {"id": h["id"], "url": h["url"], "events": h.get("events", "*"), "active": h.get("active", True)}
+        if h.get("secret"):
+            hook["secret"] = h["secret"]
+        return hook
+
     def dump(self, now):
         """The current forge in the forge-state format (derived fields left out)."""
         doc = {"format": FORMAT, "now": fmt_ms(now), "me": self.me}
@@ -353,6 +429,8 @@ class Forge:
                     m["checks"] = checks
             if not r["statuses"]:
                 r.pop("statuses")
+            if not r["webhooks"]:
+                r.pop("webhooks")
         return doc
 
     # lookups
@@ -1821,7 +1899,7 @@ def queue_jobs(r, ref, sha, actor, now, subject=None):
 def push_event(forge, r, actor, branch, old, new, now, forced=False, deleted=False):
     """The `push` row a ref update records (control/refsupdated.go RefsUpdated; control/mr.go
     mergeMR for the branch a merge moves). The feed never shows it (RecentEvents drops
-    kind 'push'); webhooks do, which the simulator does not serve."""
+    kind 'push'); webhooks do (Forge.enqueue_deliveries)."""
     forge.record_event(r["path"], actor, "push", {"ref": "refs/heads/" + branch, "old": old, "new": new,
                                                    "forced": forced, "deleted": deleted}, now)
 
@@ -2186,6 +2264,468 @@ def h_status_list(ctx, fl, p):
     return {"sha": full, "combined": combined_state(r["statuses"].get(full)) or "", "statuses": rows or None}
 
 
+# ---------------------------------------------------------------------------------------------
+# Webhooks: the five `webhook` commands (internal/control/webhook.go) and the deliverer
+# (internal/webhook/webhook.go). Paths in comments are relative to gitbay's internal/.
+
+# control/events.go EventKinds: every kind the forge records, and so every name `--events` may use.
+WEBHOOK_EVENT_KINDS = [
+    "build.cancelled", "build.failure", "build.success", "issue.assigned", "issue.closed", "issue.commented",
+    "issue.created", "issue.edited", "issue.labeled", "issue.milestoned", "issue.open", "mr.closed",
+    "mr.commented", "mr.created", "mr.draft", "mr.edited", "mr.merged", "mr.milestoned", "mr.retargeted",
+    "mr.reviewed", "push", "release.created", "release.deleted", "repo.archived", "repo.imported",
+    "repo.unarchived", "status"]
+WEBHOOK_TICK = 2.0  # webhook.go Run: a 2 s ticker
+WEBHOOK_BATCH = 20  # webhook.go Run: DueDeliveries(20) a tick
+WEBHOOK_TIMEOUT = 10.0  # webhook.go New: http.Client Timeout
+WEBHOOK_DIAL_TIMEOUT = 5.0  # webhook.go New: net.Dialer Timeout
+WEBHOOK_MAX_ATTEMPTS = 5  # webhook.go New: MaxAttempts
+WEBHOOK_RETRY_BASE = 30.0  # cmd/gitbayd/main.go serveCmd: retryBase := 30 * time.Second
+WEBHOOK_BODY_READ = 4096  # webhook.go deliver: io.LimitReader(resp.Body, 4096)
+WEBHOOK_SECRET_MAX = 64 << 10  # control/webhook.go runWebhookAdd: io.LimitReader(c.Stdin, 64<<10)
+
+WEBHOOK_ADD_USAGE = "webhook add <owner/name> <url> [--secret -] [--events push,issue.created|*]"
+WEBHOOK_LIST_USAGE = "webhook list <owner/name>"
+WEBHOOK_REMOVE_USAGE = "webhook remove <owner/name> <id>"
+WEBHOOK_DELIVERIES_USAGE = "webhook deliveries <owner/name> [--limit n]"
+WEBHOOK_REDELIVER_USAGE = "webhook redeliver <owner/name> <delivery-id>"
+
+
+def hook_wants(events, kind):
+    """store RecordEvent's filter: `events = '*' OR ',' || events || ',' LIKE '%,' || kind || ',%'`."""
+    return events == "*" or ("," + kind + ",") in ("," + events + ",")
+
+
+def is_org_owner(forge, owner):
+    """Whether an owner is an org (store Repo.OwnerKind 'org'): `orgs` names it, or the file shows an
+    org label or milestone of it (Forge.org's rule)."""
+    return owner in forge.orgs or any(x.get("org") for r in forge.owner_repos(owner)
+                                      for x in r["labels"] + r["milestones"])
+
+
+def can_admin(forge, user, r):
+    """policy/access.go CanAdmin with store AccessRole's effective role: the owner of a user-owned
+    repository, an `admin` grant (explicit or through a team), or an admin of the owning org. The
+    file names the repository's admins in `admins` and the org's in `orgs.<org>.admins`.
+    guess: a repository without `admins` is administered by `me` alone, as a repository without
+    `access` is granted to `me` alone (the bot's own repositories)."""
+    owner = owner_of(r)
+    if is_org_owner(forge, owner):
+        if user in ((forge.orgs.get(owner) or {}).get("admins") or []):
+            return True
+    elif user == owner:
+        return True
+    return user in (r["admins"] if "admins" in r else [forge.me])
+
+
+def can_read(forge, user, r):
+    """policy/access.go CanRead: the owner, any account on a public repository, any grant."""
+    return r.get("visibility", "public") == "public" or forge.reachable(user, r) or can_admin(forge, user, r)
+
+
+def resolve_admin_repo(ctx, path):
+    """control/repo.go resolveRepo(c, path, policy.CanAdmin): an unknown or unreadable repository
+    exits 3 `repository X not found`, a readable one the caller may not administer exits 4."""
+    r = ctx.forge.repo(path)
+    if not can_admin(ctx.forge, ctx.user, r):
+        if not can_read(ctx.forge, ctx.user, r):
+            raise CmdError(EXIT_NOT_FOUND, "repository %s not found" % path)
+        raise CmdError(EXIT_DENIED, "permission denied on %s" % path)
+    return r
+
+
+def go_parse_int(s):
+    """strconv.ParseInt(s, 10, 64): an optional sign and decimal digits."""
+    if not re.fullmatch(r"[+-]?[0-9]+", s or "") or not -(1 << 63) <= int(s) < (1 << 63):
+        raise ValueError(s)
+    return int(s)
+
+
+def check_event_names(events):
+    """control/events.go checkEventNames: `*`, or comma-separated names (spaces around a name are
+    trimmed for the check only) each one of EventKinds; exit 2 otherwise."""
+    if events == "*":
+        return
+    for k in events.split(","):
+        k = k.strip()
+        if not k:
+            raise CmdError(EXIT_USAGE, "empty event name in --events")
+        if k not in WEBHOOK_EVENT_KINDS:
+            raise CmdError(EXIT_USAGE, "%s is not an event this forge records; known events are: %s"
+                           % (json.dumps(k), ", ".join(WEBHOOK_EVENT_KINDS)))
+
+
+_FORBIDDEN_NETS = [ipaddress.ip_network(n) for n in (
+    "127.0.0.0/8", "::1/128",  # IsLoopback
+    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7",  # IsPrivate
+    "169.254.0.0/16", "fe80::/10",  # IsLinkLocalUnicast
+    "224.0.0.0/4", "ff00::/8",  # IsMulticast
+    "0.0.0.0/32", "::/128",  # IsUnspecified
+    "100.64.0.0/10")]  # cgnat
+
+
+def forbidden_address(text):
+    """webhook.go isForbidden: loopback, private, link-local unicast, multicast, unspecified or the
+    shared 100.64.0.0/10 space, as Go's net.IP methods define them (an IPv4-mapped IPv6 address
+    counts as its IPv4 address, as in Go)."""
+    ip = ipaddress.ip_address(text.split("%")[0])
+    if ip.version == 6 and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return any(ip.version == n.version and ip in n for n in _FORBIDDEN_NETS)
+
+
+def url_hostname(parts):
+    """url.URL.Hostname(): the host without port or brackets, case kept."""
+    host = parts.netloc.rpartition("@")[2]
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.partition(":")[0]
+
+
+def resolve_host(host):
+    """net.LookupIP: every address of host (an address literal is itself)."""
+    out = []
+    for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP):
+        addr = info[4][0]
+        if addr not in out:
+            out.append(addr)
+    return out
+
+
+def validate_hook_url(raw, allow_local):
+    """webhook.go ValidateURL; a refusal is exit 1 with the reason (control/webhook.go runWebhookAdd)."""
+    try:
+        parts = urlsplit(raw)
+        parts.port
+    except ValueError as e:
+        raise CmdError(EXIT_FAILURE, "invalid URL: %s" % e)
+    if parts.scheme not in ("http", "https"):
+        raise CmdError(EXIT_FAILURE, "webhook URLs must be http or https")
+    host = url_hostname(parts)
+    if not host:
+        raise CmdError(EXIT_FAILURE, "webhook URL has no host")
+    if allow_local:
+        return
+    try:
+        ips = resolve_host(host)
+    except (OSError, UnicodeError) as e:
+        raise CmdError(EXIT_FAILURE, "cannot resolve %s: %s" % (host, e))
+    if any(forbidden_address(ip) for ip in ips):
+        raise CmdError(EXIT_FAILURE, "webhook target %s resolves to a private or local address; refusing (SSRF)"
+                       % host)
+
+
+def h_webhook_add(ctx, fl, p):
+    """control/webhook.go runWebhookAdd, its checks in gitbay's order: the flags (exit 2), both
+    positionals (usage), a `--secret` other than `-` (exit 2: a secret never travels in argv),
+    CanAdmin (3/4), the event names (exit 2, before the URL, which may need DNS), ValidateURL
+    (exit 1), the secret from stdin (trailing CR/LF trimmed; none is exit 2). Answers
+    {id, url, events}; `events` is stored as given (`*` without --events). NeedsRecentSignIn holds
+    back only a stale browser session (control/reauth_test.go TestRecentSignInGate: SSH, the API and
+    the host carry no session), so an API token is never refused for it."""
+    path = fl.pos[0] if fl.pos else ""
+    url = fl.pos[1] if len(fl.pos) > 1 else ""
+    events = fl.value("--events") if fl.has("--events") else "*"
+    if not path or not url:
+        raise usage_error("", WEBHOOK_ADD_USAGE)
+    if fl.has("--secret") and fl.value("--secret") != "-":
+        raise CmdError(EXIT_USAGE, "the secret is read from stdin, never argv: pipe it and pass --secret - "
+                                   "(printf %s SECRET | ... --secret -)")
+    r = resolve_admin_repo(ctx, path)
+    check_event_names(events)
+    validate_hook_url(url, ctx.sim.webhook_allow_local)
+    secret = ""
+    if fl.has("--secret"):
+        raw = ctx.stdin.encode("utf-8")[:WEBHOOK_SECRET_MAX].decode("utf-8", "replace")
+        secret = raw.rstrip("\r\n")
+        if not secret:
+            raise CmdError(EXIT_USAGE, "no secret on stdin (pipe it: printf %s SECRET | ... --secret -)")
+    hook = {"id": ctx.forge.next_hook_id, "url": url, "events": events, "active": True}
+    if secret:
+        hook["secret"] = secret
+    ctx.forge.next_hook_id += 1
+    r["webhooks"].append(hook)
+    ctx.applied = True
+    return {"id": hook["id"], "url": url, "events": events}
+
+
+def h_webhook_list(ctx, fl, p):
+    """control/webhook.go runWebhookList: CanAdmin; rows {id, url, events, active, has_secret} by id
+    (store ListWebhooks); `[]` when none. The secret itself is never shown."""
+    r = resolve_admin_repo(ctx, fl.pos[0])
+    return [{"id": h["id"], "url": h["url"], "events": h["events"], "active": h["active"],
+             "has_secret": bool(h.get("secret"))} for h in sorted(r["webhooks"], key=lambda h: h["id"])]
+
+
+def h_webhook_remove(ctx, fl, p):
+    """control/webhook.go runWebhookRemove: CanAdmin, then the id (`bad webhook id "x"`, exit 2),
+    then store RemoveWebhook (another repository's or no such webhook: exit 3). Its deliveries go
+    with it (ON DELETE CASCADE). Answers {removed: id}."""
+    r = resolve_admin_repo(ctx, fl.pos[0])
+    try:
+        hook_id = go_parse_int(fl.pos[1])
+    except ValueError:
+        raise CmdError(EXIT_USAGE, "bad webhook id %s" % json.dumps(fl.pos[1]))
+    hook = next((h for h in r["webhooks"] if h["id"] == hook_id), None)
+    if hook is None:
+        raise CmdError(EXIT_NOT_FOUND, "no webhook %d on %s" % (hook_id, r["path"]))
+    r["webhooks"].remove(hook)
+    ctx.forge.deliveries = [d for d in ctx.forge.deliveries if d["webhook_id"] != hook_id]
+    ctx.applied = True
+    return {"removed": hook_id}
+
+
+def delivery_status(d):
+    """store ListDeliveries: delivered, else failed (dead-lettered), else pending."""
+    if d["delivered_at"] is not None:
+        return "delivered"
+    if d["failed_at"] is not None:
+        return "failed"
+    return "pending"
+
+
+def h_webhook_deliveries(ctx, fl, p):
+    """control/webhook.go runWebhookDeliveries: --limit (strconv.Atoi, 1..200, default 20) is
+    checked before the repository; CanAdmin; the repository's deliveries newest first (store
+    ListDeliveries, ORDER BY id DESC) as {id, url, event, status, attempts, last_status?,
+    last_error?} (omitempty: a transport error has no status); `[]` when none."""
+    limit = 20
+    if fl.has("--limit"):
+        v = fl.value("--limit")
+        try:
+            n = go_parse_int(v)
+        except ValueError:
+            n = 0
+        if not 1 <= n <= 200:
+            raise CmdError(EXIT_USAGE, "--limit must be 1..200")
+        limit = n
+    if not fl.pos or not fl.pos[0]:
+        raise usage_error("", WEBHOOK_DELIVERIES_USAGE)
+    r = resolve_admin_repo(ctx, fl.pos[0])
+    hooks = {h["id"]: h for h in r["webhooks"]}
+    rows = []
+    for d in sorted((d for d in ctx.forge.deliveries if d["webhook_id"] in hooks), key=lambda d: -d["id"])[:limit]:
+        row = {"id": d["id"], "url": hooks[d["webhook_id"]]["url"], "event": d["event"]["kind"],
+               "status": delivery_status(d), "attempts": d["attempts"]}
+        if d["last_status"]:
+            row["last_status"] = d["last_status"]
+        if d["last_error"]:
+            row["last_error"] = d["last_error"]
+        rows.append(row)
+    return rows
+
+
+def h_webhook_redeliver(ctx, fl, p):
+    """control/webhook.go runWebhookRedeliver; store Redeliver clears delivered_at, failed_at and
+    next_attempt_at and leaves `attempts` as it is, so a dead-lettered delivery redelivered gets one
+    more try before it is dead-lettered again (webhook.go fail: attempts + 1 >= MaxAttempts).
+    Another repository's or no such delivery: exit 3. Answers {requeued: id}."""
+    r = resolve_admin_repo(ctx, fl.pos[0])
+    try:
+        delivery_id = go_parse_int(fl.pos[1])
+    except ValueError:
+        raise CmdError(EXIT_USAGE, "bad delivery id %s" % json.dumps(fl.pos[1]))
+    hooks = {h["id"] for h in r["webhooks"]}
+    d = next((d for d in ctx.forge.deliveries if d["id"] == delivery_id and d["webhook_id"] in hooks), None)
+    if d is None:
+        raise CmdError(EXIT_NOT_FOUND, "no delivery %d on %s" % (delivery_id, r["path"]))
+    d["delivered_at"] = d["failed_at"] = d["next_at"] = None
+    ctx.applied = True
+    return {"requeued": delivery_id}
+
+
+def go_json(obj):
+    """encoding/json.Marshal's bytes for obj: compact, keys in the order given, non-ASCII as is,
+    and <, >, &, U+2028, U+2029 escaped (Marshal escapes HTML, also inside a json.RawMessage)."""
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    for a, b in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
+                 ("\u2029", "\\u2029")):
+        text = text.replace(a, b)
+    return text.encode("utf-8")
+
+
+def delivery_body(event):
+    """webhook.go deliver's payload: {event, repo, actor (omitempty), created_at, data}, `data`
+    being the event's data_json as recorded (store DueDeliveries joins webhook_deliveries, webhooks
+    and events). The simulator keeps each kind's data keys in the order gitbay writes them where
+    the source shows it (push: control/refsupdated.go RefsUpdated's literal `{"ref","old","new",
+    "forced","deleted"}`); guess: for the other kinds, the order the simulator records them in."""
+    body = {"event": event["kind"], "repo": event["repo"]}
+    if event.get("actor"):
+        body["actor"] = event["actor"]
+    body["created_at"] = event["created_at"]
+    body["data"] = event.get("data") or {}
+    return go_json(body)
+
+
+class Deliverer:
+    """webhook.go Deliverer on a thread: every WEBHOOK_TICK / --time-scale seconds it takes up to 20
+    due deliveries in id order (store DueDeliveries: not delivered, not dead-lettered, no next
+    attempt or one that has come) and POSTs each in turn. The simulator's time runs on the real
+    clock scaled by --time-scale (the tick, the backoff and the client timeout all shrink by it;
+    guess: the timeout too, so that a test can reach it), not on --clock, so a frozen clock still
+    delivers. `paused` (the `deliveries_paused` control) skips ticks: deliveries stay pending."""
+
+    def __init__(self, sim, allow_local, retry_base, scale):
+        self.sim = sim
+        self.allow_local = allow_local
+        self.retry_base = retry_base
+        self.scale = scale
+        self.paused = False
+        self.stopping = threading.Event()
+        self.conn_lock = threading.Lock()
+        self.conn = None  # the connection of the POST under way, which stop() closes
+        self.thread = threading.Thread(target=self.run, name="webhook-deliverer", daemon=True)
+
+    def start(self):
+        self.thread.start()
+
+    def stop(self, wait=2.0):
+        """Ends the thread: no new tick, and a POST under way is cut off (gitbay cancels the
+        request's context, webhook.go Run)."""
+        self.stopping.set()
+        with self.conn_lock:
+            if self.conn is not None and self.conn.sock is not None:
+                try:
+                    self.conn.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        if self.thread.is_alive():
+            self.thread.join(wait)
+
+    def run(self):
+        while not self.stopping.wait(WEBHOOK_TICK / self.scale):
+            if self.paused:
+                continue
+            for job in self.due():
+                if self.stopping.is_set() or self.paused:
+                    break
+                self.deliver(job)
+
+    def due(self):
+        forge = self.sim.forge
+        now = time.monotonic()
+        jobs = []
+        with forge.lock:
+            for d in sorted(forge.deliveries, key=lambda d: d["id"]):
+                if len(jobs) >= WEBHOOK_BATCH:
+                    break
+                if d["delivered_at"] is not None or d["failed_at"] is not None:
+                    continue
+                if d["next_at"] is not None and d["next_at"] > now:
+                    continue
+                _, hook = forge.hook(d["webhook_id"])
+                if hook is None:
+                    continue
+                jobs.append({"id": d["id"], "url": hook["url"], "secret": hook.get("secret", ""),
+                             "kind": d["event"]["kind"], "attempts": d["attempts"],
+                             "body": delivery_body(d["event"])})
+        return jobs
+
+    def deliver(self, job):
+        """webhook.go deliver: the headers, the signature when the hook has a secret, 2xx delivered,
+        anything else (a redirect is not followed) or a transport error a failed attempt."""
+        headers = {"Content-Type": "application/json", "User-Agent": "gitbay-webhook",
+                   "X-Gitbay-Event": job["kind"], "X-Gitbay-Delivery": str(job["id"]),
+                   # Go's http.Transport asks for gzip by itself.
+                   "Accept-Encoding": "gzip"}
+        if job["secret"]:
+            mac = hmac.new(job["secret"].encode("utf-8"), job["body"], hashlib.sha256).hexdigest()
+            headers["X-Gitbay-Signature-256"] = "sha256=" + mac
+        self.sim.count("webhooks", "attempted")
+        try:
+            status, error = self.post(job["url"], job["body"], headers)
+        except Exception as e:  # a simulator bug fails the attempt; it must not end the thread
+            status, error = None, 'Post "%s": %r' % (job["url"], e)
+        if status is not None and 200 <= status < 300:
+            self.mark_delivered(job, status)
+        else:
+            self.fail(job, status or 0, error or "endpoint returned %d" % status)
+
+    def post(self, url, body, headers):
+        """One POST with gitbay's client: 10 s in all, a 5 s dial, no redirects followed, at most
+        4096 bytes of the answer read. Returns (status, None) or (None, error text). guess: the
+        error texts follow Go's url.Error wording (`Post "URL": ...`)."""
+        deadline = time.monotonic() + WEBHOOK_TIMEOUT / self.scale
+        parts = urlsplit(url)
+        host = url_hostname(parts)
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError as e:
+            return None, 'parse "%s": %s' % (url, e)
+        target = parts.path or "/"
+        if parts.query:
+            target += "?" + parts.query
+        try:
+            ips = resolve_host(host)
+        except (OSError, UnicodeError) as e:
+            return None, 'Post "%s": dial tcp: lookup %s: %s' % (url, host, e)
+        if not self.allow_local:
+            # webhook.go New's DialContext checks the addresses again when it connects.
+            for ip in ips:
+                if forbidden_address(ip):
+                    return None, 'Post "%s": refusing connection to private address %s' % (url, ip)
+        dial = min(WEBHOOK_DIAL_TIMEOUT / self.scale, deadline - time.monotonic())
+        if parts.scheme == "https":
+            conn = http.client.HTTPSConnection(host, port, timeout=dial)
+        else:
+            conn = http.client.HTTPConnection(ips[0], port, timeout=dial)  # Go dials ips[0]
+        headers = dict(headers, Host=parts.netloc.rpartition("@")[2])
+        with self.conn_lock:
+            if self.stopping.is_set():
+                return None, 'Post "%s": context canceled' % url
+            self.conn = conn
+        try:
+            conn.connect()
+            conn.sock.settimeout(max(0.001, deadline - time.monotonic()))
+            conn.request("POST", target, body=body, headers=headers)
+            resp = conn.getresponse()
+            resp.read(WEBHOOK_BODY_READ)
+            return resp.status, None
+        except socket.timeout:
+            return None, 'Post "%s": context deadline exceeded (Client.Timeout exceeded while awaiting headers)' % url
+        except ConnectionRefusedError:
+            return None, 'Post "%s": dial tcp %s:%d: connect: connection refused' % (url, ips[0], port)
+        except (OSError, http.client.HTTPException) as e:
+            return None, 'Post "%s": %s' % (url, e)
+        finally:
+            with self.conn_lock:
+                self.conn = None
+            conn.close()
+
+    def mark_delivered(self, job, status):
+        """store MarkDelivered: delivered_at now, attempts + 1, last_status, no last_error."""
+        self.sim.count("webhooks", "delivered")
+        forge = self.sim.forge
+        with forge.lock:
+            d = next((d for d in forge.deliveries if d["id"] == job["id"]), None)
+            if d is not None:
+                d["delivered_at"] = fmt_ms(self.sim.clock.now())
+                d["attempts"] += 1
+                d["last_status"] = status
+                d["last_error"] = None
+
+    def fail(self, job, status, msg):
+        """webhook.go fail: this attempt is attempts + 1; at MaxAttempts (5) the delivery is
+        dead-lettered (store MarkAttemptFailed with no next time: failed_at), else the next attempt
+        waits RetryBase << (attempt - 1)."""
+        self.sim.count("webhooks", "failed")
+        attempt = job["attempts"] + 1
+        forge = self.sim.forge
+        with forge.lock:
+            d = next((d for d in forge.deliveries if d["id"] == job["id"]), None)
+            if d is None:
+                return
+            d["attempts"] += 1
+            d["last_status"] = status
+            d["last_error"] = msg
+            if attempt >= WEBHOOK_MAX_ATTEMPTS:
+                d["failed_at"] = fmt_ms(self.sim.clock.now())
+                self.sim.count("webhooks", "dead_lettered")
+            else:
+                d["next_at"] = time.monotonic() + self.retry_base * (1 << (attempt - 1)) / self.scale
+
+
 REPO = "<owner/name>"
 SPECS = {
     ("whoami",): Spec(h_whoami, "whoami", True),
@@ -2256,6 +2796,13 @@ SPECS = {
     ("build", "cancel"): Spec(h_build_cancel, "build cancel %s <n>" % REPO, False, pos=(2, 2)),
     ("status", "set"): Spec(h_status_set, STATUS_SET_USAGE, False, "custom"),
     ("status", "list"): Spec(h_status_list, "status list %s <sha>" % REPO, True, pos=(2, 2)),
+    ("webhook", "add"): Spec(h_webhook_add, WEBHOOK_ADD_USAGE, False, "flags", (0, 2),
+                             values=("--secret", "--events"), reads_stdin=True),
+    ("webhook", "list"): Spec(h_webhook_list, WEBHOOK_LIST_USAGE, True, pos=(1, 1)),
+    ("webhook", "remove"): Spec(h_webhook_remove, WEBHOOK_REMOVE_USAGE, False, pos=(2, 2)),
+    ("webhook", "deliveries"): Spec(h_webhook_deliveries, WEBHOOK_DELIVERIES_USAGE, True, "flags", (0, 1),
+                                    values=("--limit",)),
+    ("webhook", "redeliver"): Spec(h_webhook_redeliver, WEBHOOK_REDELIVER_USAGE, False, pos=(2, 2)),
 }
 
 
@@ -2468,7 +3015,11 @@ class Simulator:
         self.stats_lock = threading.Lock()
         self.stats = {"requests": 0, "reads": 0, "writes": 0, "rate_limited": 0, "too_many_writes": 0,
                       "unauthorized": 0, "not_modified": 0, "in_flight": 0, "held": 0, "faults": {}, "commands": {},
-                      "methods": {}, "statuses": {}}
+                      "methods": {}, "statuses": {},
+                      "webhooks": {"attempted": 0, "delivered": 0, "failed": 0, "dead_lettered": 0}}
+        self.webhook_allow_local = getattr(args, "webhook_allow_local", False)
+        self.deliverer = Deliverer(self, self.webhook_allow_local,
+                                   getattr(args, "webhook_retry_base", WEBHOOK_RETRY_BASE), args.time_scale)
 
     # bookkeeping
 
@@ -2739,6 +3290,10 @@ class Simulator:
                         else:
                             self.drops += int(req[key])
                         self.released.notify_all()
+            if "deliveries_paused" in req:
+                if not isinstance(req["deliveries_paused"], bool):
+                    raise ValueError("deliveries_paused must be true or false")
+                self.deliverer.paused = req["deliveries_paused"]
             if "advance_seconds" in req:
                 self.clock.advance(float(req["advance_seconds"]))
             if "push" in req:
@@ -2756,7 +3311,7 @@ class Simulator:
             return Reply(400, {"error": e.msg})
         return Reply(200, {"ok": True, "now": fmt_ms(self.clock.now()),
                            "faults": [f.spec for f in self.faults], "revoked": self.revoked,
-                           "read_only": self.read_only})
+                           "read_only": self.read_only, "deliveries_paused": self.deliverer.paused})
 
     def introspect(self, path, headers):
         refusal = self.main_token_only(headers)
@@ -3090,12 +3645,19 @@ def parse_args(argv):
     ap.add_argument("--clock", choices=["running", "frozen"], default="running")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fault", action="append", default=[], metavar="SPEC")
+    ap.add_argument("--webhook-retry-base", type=float, default=WEBHOOK_RETRY_BASE, metavar="SECONDS",
+                    help="first retry delay of a failed webhook delivery, doubling per attempt (gitbay: 30 s); "
+                         "divided by --time-scale")
+    ap.add_argument("--webhook-allow-local", action="store_true",
+                    help="let webhooks target loopback and private addresses (gitbay's webhooks.allow_local)")
     ap.add_argument("--exit-with-stdin", action="store_true",
                     help="stop when standard input reaches end of file: a parent that dies, however it "
                          "dies, leaves no simulator behind")
     args = ap.parse_args(argv)
     if args.time_scale <= 0:
         ap.error("--time-scale must be positive")
+    if args.webhook_retry_base < 0:
+        ap.error("--webhook-retry-base must not be negative")
     for spec in args.fault:
         try:
             Fault(spec)
@@ -3130,9 +3692,11 @@ def main(argv=None):
             sys.stdin.buffer.read()
             stop(None, None)
         threading.Thread(target=stop_at_end_of_input, daemon=True).start()
+    sim.deliverer.start()
     try:
         server.serve_forever(poll_interval=0.05)
     finally:
+        sim.deliverer.stop()
         server.server_close()
         if sim.journal:
             sim.journal.close()

@@ -11,11 +11,12 @@ import select
 import socket
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from test_gitbay_sim import ALICE, Sim, TOKEN  # noqa: E402
+from test_gitbay_sim import ALICE, READ_ONLY, Sim, TOKEN  # noqa: E402
 
 BOT = "triage-bot"
 SHA_A, SHA_B, SHA_C, SHA_D, SHA_E = ("a" * 40, "b" * 40, "c" * 40, "d" * 40, "e" * 40)
@@ -55,13 +56,13 @@ UNLIMITED = ("--clock", "frozen", "--api-rate", "-1", "--write-rate", "-1")
 class StateSim(unittest.TestCase):
     """A fresh simulator on a state built by the test (frozen clock)."""
 
-    def start(self, doc):
+    def start(self, doc, *extra):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
         path = os.path.join(self.tmp.name, "forge.json")
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f)
-        self.sim = Sim(path, *UNLIMITED)
+        self.sim = Sim(path, *UNLIMITED, *extra)
         self.addCleanup(self.sim.stop)
         return self.sim
 
@@ -684,10 +685,6 @@ class StateFileTests(unittest.TestCase):
             gitbay_sim.Forge(forge([app_repo()], orgs={"krz": ["alice"]}))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class ListenerTests(StateSim):
     """gitbay's listener (Go net/http) takes the kernel's somaxconn as its backlog."""
 
@@ -713,3 +710,455 @@ class ListenerTests(StateSim):
             for s in sockets:
                 s.close()
 
+
+# ---------------------------------------------------------------------------------------------
+# Webhooks: internal/control/webhook.go, internal/webhook/webhook.go, internal/store/webhooks.go
+
+
+class Receiver:
+    """A webhook endpoint on 127.0.0.1 (port 0): records every request and answers as `respond`
+    says: a status, or (status, headers), after `delay` seconds."""
+
+    def __init__(self):
+        import http.server
+        import threading
+        self.requests = []
+        self.status = 200
+        self.headers = {}
+        self.delay = 0.0
+        self.cond = threading.Condition()
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with receiver.cond:
+                    receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body,
+                                              "at": time.monotonic()})
+                    receiver.cond.notify_all()
+                    status, headers, delay = receiver.status, dict(receiver.headers), receiver.delay
+                if delay:
+                    time.sleep(delay)
+                try:
+                    self.send_response(status)
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                except OSError:
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+            block_on_close = False
+
+        self.server = Server(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/hook" % self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
+                                       daemon=True)
+        self.thread.start()
+
+    def wait_for(self, n, timeout=5.0):
+        """The first n requests, waiting at most `timeout` seconds for them."""
+        with self.cond:
+            self.cond.wait_for(lambda: len(self.requests) >= n, timeout)
+            return list(self.requests)
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+WEBHOOK_FAST = ("--time-scale", "20", "--webhook-allow-local", "--webhook-retry-base", "0.2")
+
+
+class WebhookTests(StateSim):
+    """The `webhook` commands and the deliverer, against a receiver on loopback."""
+
+    def setUp(self):
+        self.receiver = Receiver()
+        self.addCleanup(self.receiver.stop)
+
+    def start_hooks(self, repos=None, *extra, **top):
+        return self.start(forge(repos or [app_repo()], **top), *(extra or WEBHOOK_FAST))
+
+    def add_hook(self, *more, repo="krz/app", stdin=None):
+        return self.ok("webhook", "add", repo, self.receiver.url, *more, stdin=stdin)
+
+    def deliveries(self, repo="krz/app", *more):
+        return self.sim.data("webhook", "deliveries", repo, *more)
+
+    def wait_deliveries(self, done, repo="krz/app", timeout=8.0):
+        """Polls `webhook deliveries` until done(rows) holds; bounded."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.deliveries(repo)
+            if done(rows) or time.monotonic() > deadline:
+                return rows
+            time.sleep(0.02)
+
+    def stats(self):
+        status, _, body = self.sim.raw("GET", "/_sim/stats")
+        self.assertEqual(status, 200)
+        return json.loads(body)["webhooks"]
+
+    def comment(self, repo="krz/app"):
+        self.ok("issue", "comment", repo, "1", "--message", "hi")
+
+    # the commands
+
+    def test_add_parses_its_argv_as_gitbay(self):
+        self.start_hooks()
+        usage = "usage: webhook add <owner/name> <url> [--secret -] [--events push,issue.created|*]"
+        self.assertEqual(self.refused("webhook", "add", "krz/app"), (400, 2, usage))
+        self.assertEqual(self.refused("webhook", "add", "krz/app", "http://a/", "extra")[1], 2)
+        self.assertEqual(self.refused("webhook", "add", "krz/app", "http://a/", "--secrets", "-")[1], 2)
+        self.assertEqual(self.refused("webhook", "add", "krz/app", "http://a/", "--events")[1], 2)
+        status, code, msg = self.refused("webhook", "add", "krz/app", self.receiver.url, "--secret", "hunter2")
+        self.assertEqual((status, code), (400, 2))
+        self.assertTrue(msg.startswith("the secret is read from stdin, never argv"), msg)
+        _, _, env = self.sim.post("webhook", "add", "krz/app", self.receiver.url, "--secret", "-", stdin="\r\n")
+        self.assertEqual((env["exit_code"], env["error"]),
+                         (2, "no secret on stdin (pipe it: printf %s SECRET | ... --secret -)"))
+        self.assertEqual(self.add_hook(), {"id": 1, "url": self.receiver.url, "events": "*"})
+        self.assertEqual(self.add_hook("--events", "push,issue.created", "--json"),
+                         {"id": 2, "url": self.receiver.url, "events": "push,issue.created"})
+        self.assertEqual(self.sim.get("webhook", "add", "krz/app", self.receiver.url)[0], 400)  # a write
+
+    def test_add_needs_admin_on_the_repository(self):
+        repos = [app_repo(), dict(app_repo(), path="krz/shared", admins=["alice"]),
+                 dict(app_repo(), path="alice/own", access=[]),
+                 dict(app_repo(), path="acme/lib", access=[]),
+                 dict(app_repo(), path="krz/secret", visibility="private", access=[])]
+        self.start_hooks(repos, orgs={"acme": {"members": ["alice"], "admins": ["alice"]}})
+        self.add_hook(repo="krz/app")  # `me` administers a repository without `admins`
+        self.assertEqual(self.refused("webhook", "add", "krz/app", self.receiver.url, token=ALICE),
+                         (403, 4, "permission denied on krz/app"))
+        self.assertEqual(self.refused("webhook", "add", "krz/shared", self.receiver.url),
+                         (403, 4, "permission denied on krz/shared"))
+        self.assertEqual(self.refused("webhook", "add", "krz/secret", self.receiver.url, token=ALICE),
+                         (404, 3, "repository krz/secret not found"))
+        self.assertEqual(self.refused("webhook", "add", "krz/none", self.receiver.url),
+                         (404, 3, "repository krz/none not found"))
+        for repo in ("krz/shared", "alice/own", "acme/lib"):  # a grant, the owner, an org admin
+            _, _, env = self.sim.post("webhook", "add", repo, self.receiver.url, token=ALICE)
+            self.assertEqual(env["exit_code"], 0, (repo, env))
+        for argv in (("list", "krz/app"), ("deliveries", "krz/app"), ("remove", "krz/app", "1"),
+                     ("redeliver", "krz/app", "1")):
+            self.assertEqual(self.refused("webhook", *argv, token=ALICE)[1], 4, argv)
+
+    def test_event_names_are_checked_before_the_url(self):
+        self.start_hooks()
+        _, code, msg = self.refused("webhook", "add", "krz/app", "ftp://nowhere/", "--events", "push,pusj")
+        self.assertEqual(code, 2)
+        self.assertTrue(msg.startswith('"pusj" is not an event this forge records; known events are: '
+                                       'build.cancelled, build.failure, build.success, issue.assigned'), msg)
+        self.assertTrue(msg.endswith("repo.unarchived, status"), msg)
+        self.assertEqual(self.refused("webhook", "add", "krz/app", self.receiver.url, "--events", "push,,status"),
+                         (400, 2, "empty event name in --events"))
+        self.assertEqual(self.refused("webhook", "add", "krz/app", self.receiver.url, "--events", "*,push")[1], 2)
+        self.add_hook("--events", "push, issue.commented")  # trimmed for the check, stored as given
+
+    def test_a_bad_url_is_exit_1_with_the_reason(self):
+        self.start_hooks()
+        for url, reason in (("ftp://example.org/", "webhook URLs must be http or https"),
+                            ("example.org/hook", "webhook URLs must be http or https"),
+                            ("http:///hook", "webhook URL has no host")):
+            self.assertEqual(self.refused("webhook", "add", "krz/app", url), (500, 1, reason), url)
+
+    def test_loopback_and_private_targets_are_refused_unless_allowed(self):
+        self.start_hooks([app_repo()], "--time-scale", "20")
+        for host in ("127.0.0.1", "localhost", "[::1]", "10.1.2.3", "172.16.0.9", "192.168.1.1", "100.64.0.1",
+                     "169.254.169.254", "0.0.0.0", "224.0.0.1", "[fe80::1]", "[::ffff:127.0.0.1]"):
+            status, code, msg = self.refused("webhook", "add", "krz/app", "http://%s:8080/hook" % host)
+            self.assertEqual((status, code), (500, 1), host)
+            self.assertEqual(msg, "webhook target %s resolves to a private or local address; refusing (SSRF)"
+                             % host.strip("[]"), host)
+        self.assertEqual(self.sim.data("webhook", "list", "krz/app"), [])
+        self.sim.stop()
+        self.start_hooks()  # --webhook-allow-local
+        self.add_hook()
+
+    def test_a_hook_on_a_local_address_is_refused_again_when_it_connects(self):
+        self.start_hooks([app_repo(webhooks=[{"id": 4, "url": self.receiver.url}])], "--time-scale", "20")
+        self.comment()
+        rows = self.wait_deliveries(lambda rows: rows and rows[0]["attempts"] >= 1)
+        self.assertEqual(rows[0]["last_error"],
+                         'Post "%s": refusing connection to private address 127.0.0.1' % self.receiver.url)
+        self.assertNotIn("last_status", rows[0])
+        self.assertEqual(self.receiver.requests, [])
+
+    def test_list_rows_and_read_only(self):
+        self.start_hooks([app_repo(webhooks=[{"id": 7, "url": "http://hooks.example/a", "events": "push",
+                                              "active": False}])])
+        self.add_hook(stdin="s3cret", *("--secret", "-"))
+        self.assertEqual(self.sim.data("webhook", "list", "krz/app"), [
+            {"id": 7, "url": "http://hooks.example/a", "events": "push", "active": False, "has_secret": False},
+            {"id": 8, "url": self.receiver.url, "events": "*", "active": True, "has_secret": True}])
+        self.assertEqual(self.refused("webhook", "list", "krz/app", "x"),
+                         (400, 2, "usage: webhook list <owner/name>"))
+        status, _, env = self.sim.get("webhook", "list", "krz/app", token=READ_ONLY)
+        self.assertEqual((status, env["exit_code"]), (200, 0))
+        status, _, env = self.sim.post("webhook", "remove", "krz/app", "7", token=READ_ONLY)
+        self.assertEqual(env["exit_code"], 4)
+
+    def test_remove(self):
+        self.start_hooks([app_repo(), dict(app_repo(), path="krz/other", webhooks=[{"id": 9, "url": "http://h/"}])])
+        hook = self.add_hook()["id"]
+        self.comment()
+        self.assertEqual(self.refused("webhook", "remove", "krz/app", "one"), (400, 2, 'bad webhook id "one"'))
+        self.assertEqual(self.refused("webhook", "remove", "krz/app", "9"), (404, 3, "no webhook 9 on krz/app"))
+        self.assertEqual(self.refused("webhook", "remove", "krz/app", "77"), (404, 3, "no webhook 77 on krz/app"))
+        self.assertEqual(self.ok("webhook", "remove", "krz/app", "+%d" % hook), {"removed": hook})
+        self.assertEqual(self.sim.data("webhook", "list", "krz/app"), [])
+        self.assertEqual(self.deliveries(), [])  # its deliveries went with it
+
+    def test_deliveries_rows_limit_and_order(self):
+        self.start_hooks()
+        self.ok("webhook", "add", "krz/app", "http://127.0.0.1:1/closed")  # nothing listens on port 1
+        self.sim.control(deliveries_paused=True)
+        for _ in range(22):
+            self.comment()
+        for bad in ("0", "201", "x", "1.5"):
+            self.assertEqual(self.refused("webhook", "deliveries", "krz/none", "--limit", bad),
+                             (400, 2, "--limit must be 1..200"), bad)
+        self.assertEqual(self.refused("webhook", "deliveries"),
+                         (400, 2, "usage: webhook deliveries <owner/name> [--limit n]"))
+        rows = self.deliveries()
+        self.assertEqual([r["id"] for r in rows], list(range(22, 2, -1)))  # 20, newest first
+        self.assertEqual(rows[0], {"id": 22, "url": "http://127.0.0.1:1/closed", "event": "issue.commented",
+                                   "status": "pending", "attempts": 0})
+        self.assertEqual(len(self.deliveries("krz/app", "--limit", "200")), 22)
+        self.assertEqual([r["id"] for r in self.deliveries("krz/app", "--limit", "2")], [22, 21])
+        self.sim.control(deliveries_paused=False)
+        rows = self.wait_deliveries(lambda rows: all(r["attempts"] >= 1 for r in rows), timeout=8)
+        self.assertEqual(rows[0]["last_error"],
+                         'Post "http://127.0.0.1:1/closed": dial tcp 127.0.0.1:1: connect: connection refused')
+        self.assertNotIn("last_status", rows[0])  # omitempty: a transport error has no status
+
+    def test_redeliver_requeues_without_resetting_attempts(self):
+        self.start_hooks()
+        self.add_hook()
+        self.receiver.status = 500
+        self.comment()
+        rows = self.wait_deliveries(lambda rows: rows and rows[0]["status"] == "failed")
+        self.assertEqual((rows[0]["attempts"], rows[0]["status"]), (5, "failed"))
+        self.assertEqual(self.refused("webhook", "redeliver", "krz/app", "x"), (400, 2, 'bad delivery id "x"'))
+        self.assertEqual(self.refused("webhook", "redeliver", "krz/app", "99"), (404, 3, "no delivery 99 on krz/app"))
+        self.assertEqual(self.ok("webhook", "redeliver", "krz/app", "1"), {"requeued": 1})
+        rows = self.wait_deliveries(lambda rows: rows[0]["status"] != "pending")
+        # attempts stayed at 5, so one more failure dead-letters it again at once
+        self.assertEqual((rows[0]["attempts"], rows[0]["status"]), (6, "failed"))
+        self.assertEqual(len(self.receiver.wait_for(6)), 6)
+        self.receiver.status = 204
+        self.ok("webhook", "redeliver", "krz/app", "1")
+        rows = self.wait_deliveries(lambda rows: rows[0]["status"] == "delivered")
+        self.assertEqual(rows[0], {"id": 1, "url": self.receiver.url, "event": "issue.commented",
+                                   "status": "delivered", "attempts": 7, "last_status": 204})
+        time.sleep(0.3)  # three more ticks: a delivered delivery is not sent again
+        self.assertEqual(len(self.receiver.requests), 7)
+
+    # which events go where
+
+    def test_deliveries_are_created_for_matching_active_hooks_of_the_events_repository(self):
+        repos = [app_repo(webhooks=[{"id": 1, "url": self.receiver.url + "?all", "events": "*"},
+                                    {"id": 2, "url": self.receiver.url + "?push", "events": "push"},
+                                    {"id": 3, "url": self.receiver.url + "?list", "events": "push,issue.commented"},
+                                    {"id": 4, "url": self.receiver.url + "?spaced", "events": "push, issue.commented"},
+                                    {"id": 5, "url": self.receiver.url + "?off", "active": False}]),
+                 dict(app_repo(), path="krz/other", webhooks=[{"id": 6, "url": self.receiver.url + "?other"}])]
+        self.start_hooks(repos)
+        self.comment()
+        rows = self.wait_deliveries(lambda rows: len(rows) == 2 and all(r["status"] == "delivered" for r in rows))
+        # `*` and the list naming the kind; not `push` alone, not "push, issue.commented" (the space
+        # stays in the stored list, so its LIKE never matches), not the inactive hook.
+        self.assertEqual(sorted(r["url"].partition("?")[2] for r in rows), ["all", "list"])
+        self.assertEqual(sorted(r["path"] for r in self.receiver.wait_for(2)), ["/hook?all", "/hook?list"])
+        self.assertEqual(self.deliveries("krz/other"), [])
+
+    def test_push_is_delivered_though_the_feed_never_shows_it(self):
+        self.start_hooks([app_repo(webhooks=[{"id": 1, "url": self.receiver.url, "events": "push"}])])
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E, "actor": "alice"})
+        self.assertEqual(self.feed(), [])
+        body = self.receiver.wait_for(1)[0]["body"]
+        self.assertEqual(body, ('{"event":"push","repo":"krz/app","actor":"alice","created_at":'
+                                '"2026-11-29T12:00:00.000Z","data":{"ref":"refs/heads/feat-3","old":"%s",'
+                                '"new":"%s","forced":false,"deleted":false}}' % (SHA_D, SHA_E)).encode())
+
+    # what is sent
+
+    def test_payload_headers_and_signature(self):
+        import hashlib
+        import hmac
+        self.start_hooks()
+        self.add_hook("--secret", "-", stdin="s3cret\r\n")
+        self.ok("webhook", "add", "krz/app", self.receiver.url + "?plain")
+        self.ok("issue", "create", "krz/app", "--title", "a <b> & c")
+        reqs = sorted(self.receiver.wait_for(2), key=lambda r: r["path"])
+        signed, plain = reqs
+        body = signed["body"]
+        self.assertEqual(json.loads(body), {"event": "issue.created", "repo": "krz/app", "actor": BOT,
+                                            "created_at": "2026-11-29T12:00:00.000Z", "data": {"number": 2}})
+        self.assertTrue(body.startswith(b'{"event":"issue.created","repo":"krz/app","actor":"triage-bot",'
+                                        b'"created_at":'), body)
+        h = signed["headers"]
+        self.assertEqual(h["Content-Type"], "application/json")
+        self.assertEqual(h["User-Agent"], "gitbay-webhook")
+        self.assertEqual(h["X-Gitbay-Event"], "issue.created")
+        ids = {r["path"]: r["headers"]["X-Gitbay-Delivery"] for r in reqs}
+        self.assertEqual(sorted(ids.values()), ["1", "2"])
+        self.assertEqual(h["X-Gitbay-Signature-256"],
+                         "sha256=" + hmac.new(b"s3cret", body, hashlib.sha256).hexdigest())  # CR LF trimmed
+        self.assertNotIn("X-Gitbay-Signature-256", plain["headers"])
+        self.assertEqual(plain["body"], body)
+
+    def test_the_body_is_go_json_and_leaves_an_empty_actor_out(self):
+        import gitbay_sim
+        event = {"id": 1, "repo": "krz/app", "kind": "issue.edited", "created_at": "2026-11-29T12:00:00.000Z",
+                 "data": {"number": 3, "title": "<é>&\u2028"}}
+        self.assertEqual(gitbay_sim.delivery_body(event),
+                         '{"event":"issue.edited","repo":"krz/app","created_at":"2026-11-29T12:00:00.000Z",'
+                         '"data":{"number":3,"title":"\\u003cé\\u003e\\u0026\\u2028"}}'.encode())
+
+    # the deliverer's timing and retries
+
+    def test_deliveries_go_out_on_the_tick_twenty_at_a_time_in_id_order(self):
+        self.start_hooks([app_repo()], "--webhook-allow-local")  # gitbay's own 2 s tick
+        self.add_hook()
+        self.sim.control(deliveries_paused=True)
+        for _ in range(25):
+            self.comment()
+        self.sim.control(deliveries_paused=False)
+        reqs = self.receiver.wait_for(25, timeout=15)
+        self.assertEqual([r["headers"]["X-Gitbay-Delivery"] for r in reqs], [str(n) for n in range(1, 26)])
+        gaps = [b["at"] - a["at"] for a, b in zip(reqs, reqs[1:])]
+        self.assertEqual(max(range(len(gaps)), key=gaps.__getitem__), 19, gaps)  # the wait is after the 20th
+        self.assertGreaterEqual(gaps[19], 1.95, gaps)
+        self.assertLess(max(gaps[:19]), 1.0, gaps)
+
+    def test_failed_attempts_back_off_doubling_then_dead_letter_at_five(self):
+        self.start_hooks([app_repo()], "--time-scale", "10", "--webhook-allow-local", "--webhook-retry-base", "1")
+        self.add_hook()
+        self.receiver.status = 503
+        self.comment()
+        reqs = self.receiver.wait_for(5, timeout=15)
+        self.assertEqual(len(reqs), 5, (self.deliveries(), self.stats()))
+        gaps = [b["at"] - a["at"] for a, b in zip(reqs, reqs[1:])]
+        for k, gap in enumerate(gaps):  # base 1 s / scale 10, doubling: 0.1, 0.2, 0.4, 0.8 at least
+            self.assertGreaterEqual(gap, 0.1 * (1 << k) * 0.95, gaps)
+        rows = self.wait_deliveries(lambda rows: rows[0]["status"] == "failed")
+        self.assertEqual(rows[0], {"id": 1, "url": self.receiver.url, "event": "issue.commented", "status": "failed",
+                                   "attempts": 5, "last_status": 503, "last_error": "endpoint returned 503"})
+        time.sleep(0.7)  # three ticks more: nothing after the fifth attempt
+        self.assertEqual(len(self.receiver.requests), 5)
+        self.assertEqual(self.stats(), {"attempted": 5, "delivered": 0, "failed": 5, "dead_lettered": 1})
+
+    def test_a_redirect_is_not_followed(self):
+        self.start_hooks()
+        self.add_hook()
+        self.receiver.status, self.receiver.headers = 302, {"Location": "/elsewhere"}
+        self.comment()
+        rows = self.wait_deliveries(lambda rows: rows[0]["attempts"] >= 1)
+        self.assertEqual((rows[0]["last_status"], rows[0]["last_error"]), (302, "endpoint returned 302"))
+        self.assertTrue(all(r["path"] == "/hook" for r in self.receiver.requests))
+
+    def test_the_client_gives_up_after_ten_seconds(self):
+        self.start_hooks([app_repo()], "--time-scale", "20", "--webhook-allow-local")  # 0.5 s, retry 1.5 s
+        self.add_hook()
+        self.receiver.delay = 6.0
+        self.comment()
+        sent = self.receiver.wait_for(1)[0]["at"]
+        rows = self.wait_deliveries(lambda rows: rows[0]["attempts"] >= 1)
+        self.assertLess(time.monotonic() - sent, 4.0)  # long before the receiver answers
+        self.assertEqual(rows[0]["last_error"], 'Post "%s": context deadline exceeded (Client.Timeout exceeded '
+                                                'while awaiting headers)' % self.receiver.url)
+        self.assertEqual(rows[0]["status"], "pending")
+
+    def test_paused_deliveries_stay_pending_and_the_stats_count_them(self):
+        self.start_hooks()
+        self.add_hook()
+        self.assertEqual(self.sim.control(deliveries_paused=True)["deliveries_paused"], True)
+        self.comment()
+        time.sleep(0.4)  # four ticks
+        self.assertEqual(self.receiver.requests, [])
+        self.assertEqual(self.deliveries()[0]["status"], "pending")
+        self.sim.control(deliveries_paused=False)
+        self.wait_deliveries(lambda rows: rows[0]["status"] == "delivered")
+        self.assertEqual(self.stats(), {"attempted": 1, "delivered": 1, "failed": 0, "dead_lettered": 0})
+        status, _, _ = self.sim.raw("POST", "/_sim/control", body={"deliveries_paused": "yes"})
+        self.assertEqual(status, 400)
+
+    def test_the_deliverer_stops_with_the_simulator(self):
+        self.start_hooks([app_repo()], "--webhook-allow-local")  # scale 1: a 10 s client timeout
+        self.add_hook()
+        self.receiver.delay = 8.0
+        self.comment()
+        self.receiver.wait_for(1, timeout=5)  # a delivery is in flight
+        began = time.monotonic()
+        self.sim.proc.terminate()
+        self.assertEqual(self.sim.proc.wait(timeout=6), 0)
+        self.assertLess(time.monotonic() - began, 4.0)  # the POST under way is cut off, not waited for
+
+
+class WebhookStateFileTests(unittest.TestCase):
+    """The forge-state keys of webhooks: a repository's `webhooks` and `admins`, an org's `admins`."""
+
+    def test_webhooks_load_and_dump_back(self):
+        import gitbay_sim
+        doc = forge([app_repo(admins=["alice"], webhooks=[{"id": 3, "url": "http://h/a", "secret": "s"},
+                                                          {"id": 5, "url": "http://h/b", "events": "push",
+                                                           "active": False}]),
+                     dict(app_repo(), path="acme/lib", webhooks=[{"id": 4, "url": "http://h/c"}])],
+                    orgs={"acme": {"members": ["alice"], "admins": ["cmc"]}})
+        f = gitbay_sim.Forge(json.loads(json.dumps(doc)))
+        self.assertEqual(f.next_hook_id, 6)
+        dumped = f.dump(f.now)
+        self.assertEqual(dumped["repos"][0]["webhooks"], [
+            {"id": 3, "url": "http://h/a", "events": "*", "active": True, "secret": "s"},
+            {"id": 5, "url": "http://h/b", "events": "push", "active": False}])
+        self.assertEqual(dumped["repos"][0]["admins"], ["alice"])
+        self.assertEqual(dumped["orgs"]["acme"]["admins"], ["cmc"])
+        self.assertEqual(gitbay_sim.Forge(json.loads(json.dumps(dumped))).dump(f.now), dumped)
+        self.assertNotIn("webhooks", gitbay_sim.Forge(forge([app_repo()])).dump(f.now)["repos"][0])
+
+    def test_bad_webhook_keys_are_refused(self):
+        import gitbay_sim
+        for repos in ([app_repo(webhooks=[{"url": "http://h/"}])], [app_repo(webhooks=[{"id": 1}])],
+                      [app_repo(webhooks=[{"id": 1, "url": "http://h/", "active": "yes"}])],
+                      [app_repo(webhooks=[{"id": 1, "url": "http://h/"}]),
+                       dict(app_repo(), path="krz/b", webhooks=[{"id": 1, "url": "http://h/"}])],
+                      [app_repo(admins="alice")]):
+            with self.assertRaises(gitbay_sim.StateError):
+                gitbay_sim.Forge(forge(repos))
+        with self.assertRaises(gitbay_sim.StateError):
+            gitbay_sim.Forge(forge([app_repo()], orgs={"krz": {"admins": "alice"}}))
+
+
+class WebhookRegistryTests(unittest.TestCase):
+    """The simulator's `webhook` commands against gitbay's registry as the bot records it
+    (Tests/GitbayKitTests/Fixtures/gitbay-registry.json, from internal/control/webhook.go)."""
+
+    def test_the_simulated_commands_match_the_registry(self):
+        import gitbay_sim
+        path = os.path.join(HERE, "..", "GitbayKitTests", "Fixtures", "gitbay-registry.json")
+        with open(path, encoding="utf-8") as f:
+            registry = json.load(f)
+        known = set(registry["known_paths"])
+        for spec_path in gitbay_sim.SPECS:
+            self.assertIn(" ".join(spec_path), known)
+        entries = {c["path"]: c for c in registry["commands"] if c["path"].startswith("webhook ")}
+        self.assertEqual(sorted(entries), ["webhook add", "webhook deliveries", "webhook list", "webhook redeliver",
+                                           "webhook remove"])
+        for name, entry in entries.items():
+            spec = gitbay_sim.SPECS[tuple(name.split())]
+            self.assertEqual(entry["read_only"], spec.read_only, name)
+            self.assertEqual(entry["reads_stdin"], spec.reads_stdin, name)
+            self.assertEqual(entry["parser"], spec.parser, name)
+            self.assertEqual(sorted(f["name"] for f in entry["flags"]), sorted(spec.values + spec.multi + spec.bools),
+                             name)
+            self.assertTrue(all(f["takes_value"] for f in entry["flags"]), name)
+            self.assertEqual(entry["positional_count"]["max"], spec.pos[1], name)
+            self.assertTrue(spec.usage.startswith(name + " "), name)
