@@ -15,7 +15,10 @@ import Synchronization
 /// shows a push to their branches, which gitbay's feed never does, and the query language can
 /// neither sort nor filter by that time. The cost at the defaults (a poll
 /// every 30 s, a full pass every 15 min) is then the idle passes' requests × 120 an hour plus the
-/// full passes' (after the first, which fills the cache) × 4. Requests are counted, never timed.
+/// full passes' (after the first, which fills the cache) × 4. With webhooks (a third run, with a
+/// hook on every repository and `--webhook-secret-file`) the start checks the hooks and then polls
+/// at the relaxed pace, ten intervals (5 min at the defaults, 12 polls an hour), which the run
+/// shows by the idle passes it makes. Requests are counted, never timed.
 enum WatchBenchmark {
     static let summary = "watch idle cost: requests per idle poll and per full pass, as requests per hour"
 
@@ -73,10 +76,13 @@ enum WatchBenchmark {
 
     private static func measure(repos: Int, mergeRequests: Int, seconds: Double) async throws -> [BenchRow] {
         let file = try await GeneratedForge.file(repos: repos, mergeRequests: mergeRequests)
-        let options = ["--clock", "frozen", "--api-rate", "1000000", "--write-rate", "1000000"]
+        let options = [
+            "--clock", "frozen", "--api-rate", "1000000", "--write-rate", "1000000", "--webhook-allow-local",
+        ]
         return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
             let plain = try await watch(simulator, seconds: seconds, scraping: false)
             let scraped = try await watch(simulator, seconds: seconds, scraping: true)
+            let hooked = try await watch(simulator, seconds: seconds, scraping: false, webhooks: true)
             let open = try await simulator.client().all(try MergeRequestQueryCommand(query: "repo:* is:mr is:open"))
                 .count
             let floor = 1 + (open + 199) / 200
@@ -85,6 +91,12 @@ enum WatchBenchmark {
             let idleMean = mean(idle)
             let fullMean = mean(full)
             let perHour = idleMean * 120 + fullMean * 4
+            let hookedIdle = hooked.values("idle", "requests")
+            let hookedFull = hooked.values("full", "requests")
+            // The start's check reads two requests a repository, for at most ten; the relaxed
+            // pace at the defaults is a poll every 300 s.
+            let check = Double(2 * min(repos, 10))
+            let hookedPerHour = mean(hookedIdle) * 12 + mean(hookedFull) * 4 + check
             let size = "\(repos) repos, \(open) open MRs, \(Int(seconds)) s, exit \(plain.code.rawValue)"
             let scrapedSize = "same, scraping /metrics every 1 s, exit \(scraped.code.rawValue)"
             let sameRequests =
@@ -109,6 +121,19 @@ enum WatchBenchmark {
                         + String(format: "%.0f", fullMean) + " × 4",
                     target: "≤ 7200 (gitbay's 120/min)",
                     verdict: perHour <= 7200 && plain.code == .terminated ? "PASS" : "FAIL"),
+                BenchRow(
+                    name: "watch", size: "same, with a webhook on every repository, exit \(hooked.code.rawValue)",
+                    measure: "idle passes in the run, polling alone and with webhooks",
+                    value: "\(idle.count) and \(hookedIdle.count)",
+                    target: "fewer with webhooks (a poll each full pass, here every 10 s, for one each second)",
+                    verdict: hookedIdle.count * 4 < max(1, idle.count) && hooked.code == .terminated ? "PASS" : "FAIL"),
+                BenchRow(
+                    name: "watch", size: "same, with a webhook on every repository",
+                    measure: "requests per idle hour at --interval 30s --full-every 15m: polling alone, with webhooks",
+                    value: String(format: "%.0f and %.0f", perHour, hookedPerHour)
+                        + " = \(String(format: "%.0f", mean(hookedIdle.isEmpty ? idle : hookedIdle))) × 12 + "
+                        + String(format: "%.0f", mean(hookedFull)) + " × 4 + \(Int(check)) (the start's check)",
+                    target: "(reported)", verdict: "—"),
                 BenchRow(
                     name: "watch", size: scrapedSize,
                     measure: "requests per idle and full pass, against the run without scraping",
@@ -135,9 +160,31 @@ enum WatchBenchmark {
     /// Runs the real command in this process for `seconds`, scraping its /metrics once a second when
     /// `scraping`, then 200 times back to back for the CPU cost of one scrape, and stops it as
     /// systemd would.
-    private static func watch(_ simulator: SimulatorProcess, seconds: Double, scraping: Bool) async throws -> Watched {
+    private static func watch(
+        _ simulator: SimulatorProcess, seconds: Double, scraping: Bool, webhooks: Bool = false
+    ) async throws -> Watched {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-watch-\(UUID())")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: state) }
+        let secret = state.appendingPathComponent("webhook-secret")
+        try Data("a benchmark's secret".utf8).write(to: secret)
+        var listening: [String] = []
+        if webhooks {
+            // The hooks go in before the watcher starts, so its first check finds them: on a port
+            // free now, which the watcher then listens on.
+            let port = try FreePort.pick()
+            listening = ["--listen", "127.0.0.1:\(port)", "--webhook-secret-file", secret.path]
+            for repository in try await simulator.client().all(try RepoListCommand()) {
+                let added = try await simulator.write(
+                    [
+                        "webhook", "add", repository.path.description, "http://127.0.0.1:\(port)/hooks/gitbay",
+                        "--secret", "-",
+                    ], stdin: "a benchmark's secret")
+                guard added == 200 else {
+                    throw StateBenchmark.WrongAnswer(description: "webhook add \(repository.path) answered \(added)")
+                }
+            }
+        }
         let lines = Lines()
         let control = CommandControl()
         let watcher = Task {
@@ -146,7 +193,7 @@ enum WatchBenchmark {
                     "watch", ShippedRules.folder.path, "--scope", "repo:*", "--dry-run", "--interval", "1s",
                     "--full-every", "10s", "--format", "json", "--state-dir", state.path, "--url",
                     simulator.baseURL.absoluteString, "--rate-limit", "1000000",
-                ] + (scraping ? ["--listen", "127.0.0.1:0"] : []),
+                ] + (scraping ? ["--listen", "127.0.0.1:0"] : listening),
                 environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: lines, control: control)
         }
         var result = Watched(passes: [], code: .ok)

@@ -113,7 +113,7 @@ public final class SimulatorProcess: @unchecked Sendable {
         // The port was just freed; another program may take it first, which this waits out
         // (bounded), and reports if it keeps it.
         for _ in 0..<3 {
-            _ = try await eventually(within: 10) { Self.canListen(on: port) }
+            _ = try await eventually(within: 10) { FreePort.canListen(on: port) }
             do {
                 let (started, _) = try await Self.launch(arguments + ["--port", "\(port)"])
                 process.withLock { $0 = started }
@@ -123,29 +123,6 @@ public final class SimulatorProcess: @unchecked Sendable {
             }
         }
         throw lastError ?? SimulatorError.didNotStart(arguments: arguments)
-    }
-
-    /// Whether a server could listen on 127.0.0.1 at `port` now, as the simulator does
-    /// (`SO_REUSEADDR`, so a connection of the last run in TIME_WAIT does not hold the port).
-    private static func canListen(on port: Int) -> Bool {
-        #if os(Linux)
-        guard let descriptor = try? closeOnExecSocket(AF_INET, Int32(SOCK_STREAM.rawValue)) else { return false }
-        #else
-        guard let descriptor = try? closeOnExecSocket(AF_INET, SOCK_STREAM) else { return false }
-        #endif
-        defer { closeDescriptor(descriptor) }
-        var reuse: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return bound == 0
     }
 
     /// The writes the simulator journaled, one JSON object a line, in order.
