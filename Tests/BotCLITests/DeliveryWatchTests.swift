@@ -106,7 +106,9 @@ private func step(_ machine: inout WatchMachine, at now: Duration) -> WatchMachi
         #expect(step(&machine, at: .seconds(304)) == .poll)
         machine.polled([try event("issue.closed", at: 1_790_000_500)], at: .seconds(304))
         machine.passEnded(.events, started: .seconds(304), at: .seconds(305))
-        #expect(step(&machine, at: .seconds(306)) == .idle(until: .seconds(604)))
+        #expect(
+            step(&machine, at: .seconds(306)) == .idle(until: .seconds(364) + .milliseconds(1)),
+            "the idle spell ends when the event's grace does")
         #expect(step(&machine, at: .seconds(365)) == .full, "missed: a full pass at once")
         machine.passEnded(.full, started: .seconds(365), at: .seconds(366))
         #expect(machine.deliveries?.health == .failing)

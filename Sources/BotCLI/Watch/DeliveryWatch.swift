@@ -104,6 +104,12 @@ struct DeliveryWatch: Sendable, Equatable {
         forget(before: now)
     }
 
+    /// When the grace of the event awaited longest ends, which is when ``check(at:)`` may next
+    /// find deliveries failing; `nil` while nothing is awaited.
+    var nextDeadline: Duration? {
+        awaited.values.min().map { $0 + grace + .milliseconds(1) }
+    }
+
     /// Looks, at `now`, for awaited events whose grace is over: answers whether deliveries have
     /// just turned out to be failing (the watcher then runs a full pass).
     mutating func check(at now: Duration) -> Bool {

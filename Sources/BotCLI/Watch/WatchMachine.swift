@@ -107,7 +107,10 @@ struct WatchMachine: Sendable, Equatable {
         }
         if deliveries?.check(at: now) == true { fullDue = true }
         if let resume, now < resume, pausing || !(pollSoon || fullDue) {
-            return pausing ? .pause(until: resume) : .idle(until: resume)
+            guard !pausing else { return .pause(until: resume) }
+            // An idle spell ends early when an awaited delivery's grace does, so a failure is
+            // seen then rather than at the next poll.
+            return .idle(until: min(resume, deliveries?.nextDeadline ?? resume))
         }
         resume = nil
         pollSoon = false
