@@ -31,7 +31,12 @@ struct WatchCommand: BotCommand {
             server turns away is exit 1. With --listen it serves Prometheus metrics at /metrics, \
             /healthz (200 while a pass succeeded within max(3 intervals, twice the longest pass), \
             else 503 and why) and a status page at / (an address it cannot listen on is exit 1 at the \
-            start). Started by systemd as Type=notify, it says \
+            start). With --webhook-secret-file it also takes gitbay's webhook deliveries at POST \
+            /hooks/gitbay (signed with that secret; others get 401), acts on each at once, pushes \
+            included, which no feed shows, and polls ten times less often while they arrive: an \
+            event the feed shows that no delivery announced turns /healthz to 503, polling back to \
+            --interval, and runs a full pass. Writes go out at gitbay's pace behind the passes, \
+            answers to people before a full pass's backlog. Started by systemd as Type=notify, it says \
             READY=1 after the first full pass, STATUS= after each, STOPPING=1 on a stop, and feeds \
             the watchdog (WatchdogSec=) only while its passes and waits make progress.
             """,
