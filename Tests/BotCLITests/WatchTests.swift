@@ -397,6 +397,26 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
         #expect(result.error.contains("--interval takes a duration of a second or more"), "\(result.error)")
     }
 
+    /// A webhook secret needs the `--listen` address deliveries come to, and a file with a secret
+    /// in it; neither mistake starts a watcher, and the secret is never printed.
+    @Test func aWebhookSecretWithoutListenOrAnEmptyOneIsAUsageError() async throws {
+        let secret = Scratch.url("secret-\(UUID().uuidString)")
+        try "s3cret-value\n".write(to: secret, atomically: true, encoding: .utf8)
+        let unheard = await runBot(
+            ["watch", "--url", "http://127.0.0.1:9", "--webhook-secret-file", secret.path],
+            environment: ["GITBAY_TOKEN": "gb_" + String(repeating: "c", count: 64)])
+        #expect(unheard.code == 64)
+        #expect(unheard.error.contains("give --listen host:port too"), "\(unheard.error)")
+        #expect(!unheard.error.contains("s3cret-value"))
+        let empty = Scratch.url("secret-\(UUID().uuidString)")
+        try "\n".write(to: empty, atomically: true, encoding: .utf8)
+        let blank = await runBot(
+            ["watch", "--url", "http://127.0.0.1:9", "--listen", "127.0.0.1:0", "--webhook-secret-file", empty.path],
+            environment: ["GITBAY_TOKEN": "gb_" + String(repeating: "c", count: 64)])
+        #expect(blank.code == 64)
+        #expect(blank.error.contains("the webhook secret file \(empty.path) is empty"), "\(blank.error)")
+    }
+
     /// A token the server turns away ends the watcher with exit 1; a busy server is waited out.
     @Test func aRevokedTokenIsExitOneAndABusyServerIsWaitedOut() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
