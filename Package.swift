@@ -88,6 +88,12 @@ let package = Package(
         // The small HTTP/1.1 server of `watch --listen` (metrics, health, status), on threads of its own.
         .target(name: "HTTPServer", dependencies: ["CPOSIXShims"]),
 
+        // SHA-256, HMAC-SHA256 and a constant-time comparison in pure Swift: the toolchain has no crypto
+        // library here, and a webhook's signature is an HMAC-SHA256.
+        .target(name: "MessageAuthentication"),
+        // The receiving end of gitbay's webhooks: a pure judgement of one request (signature, size, shape).
+        .target(name: "Webhooks", dependencies: ["GitbayKit", "HTTPServer", "MessageAuthentication"]),
+
         // SQLite from the system, for the bot's state database.
         .systemLibrary(
             name: "CSQLite",
@@ -148,6 +154,10 @@ let package = Package(
             ],
             resources: [.copy("Corpus"), .copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "GitbayTestSupport"]),
+        .testTarget(name: "MessageAuthenticationTests", dependencies: ["MessageAuthentication"]),
+        .testTarget(
+            name: "WebhooksTests",
+            dependencies: ["Webhooks", "HTTPServer", "GitbayKit", "MessageAuthentication", "GitbayTestSupport"]),
         .testTarget(
             name: "StateDatabaseTests",
             dependencies: ["StateDatabase", "RuleEngine", "GitbayTestSupport"]

@@ -1,6 +1,6 @@
 extension HTTPServer {
-    /// One request as the handler sees it: its request line and header fields, never a body (only
-    /// GET and HEAD reach the handler).
+    /// One request as the handler sees it: its request line, header fields and, for a POST to a
+    /// ``BodyRoute``, its whole body.
     public struct Request: Sendable, Hashable {
         /// The method as sent, such as "GET".
         public var method: String
@@ -12,9 +12,12 @@ extension HTTPServer {
         public var query: String?
         /// The header fields in the order sent, their names as sent.
         public var headers: [Header]
+        /// The body, exactly `Content-Length` bytes, for a POST to a ``BodyRoute``; nil for every
+        /// other request, whose body (if any) is never read.
+        public var body: [UInt8]?
 
         /// A request for `target`, its path and query taken from it.
-        public init(method: String, target: String, headers: [Header] = []) {
+        public init(method: String, target: String, headers: [Header] = [], body: [UInt8]? = nil) {
             self.method = method
             self.target = target
             if let mark = target.firstIndex(of: "?") {
@@ -25,6 +28,7 @@ extension HTTPServer {
                 query = nil
             }
             self.headers = headers
+            self.body = body
         }
 
         /// The value of the first header field named `name`, compared without regard to case.

@@ -5,15 +5,22 @@ import Darwin
 #endif
 
 /// A small HTTP/1.1 server on POSIX sockets for `gitbay-bot watch --listen`: /metrics, /healthz and
-/// a status page, which a synchronous handler renders from an in-memory snapshot.
+/// a status page, which a synchronous handler renders from an in-memory snapshot, and the POSTs of
+/// gitbay's webhooks to the paths given as ``BodyRoute``s.
 ///
 /// It may face a network that is not friendly, so everything a client can hold is bounded
 /// (``Limits``):
 /// - **The request head** (request line and header fields): at most `maxHeadBytes` (8 KiB) of it
-///   is ever held; a longer one gets 431. No body is ever read: only GET and HEAD reach the
-///   handler, and any other method gets 405 with `Allow: GET, HEAD`.
-/// - **The time to send the head**: `readTimeout` (5 s) from the accept for the whole head, not for
-///   each read, so a client trickling a byte a second (slowloris) is cut as surely as a silent one.
+///   is ever held; a longer one gets 431. GET and HEAD reach the handler; so does POST to a body
+///   route, which is served nothing else. Any other method gets 405 with `Allow: GET, HEAD` (or
+///   `Allow: POST` on a route's path), its body unread.
+/// - **The request body**: only a POST to a ``BodyRoute`` has one read, of exactly its
+///   `Content-Length`, at most the route's `maxBodyBytes` (413 before any of it is read when the
+///   length is more; 411 without a length or with `Transfer-Encoding`); the handler sees only a
+///   whole body.
+/// - **The time to send the request**: `readTimeout` (5 s) from the accept for the whole head and
+///   body, not for each read, so a client trickling a byte a second (slowloris) is cut as surely
+///   as a silent one.
 /// - **The time to take the response**: `writeTimeout` (5 s), so a client that never reads a large
 ///   page does not keep its thread.
 /// - **Connections**: at most `maxConnections` (4) are served at once, each on a thread of its own.
@@ -35,7 +42,7 @@ public final class HTTPServer: Sendable {
     public struct Limits: Sendable, Hashable {
         /// The most bytes of the request line and header fields.
         public var maxHeadBytes: Int
-        /// The deadline for the whole request head, from the accept.
+        /// The deadline for the whole request, head and body, from the accept.
         public var readTimeout: Duration
         /// The deadline for writing the response, from its first byte.
         public var writeTimeout: Duration
@@ -62,8 +69,8 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Answers one GET or HEAD request (for HEAD, the server sends the headers only); runs on a
-    /// connection's thread.
+    /// Answers one GET or HEAD request (for HEAD, the server sends the headers only), or a POST to
+    /// a ``BodyRoute`` with its body; runs on a connection's thread.
     public typealias Handler = @Sendable (Request) -> Response
 
     /// The bound port: the one asked for, or the one the system chose for port 0.
@@ -79,18 +86,23 @@ public final class HTTPServer: Sendable {
         self.loop = loop
     }
 
-    /// A server on `address`, serving on threads of its own when this returns.
+    /// A server on `address`, serving on threads of its own when this returns; `bodyRoutes` are
+    /// the paths that take a POST with a body (none: no body is ever read).
     public static func start(
-        on address: ListenAddress, limits: Limits = Limits(), handler: @escaping Handler
+        on address: ListenAddress, limits: Limits = Limits(), bodyRoutes: [BodyRoute] = [],
+        handler: @escaping Handler
     ) throws(HTTPServerError) -> HTTPServer {
-        if let problem = limits.problem { throw HTTPServerError("cannot listen on \(address): \(problem)") }
+        if let problem = limits.problem ?? BodyRoute.problem(in: bodyRoutes) {
+            throw HTTPServerError("cannot listen on \(address): \(problem)")
+        }
         let (listener, port) = try ListeningSocket.open(on: address)
         guard let wake = POSIX.pipe() else {
             let reason = String(cString: strerror(errno))
             close(listener)
             throw HTTPServerError("cannot listen on \(address): no wake-up pipe: \(reason)")
         }
-        let loop = ServerLoop(listener: listener, wake: wake, limits: limits, handler: handler)
+        let loop = ServerLoop(
+            listener: listener, wake: wake, limits: limits, bodyRoutes: bodyRoutes, handler: handler)
         loop.start()
         return HTTPServer(port: port, address: address, loop: loop)
     }

@@ -41,16 +41,18 @@ final class ServerLoop: Sendable {
     private let wakeReader: Int32
     private let wakeWriter: Int32
     private let limits: HTTPServer.Limits
+    private let bodyRoutes: [HTTPServer.BodyRoute]
     private let handler: HTTPServer.Handler
     private let state = Mutex(State())
 
     init(
         listener: Int32, wake: (read: Int32, write: Int32), limits: HTTPServer.Limits,
-        handler: @escaping HTTPServer.Handler
+        bodyRoutes: [HTTPServer.BodyRoute], handler: @escaping HTTPServer.Handler
     ) {
         self.listener = listener
         (wakeReader, wakeWriter) = wake
         self.limits = limits
+        self.bodyRoutes = bodyRoutes
         self.handler = handler
     }
 
@@ -162,7 +164,9 @@ final class ServerLoop: Sendable {
         }
         switch admitted {
         case true?:
-            let served = Connection(descriptor: connection, acceptedAt: acceptedAt, limits: limits, handler: handler)
+            let served = Connection(
+                descriptor: connection, acceptedAt: acceptedAt, limits: limits, bodyRoutes: bodyRoutes,
+                handler: handler)
             spawn("http-server connection") { self.finish(connection, holding: served.serve()) }
         case false?:
             refuse(connection)

@@ -12,13 +12,14 @@ final class Recorder: Sendable {
     }
 }
 
-/// A server on a free loopback port whose handler records each request and answers `response`.
+/// A server on a free loopback port, taking bodies on `bodyRoutes`, whose handler records each
+/// request and answers `response`.
 func startedServer(
     on address: String = "127.0.0.1:0", limits: HTTPServer.Limits = HTTPServer.Limits(),
-    recorder: Recorder = Recorder(),
+    bodyRoutes: [HTTPServer.BodyRoute] = [], recorder: Recorder = Recorder(),
     response: HTTPServer.Response = .text("metric 1\n")
 ) throws -> HTTPServer {
-    try HTTPServer.start(on: ListenAddress.parse(address), limits: limits) { request in
+    try HTTPServer.start(on: ListenAddress.parse(address), limits: limits, bodyRoutes: bodyRoutes) { request in
         recorder.record(request)
         return response
     }
