@@ -72,7 +72,7 @@ let package = Package(
             dependencies: [
                 "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "BuiltinPlugins",
-                "MergeRequestsPlugin", "StateDatabase", "CSignals", "HTTPServer",
+                "MergeRequestsPlugin", "StateDatabase", "CSignals", "HTTPServer", "Webhooks",
             ]
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["ArgumentParsing", "BotCLI", "BuiltinPlugins"]),
@@ -150,7 +150,7 @@ let package = Package(
             dependencies: [
                 "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "GitbayTestSupport",
-                "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin",
+                "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "MessageAuthentication",
             ],
             resources: [.copy("Corpus"), .copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "GitbayTestSupport"]),

@@ -5,6 +5,7 @@ import GitbayKit
 import HTTPServer
 import RuleEngine
 import StateDatabase
+import Webhooks
 
 /// `gitbay-bot watch`: a long-running process that acts on the forge's activity within seconds.
 ///
@@ -127,11 +128,16 @@ struct WatchCommand: BotCommand {
             clock: clock)
         let rules = try planning.loadRules(settings)
         let secret = try webhookSecret(settings, console: console)
-        let inbox = secret.map { _ in WebhookInbox() }
+
         let client = try ForgeConnection.client(
             settings, access: dryRun ? .readOnly : .readWrite, console: console, control: control,
             observer: telemetry.record)
-        let server = try serve(on: listen, telemetry, console: console)
+        let hooks = secret.map { secret in
+            WebhookEndpoint(
+                intake: WebhookIntake(path: WebhookCheck.endpointPath, secret: secret), inbox: WebhookInbox(),
+                telemetry: telemetry)
+        }
+        let server = try serve(on: listen, telemetry, hooks: hooks, console: console)
         let notifier = SystemdNotifier(environment: planning.context.environment)
         let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry) }
         defer { watchdog?.stop() }
@@ -139,7 +145,7 @@ struct WatchCommand: BotCommand {
             rules: rules, settings: settings, client: client, dryRun: dryRun, interval: interval,
             fullEvery: fullEvery, json: json, verbose: planning.input.verbose,
             registry: registry, control: control, console: console, telemetry: telemetry, notifier: notifier,
-            clock: clock, inbox: inbox)
+            clock: clock, inbox: hooks?.inbox)
         let ended = await withTaskCancellationHandler { () async -> Result<BotExitCode, CommandFailure> in
             do throws(CommandFailure) {
                 return .success(
@@ -174,13 +180,19 @@ struct WatchCommand: BotCommand {
     }
 
     /// Starts the status server on `address`, before the first pass, so that a probe sees the start.
+    ///
+    /// With `hooks`, its path takes POST bodies (gitbay's deliveries) and the rest stays GET and HEAD.
     private func serve(
-        on address: ListenAddress?, _ telemetry: WatchTelemetry, console: any Console
+        on address: ListenAddress?, _ telemetry: WatchTelemetry, hooks: WebhookEndpoint?, console: any Console
     ) throws(CommandFailure) -> HTTPServer? {
         guard let address else { return nil }
         let endpoints = StatusEndpoints(telemetry: telemetry)
         do {
-            let server = try HTTPServer.start(on: address) { endpoints.respond(to: $0) }
+            let server = try HTTPServer.start(on: address, bodyRoutes: hooks.map { [$0.intake.bodyRoute] } ?? []) {
+                request in
+                if let hooks, request.path == hooks.intake.path { return hooks.respond(to: request) }
+                return endpoints.respond(to: request)
+            }
             var bound = address
             bound.port = server.port
             console.write("note: serving /metrics, /healthz and the status page at http://\(bound)/\n", to: .error)
