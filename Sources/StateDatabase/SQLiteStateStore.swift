@@ -141,13 +141,15 @@ public final class SQLiteStateStore: StateStore {
                 let newest = try connection.integer("SELECT coalesce(max(id), 0) FROM webhook_deliveries")
                 let kept = Int64(Self.deliveriesKept)
                 guard Int64(id) > newest - kept else { return false }
-                guard try connection.integer("SELECT count(*) FROM webhook_deliveries WHERE id = \(id)") == 0 else {
-                    return false
-                }
+                let seen = try connection.rows(
+                    "SELECT 1 FROM webhook_deliveries WHERE id = ?", [.integer(Int64(id))]
+                ) { $0.integer(0) }
+                guard seen.isEmpty else { return false }
                 try connection.run(
                     "INSERT INTO webhook_deliveries (id, taken_at) VALUES (?, ?)",
                     [.integer(Int64(id)), .real(date.timeIntervalSince1970)])
-                try connection.run("DELETE FROM webhook_deliveries WHERE id <= \(max(newest, Int64(id)) - kept)")
+                try connection.run(
+                    "DELETE FROM webhook_deliveries WHERE id <= ?", [.integer(max(newest, Int64(id)) - kept)])
                 return true
             }
         }

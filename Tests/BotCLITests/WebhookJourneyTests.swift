@@ -135,8 +135,10 @@ private struct HookedWatcher {
         }
     }
 
-    /// What a sender without the secret, or a replay, can do to a watcher: nothing. Each request
-    /// is refused (or, for a replay, taken once), no write is sent, and no pass runs for it.
+    /// What a sender without the secret, or a replay, can do to a watcher: nothing.
+    ///
+    /// Each request is refused (or, for a replay, taken once), no write is sent, and no pass runs
+    /// for it.
     @Test func forgedOversizeReplayedAndOutOfScopeDeliveriesChangeNothing() async throws {
         try await SimulatorProcess.run(state: forge, options: options) { simulator in
             let hooked = try await HookedWatcher(simulator)

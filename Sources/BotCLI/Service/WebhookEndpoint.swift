@@ -48,11 +48,16 @@ struct WebhookEndpoint: Sendable {
             var actor: String?
             var kind: String
             var data: JSONValue
-            var created_at: String
+            var createdAt: String
+
+            enum CodingKeys: String, CodingKey {
+                case id, repo, actor, kind, data
+                case createdAt = "created_at"
+            }
         }
         let row = Row(
             repo: delivery.repo.description, actor: delivery.actor, kind: delivery.event, data: delivery.data,
-            created_at: GitbayTimestamp.format(delivery.createdAt, precision: .milliseconds))
+            createdAt: GitbayTimestamp.format(delivery.createdAt, precision: .milliseconds))
         guard let json = try? JSONEncoder().encode(row) else { return nil }
         return try? JSONDecoder().decode(FeedEvent.self, from: json)
     }

@@ -44,8 +44,6 @@ struct DeliveryWatch: Sendable, Equatable {
 
     /// How long after a poll an event it read may still come as a delivery.
     let grace: Duration
-    /// When the last delivery arrived.
-    private(set) var lastArrival: Duration?
     /// The repositories a delivery came from: gitbay's hooks are per repository, so only these
     /// are expected to deliver.
     private(set) var hooked: Set<String> = []
@@ -75,7 +73,6 @@ struct DeliveryWatch: Sendable, Equatable {
 
     /// A delivery of the event `key` arrived at `now`.
     mutating func arrived(_ key: Key, at now: Duration) {
-        lastArrival = now
         hooked.insert(key.repo)
         unhooked.remove(key.repo)
         if awaited.removeValue(forKey: key) == nil { announced[key] = now }

@@ -204,14 +204,7 @@ struct Watcher {
         guard let inbox else { return await sleep(until: instant) }
         let clock = clock
         return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do {
-                    try await clock.sleep(until: instant)
-                    return true
-                } catch {
-                    return false
-                }
-            }
+            group.addTask { await Self.sleep(on: clock, until: instant) }
             group.addTask {
                 await inbox.arrival()
                 return !Task.isCancelled
@@ -247,12 +240,7 @@ struct Watcher {
             console.write(
                 "note: writes stopped, trying again in \(Int(pause.seconds.rounded())) s: \(failure.message)\n",
                 to: .error)
-            do {
-                try await clock.sleep(until: clock.now + pause)
-                return true
-            } catch {
-                return false
-            }
+            return await Self.sleep(on: clock, until: clock.now + pause)
         }
     }
 
@@ -557,6 +545,11 @@ struct Watcher {
     /// Waits until `instant` on the watcher's clock; `false` when the task was cancelled
     /// meanwhile, which ends the wait at once.
     private func sleep(until instant: Duration) async -> Bool {
+        await Self.sleep(on: clock, until: instant)
+    }
+
+    /// Waits until `instant` on `clock`; `false` when the task was cancelled meanwhile.
+    private static func sleep(on clock: any WatchClock, until instant: Duration) async -> Bool {
         do {
             try await clock.sleep(until: instant)
             return true
