@@ -25,6 +25,7 @@ enum GitbayBench {
         "watch": Subcommand(summary: WatchBenchmark.summary, run: WatchBenchmark.run),
         "soak": Subcommand(summary: SoakBenchmark.summary, run: SoakBenchmark.run),
         "reaction": Subcommand(summary: ReactionBenchmark.summary, run: ReactionBenchmark.run),
+        "webhook": Subcommand(summary: WebhookBenchmark.summary, run: WebhookBenchmark.run),
         "all": Subcommand(summary: AllBenchmark.summary, run: AllBenchmark.run),
     ]
 

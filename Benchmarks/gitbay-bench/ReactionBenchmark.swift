@@ -1,6 +1,8 @@
 import ArgumentParsing
 import BotCLI
 import Foundation
+import GitbayClient
+import GitbayKit
 import GitbayTestSupport
 import Synchronization
 
@@ -21,8 +23,9 @@ import Synchronization
 /// to the bot's write; writes with no such action in the run (the first pass's backlog) are not
 /// counted. Pairing with the newest cause gives the shorter figure when several people acted before
 /// the bot answered; the earliest cause since the bot's last write to the item gives the longer
-/// one, and both are reported; `--show-pairs` prints each pair on stderr. Counts and times are
-/// from one run.
+/// one, and both are reported; `--show-pairs` prints each pair on stderr. With `--webhooks` a hook
+/// on every repository posts each event to the watcher (`--listen`, `--webhook-secret-file`), as
+/// gitbay does on its 2 s tick. Counts and times are from one run.
 enum ReactionBenchmark {
     static let summary =
         "watch at gitbay's real pace with faults and a person acting: event-to-reaction latency"
@@ -32,6 +35,7 @@ enum ReactionBenchmark {
         var drain = 60.0
         var repos = 3
         var showPairs = false
+        var webhooks = false
         var words = arguments[...]
         while let word = words.popFirst() {
             switch word {
@@ -39,12 +43,15 @@ enum ReactionBenchmark {
             case "--drain": drain = Double(words.popFirst() ?? "") ?? drain
             case "--repos": repos = Int(words.popFirst() ?? "") ?? repos
             case "--show-pairs": showPairs = true
+            case "--webhooks": webhooks = true
             default:
-                print("usage: gitbay-bench reaction [--seconds 120] [--drain 60] [--repos 3] [--show-pairs]")
+                print(
+                    "usage: gitbay-bench reaction [--seconds 120] [--drain 60] [--repos 3] [--show-pairs] [--webhooks]")
                 return
             }
         }
-        BenchRow.report(try await measure(seconds: seconds, drain: drain, repos: repos, showPairs: showPairs))
+        BenchRow.report(
+            try await measure(seconds: seconds, drain: drain, repos: repos, showPairs: showPairs, webhooks: webhooks))
     }
 
     /// The watcher's pass lines (`--format json`), kept.
@@ -88,7 +95,7 @@ enum ReactionBenchmark {
     }
 
     private static func measure(
-        seconds: Double, drain: Double, repos: Int, showPairs: Bool
+        seconds: Double, drain: Double, repos: Int, showPairs: Bool, webhooks: Bool
     ) async throws -> [BenchRow] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-reaction-\(UUID()).json")
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-reaction-\(UUID())")
@@ -99,7 +106,7 @@ enum ReactionBenchmark {
         try await ForgeGenerator.write(to: file, repos: repos, issues: 40, mergeRequests: 12, builds: 16, seed: 9)
         let options =
             ["--clock", "running", "--time-scale", "1", "--api-rate", "120", "--write-rate", "12"]
-            + ForgeActivity.simulatorOptions
+            + ForgeActivity.simulatorOptions + (webhooks ? ["--webhook-allow-local"] : [])
         var activity = try ForgeActivity(stateFile: file, seed: 9)
         return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
             try await simulator.control(
@@ -108,10 +115,11 @@ enum ReactionBenchmark {
             let offset = try await clockOffset(simulator)
             let passes = Passes()
             let control = CommandControl()
-            let arguments = [
-                "watch", ShippedRules.folder.path, "--scope", "repo:*", "--format", "json", "--state-dir", state.path,
-                "--url", simulator.baseURL.absoluteString,
-            ]
+            let arguments =
+                [
+                    "watch", ShippedRules.folder.path, "--scope", "repo:*", "--format", "json", "--state-dir",
+                    state.path, "--url", simulator.baseURL.absoluteString,
+                ] + (webhooks ? try await hook(simulator, state: state) : [])
             let watcher = Task {
                 await BotCLI.run(
                     arguments, environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: passes,
@@ -170,7 +178,8 @@ enum ReactionBenchmark {
             let faults = ((stats["faults"] as? [String: Any]) ?? [:]).values.compactMap { ($0 as? NSNumber)?.intValue }
                 .reduce(0, +)
             let size =
-                "\(repos) repos, \(Int(seconds)) s + \(Int(drain)) s, \(tries) tries (\(person.count) writes "
+                (webhooks ? "webhooks, " : "")
+                + "\(repos) repos, \(Int(seconds)) s + \(Int(drain)) s, \(tries) tries (\(person.count) writes "
                 + "and \(pushes.count) pushes landed), \(faults) of \(requests) requests faulted, exit \(code)"
             return [
                 row(size, "event → bot's write, newest cause", newest.map(\.seconds), of: bot.count),
@@ -183,6 +192,27 @@ enum ReactionBenchmark {
                     target: "(reported)", verdict: "—"),
             ]
         }
+    }
+
+    /// A hook on every repository to a port free now, before the watcher starts (so its start
+    /// check finds them), with a secret in a file under `state`; answers the watcher's arguments
+    /// that take the deliveries.
+    private static func hook(_ simulator: SimulatorProcess, state: URL) async throws -> [String] {
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let secret = state.appendingPathComponent("webhook-secret")
+        try Data("a benchmark's secret".utf8).write(to: secret)
+        let port = try FreePort.pick()
+        for repository in try await simulator.client().all(try RepoListCommand()) {
+            let added = try await simulator.write(
+                [
+                    "webhook", "add", repository.path.description, "http://127.0.0.1:\(port)/hooks/gitbay",
+                    "--secret", "-",
+                ], stdin: "a benchmark's secret")
+            guard added == 200 else {
+                throw StateBenchmark.WrongAnswer(description: "webhook add \(repository.path) answered \(added)")
+            }
+        }
+        return ["--listen", "127.0.0.1:\(port)", "--webhook-secret-file", secret.path]
     }
 
     /// The row of one set of latencies: count, median, 90th percentile and worst.

@@ -398,8 +398,8 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
     }
 
     /// A webhook secret needs the `--listen` address deliveries come to, and a file with a secret
-    /// in it; neither mistake starts a watcher, and the secret is never printed.
-    @Test func aWebhookSecretWithoutListenOrAnEmptyOneIsAUsageError() async throws {
+    /// in it that can be read; no such mistake starts a watcher, and the secret is never printed.
+    @Test func aWebhookSecretWithoutListenOrAnEmptyOrUnreadableOneIsAUsageError() async throws {
         let secret = Scratch.url("secret-\(UUID().uuidString)")
         try "s3cret-value\n".write(to: secret, atomically: true, encoding: .utf8)
         let unheard = await runBot(
@@ -415,6 +415,20 @@ private func feed(_ simulator: SimulatorProcess) async throws -> [FeedEvent] {
             environment: ["GITBAY_TOKEN": "gb_" + String(repeating: "c", count: 64)])
         #expect(blank.code == 64)
         #expect(blank.error.contains("the webhook secret file \(empty.path) is empty"), "\(blank.error)")
+        // A file that is not there (a typo, a secret not yet deployed) and a directory are read errors.
+        for unreadable in [Scratch.url("no-such-secret-\(UUID().uuidString)").path, Scratch.url("").path] {
+            let missing = await runBot(
+                [
+                    "watch", "--url", "http://127.0.0.1:9", "--listen", "127.0.0.1:0", "--webhook-secret-file",
+                    unreadable,
+                ],
+                environment: ["GITBAY_TOKEN": "gb_" + String(repeating: "c", count: 64)])
+            #expect(missing.code == 64)
+            #expect(
+                missing.error.contains(
+                    "cannot read the webhook secret file \(unreadable) (from --webhook-secret-file)"),
+                "\(missing.error)")
+        }
     }
 
     /// A token the server turns away ends the watcher with exit 1; a busy server is waited out.
