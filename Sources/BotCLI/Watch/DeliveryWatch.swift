@@ -53,10 +53,16 @@ struct DeliveryWatch: Sendable, Equatable {
     /// Whether an event of a hooked repository failed to come as a delivery since the last one
     /// arrived with nothing else awaited.
     private var failing = false
-    /// The events polled that no delivery has announced yet, with when the poll read them.
-    private var awaited: [Key: Duration] = [:]
-    /// The events delivered that no poll has read yet, with when they arrived.
-    private var announced: [Key: Duration] = [:]
+    /// The events polled that no delivery has announced yet, with when the poll read each.
+    ///
+    /// A key stands for as many events as it has times: several events of one kind, repository,
+    /// actor and second are common (the builds one push queues, a bot's cancels of one push's
+    /// builds), and each is delivered and polled once. Counting them as one made the second look
+    /// missed and deliveries failing.
+    private var awaited: [Key: [Duration]] = [:]
+    /// The events delivered that no poll has read yet, with when each arrived; as many as a key
+    /// has times.
+    private var announced: [Key: [Duration]] = [:]
     /// Events polled that never came as deliveries, since the watcher started.
     private(set) var missed = 0
 
@@ -75,7 +81,7 @@ struct DeliveryWatch: Sendable, Equatable {
     mutating func arrived(_ key: Key, at now: Duration) {
         hooked.insert(key.repo)
         unhooked.remove(key.repo)
-        if awaited.removeValue(forKey: key) == nil { announced[key] = now }
+        if !Self.takeOne(key, from: &awaited) { announced[key, default: []].append(now) }
         if awaited.isEmpty { failing = false }
         forget(before: now)
     }
@@ -91,9 +97,9 @@ struct DeliveryWatch: Sendable, Equatable {
     mutating func polled(_ events: [FeedEvent], at now: Duration) {
         for event in events {
             let key = Key(event)
-            guard announced.removeValue(forKey: key) == nil else { continue }
+            guard !Self.takeOne(key, from: &announced) else { continue }
             if hooked.contains(key.repo) {
-                awaited[key] = now
+                awaited[key, default: []].append(now)
             } else {
                 unhooked.insert(key.repo)
             }
@@ -104,23 +110,38 @@ struct DeliveryWatch: Sendable, Equatable {
     /// When the grace of the event awaited longest ends, which is when ``check(at:)`` may next
     /// find deliveries failing; `nil` while nothing is awaited.
     var nextDeadline: Duration? {
-        awaited.values.min().map { $0 + grace + .milliseconds(1) }
+        awaited.values.compactMap(\.first).min().map { $0 + grace + .milliseconds(1) }
     }
 
     /// Looks, at `now`, for awaited events whose grace is over: answers whether deliveries have
     /// just turned out to be failing (the watcher then runs a full pass).
     mutating func check(at now: Duration) -> Bool {
-        let overdue = awaited.filter { now - $0.value > grace }
-        guard !overdue.isEmpty else { return false }
-        for key in overdue.keys { awaited[key] = nil }
-        missed += overdue.count
+        var overdue = 0
+        for (key, times) in awaited {
+            let waiting = times.filter { now - $0 <= grace }
+            overdue += times.count - waiting.count
+            awaited[key] = waiting.isEmpty ? nil : waiting
+        }
+        guard overdue > 0 else { return false }
+        missed += overdue
         defer { failing = true }
         return !failing
+    }
+
+    /// Takes the oldest of `key`'s times from `times`: answers whether there was one.
+    private static func takeOne(_ key: Key, from times: inout [Key: [Duration]]) -> Bool {
+        guard var left = times[key], !left.isEmpty else { return false }
+        left.removeFirst()
+        times[key] = left.isEmpty ? nil : left
+        return true
     }
 
     /// Drops announcements no poll read within a long while (an event outside the feed's reach).
     private mutating func forget(before now: Duration) {
         let horizon = grace * 30
-        announced = announced.filter { now - $0.value <= horizon }
+        announced = announced.compactMapValues { times in
+            let kept = times.filter { now - $0 <= horizon }
+            return kept.isEmpty ? nil : kept
+        }
     }
 }
