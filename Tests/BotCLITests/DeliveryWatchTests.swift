@@ -56,9 +56,10 @@ private func step(_ machine: inout WatchMachine, at now: Duration) -> WatchMachi
         #expect(watch.health == .working)
     }
 
-    /// The builds one push queues, or the bot's cancels of them, are events of one kind, repository,
-    /// actor and second: each is delivered once and polled once, and none of them is a miss. Seen
-    /// at gitbay's pace with a person pushing: taken as one, the second looked missed and every
+    /// Events alike to the second are delivered and polled one for one.
+    ///
+    /// The builds one push queues, or the bot's cancels of them, are events of one kind,
+    /// repository, actor and second: none of them is a miss. Seen at gitbay's pace with a person pushing: taken as one, the second looked missed and every
     /// such push made a full pass.
     @Test func eventsAlikeToTheSecondAreMatchedOneForOneAndOneUndeliveredAmongThemIsMissed() throws {
         var watch = DeliveryWatch(grace: .seconds(60))
