@@ -57,6 +57,10 @@ let package = Package(
         // "Did you mean": one edit-distance matcher for YAML keys, condition fields and options.
         .target(name: "Suggestions"),
 
+        // Commands people give in comments (`/label bug`): rule patterns, finding them outside code
+        // and quotations, and fitting their arguments. Pure.
+        .target(name: "CommentCommands"),
+
         // libyaml from the system (no nesting limit in 0.2.5: the YAML module enforces its own).
         .systemLibrary(
             name: "CLibYAML",
@@ -155,6 +159,7 @@ let package = Package(
             resources: [.copy("Corpus"), .copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "GitbayTestSupport"]),
         .testTarget(name: "MessageAuthenticationTests", dependencies: ["MessageAuthentication"]),
+        .testTarget(name: "CommentCommandsTests", dependencies: ["CommentCommands"]),
         .testTarget(
             name: "WebhooksTests",
             dependencies: ["Webhooks", "HTTPServer", "GitbayKit", "MessageAuthentication", "GitbayTestSupport"]),
