@@ -28,7 +28,7 @@ let package = Package(
         ),
 
         // Rules: the condition language, the plugin protocol, planning and evaluation.
-        .target(name: "RuleEngine", dependencies: ["GitbayKit", "YAML", "Suggestions"]),
+        .target(name: "RuleEngine", dependencies: ["GitbayKit", "YAML", "Suggestions", "CommentCommands"]),
         // The HTTP client as the engine's reader and writer: the one place the two meet.
         .target(name: "GitbayPorts", dependencies: ["GitbayClient", "GitbayKit", "RuleEngine"]),
 
@@ -133,7 +133,7 @@ let package = Package(
             name: "BuiltinPluginsTests",
             dependencies: [
                 "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "MilestonesPlugin", "BuiltinPlugins",
-                "RuleEngine", "GitbayKit",
+                "RuleEngine", "GitbayKit", "YAML", "CommentCommands",
                 "GitbayTestSupport",
             ]
         ),

@@ -6,7 +6,7 @@ import SharedPluginActions
 /// Reads issues: one `issue list --q` across the rules' scope (which carries `updated_at`),
 /// label membership through `label:` terms, `issue show` for details, and `repo deps status`
 /// for the tracking issue.
-struct IssueReader: ItemKindDefinition, WatchedKind {
+struct IssueReader: ItemKindDefinition, WatchedKind, CommentedKind {
     var kind: ItemKind { .issues }
     var noun: String { "issue" }
     var referenceSeparator: String { "#" }
@@ -23,6 +23,10 @@ struct IssueReader: ItemKindDefinition, WatchedKind {
         guard watches(family: event.family) else { return .none }
         guard event.family == "issue" else { return .wholeRepository }
         return event.number.map { .item($0) } ?? .wholeRepository
+    }
+
+    func comments(of item: Item) -> [Comment] {
+        item.box(as: IssueRecord.self)?.record.issue.comments ?? []
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {

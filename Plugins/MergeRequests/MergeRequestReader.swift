@@ -5,7 +5,7 @@ import SharedPluginActions
 
 /// Reads merge requests: one `mr list --q` across the scope (open only when every rule requires
 /// it), and `mr show` for details.
-struct MergeRequestReader: ItemKindDefinition, WatchedKind {
+struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
     var kind: ItemKind { .mergeRequests }
     var noun: String { "merge request" }
     var referenceSeparator: String { "!" }
@@ -25,6 +25,10 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind {
         guard event.family == "mr", let number = event.number, event.kind != "mr.merged", event.kind != "mr.closed"
         else { return .wholeRepository }
         return .item(number)
+    }
+
+    func comments(of item: Item) -> [Comment] {
+        item.box(as: MergeRequestRecord.self)?.record.mergeRequest.comments ?? []
     }
 
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {

@@ -70,7 +70,7 @@ public enum CommandArgumentType: Sendable, Hashable, CustomStringConvertible {
 
     /// Letters, digits, `-`, `_` and `.`, 1 to 39 of them, starting with a letter or digit: what
     /// gitbay accepts as a username (guess: the bot checks shape only, gitbay decides the rest).
-    static func isAccountName(_ name: String) -> Bool {
+    public static func isAccountName(_ name: String) -> Bool {
         let scalars = name.unicodeScalars
         guard let first = scalars.first, (1...39).contains(scalars.count), isAlphanumeric(first) else { return false }
         return scalars.allSatisfy { isAlphanumeric($0) || "-_.".unicodeScalars.contains($0) }

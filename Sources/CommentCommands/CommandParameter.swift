@@ -1,4 +1,4 @@
-/// One parameter of a command pattern: `<label: label>`, `[strategy: ff|merge]`, `<users: user>...`.
+/// One parameter of a command pattern: `<labels:label>...`, `[strategy:ff|merge]`, `[users:user]...`.
 public struct CommandParameter: Sendable, Hashable {
     /// The name templates use: `{{ command.strategy }}`.
     public let name: String
@@ -17,7 +17,7 @@ public struct CommandParameter: Sendable, Hashable {
 
     /// As a pattern writes it.
     public var spelled: String {
-        let inner = type == .word ? name : "\(name): \(type)"
+        let inner = type == .word ? name : "\(name):\(type)"
         return (isOptional ? "[\(inner)]" : "<\(inner)>") + (isRepeated ? "..." : "")
     }
 }

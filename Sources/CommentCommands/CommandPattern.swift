@@ -1,8 +1,9 @@
 /// A rule's `command:`: the command's name and the parameters its arguments fill.
 ///
-/// Written as people read a usage line: `/merge [strategy: ff|merge|squash|rebase]`,
-/// `/label <labels: label>...`. `<name>` is required, `[name]` optional, `...` after the last takes
-/// the rest; a parameter without a type takes any word. Parsed when the rules are checked, so a
+/// Written as people read a usage line: `/merge [strategy:ff|merge|squash|rebase]`,
+/// `/label <labels:label>...`. `<name>` is required, `[name]` optional, `...` after the last takes
+/// the rest; a parameter without a type takes any word. The type follows a colon with no space,
+/// so that the pattern needs no quotes in YAML (`: ` would start a mapping); spaces are taken too. Parsed when the rules are checked, so a
 /// mistake is reported at its column and never met in a comment.
 public struct CommandPattern: Sendable, Hashable {
     /// Without the slash, lower case: `merge`.
@@ -14,7 +15,7 @@ public struct CommandPattern: Sendable, Hashable {
         self.parameters = parameters
     }
 
-    /// As a usage line: `/merge [strategy: ff|merge|squash|rebase]`.
+    /// As a usage line: `/merge [strategy:ff|merge|squash|rebase]`.
     public var usage: String {
         (["/" + name] + parameters.map(\.spelled)).joined(separator: " ")
     }
@@ -48,7 +49,7 @@ public struct CommandPattern: Sendable, Hashable {
         }
         skipSpaces()
         guard index < characters.count, characters[index] == "/" else {
-            throw CommandPatternError("a command starts with /, as in /label <labels: label>...", at: index)
+            throw CommandPatternError("a command starts with /, as in /label <labels:label>...", at: index)
         }
         index += 1
         let nameStart = index

@@ -13,12 +13,12 @@ import Testing
                     name: "strategy", type: .oneOf(["ff", "merge", "squash", "rebase"]), isOptional: true,
                     isRepeated: false)
             ])
-        #expect(merge.usage == "/merge [strategy: ff|merge|squash|rebase]")
+        #expect(merge.usage == "/merge [strategy:ff|merge|squash|rebase]")
 
         let label = try CommandPattern(parsing: "  /label <labels: label>...")
         #expect(
             label.parameters == [CommandParameter(name: "labels", type: .label, isOptional: false, isRepeated: true)])
-        #expect(label.usage == "/label <labels: label>...")
+        #expect(label.usage == "/label <labels:label>...")
 
         let untyped = try CommandPattern(parsing: "/hold [reason]...")
         #expect(untyped.parameters.first?.type == .word)
@@ -59,14 +59,14 @@ import Testing
         #expect(try fit(merge, ["SQUASH"]).get()["strategy"] == "squash")
         #expect(
             fit(merge, ["fast"]).failure?.description
-                == "strategy: fast is not one of ff, merge, squash, rebase; usage: /merge [strategy: ff|merge|squash|rebase]"
+                == "strategy: fast is not one of ff, merge, squash, rebase; usage: /merge [strategy:ff|merge|squash|rebase]"
         )
         #expect(
             fit(merge, ["ff", "now"]).failure?.description.hasPrefix("/merge takes no more than that, not now") == true)
 
         let label = try CommandPattern(parsing: "/label <labels: label>...")
         #expect(try fit(label, ["bug", "good first issue"]).get().values["labels"] == ["bug", "good first issue"])
-        #expect(fit(label, []).failure?.description == "<labels> is missing; usage: /label <labels: label>...")
+        #expect(fit(label, []).failure?.description == "<labels> is missing; usage: /label <labels:label>...")
         #expect(fit(label, [String(repeating: "x", count: 51)]).failure?.description.contains("1 to 50") == true)
 
         let assign = try CommandPattern(parsing: "/assign [users: user]...")

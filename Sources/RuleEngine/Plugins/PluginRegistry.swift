@@ -7,6 +7,7 @@ public struct PluginRegistry: Sendable {
     /// The optional concerns, found once when the kinds are registered.
     private var cachesByKind: [ItemKind: any CachedDetails] = [:]
     private var watchingByKind: [ItemKind: any WatchedKind] = [:]
+    private var commentedByKind: [ItemKind: any CommentedKind] = [:]
     private var stateFileListsByKind: [ItemKind: any StateFileList] = [:]
     private var stateFileDerivationsByKind: [ItemKind: any StateFileDerivation] = [:]
     /// The kinds plugins declare, in the order the plugins were given: the order reads are made in.
@@ -59,6 +60,7 @@ public struct PluginRegistry: Sendable {
                     definitionsByKind[definition.kind] = definition
                     cachesByKind[definition.kind] = definition as? any CachedDetails
                     watchingByKind[definition.kind] = definition as? any WatchedKind
+                    commentedByKind[definition.kind] = definition as? any CommentedKind
                     stateFileListsByKind[definition.kind] = definition as? any StateFileList
                     stateFileDerivationsByKind[definition.kind] = definition as? any StateFileDerivation
                     kinds.append(definition.kind)
@@ -111,6 +113,11 @@ public struct PluginRegistry: Sendable {
         needs.filter { !self.needs.contains($0) }.map(\.name).sorted().map {
             "\(key) needs '\($0)', which no plugin declares"
         }
+    }
+
+    /// How `kind`'s items carry comments; `nil` for a kind without (no command can be given there).
+    public func commented(_ kind: ItemKind) -> (any CommentedKind)? {
+        commentedByKind[kind]
     }
 
     /// `needs` as bits, for a condition or a context to test.

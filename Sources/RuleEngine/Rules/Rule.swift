@@ -13,12 +13,15 @@ public struct Rule: Sendable, Hashable {
     public var actions: [RuleAction]
     /// When it may act (its own `schedule:`, else the configuration's default); `nil` for always.
     public var schedule: Schedule?
+    /// The command in a comment that makes it act (`command:`, `allowed:`); `nil` for a rule that
+    /// acts on what it sees.
+    public var command: CommandTrigger?
     /// Where the rule starts (its `name:`), for diagnostics and plans.
     public var location: SourceLocation
 
     public init(
         name: String, description: String?, kind: ItemKind, limit: Int?, scope: RuleScope, condition: ConditionTree,
-        actions: [RuleAction], location: SourceLocation, schedule: Schedule? = nil
+        actions: [RuleAction], location: SourceLocation, schedule: Schedule? = nil, command: CommandTrigger? = nil
     ) {
         self.name = name
         self.description = description
@@ -29,5 +32,6 @@ public struct Rule: Sendable, Hashable {
         self.actions = actions
         self.location = location
         self.schedule = schedule
+        self.command = command
     }
 }

@@ -1,3 +1,4 @@
+import CommentCommands
 import Suggestions
 import YAML
 
@@ -12,6 +13,8 @@ struct RuleCompiler {
     static let markerAllowance = 256
 
     let registry: PluginRegistry
+    /// The command of the rule being compiled, whose names its templates may use.
+    private var commandInScope: CommandTrigger?
     /// A scope from the command line, which replaces every file's and rule's own.
     let scopeOverride: RuleScope?
     /// The schedule of a rule that writes none (`schedule:` in `gitbay-bot.yml`).
@@ -89,13 +92,90 @@ struct RuleCompiler {
         case nil: break
         }
         let condition = source.when.map { tree($0, kind: kind) } ?? .all([])
+        let command = trigger(source, kind: kind)
+        commandInScope = command
+        defer { commandInScope = nil }
         let actions = self.actions(source.do, kind: kind)
         guard diagnostics.count == errorsBefore, let condition, let effectiveScope else { return nil }
         warnOfMissingCompanions(actions, kind: kind)
         return Rule(
             name: name, description: source.description, kind: kind, limit: source.limit?.value,
             scope: effectiveScope, condition: condition, actions: actions, location: source.name.location,
-            schedule: schedule)
+            schedule: schedule, command: command)
+    }
+
+    // MARK: Commands
+
+    /// The rule's `command:` and `allowed:`, each mistake reported at its place; `nil` without a
+    /// command (an `allowed:` alone is a mistake) or after a mistake.
+    private mutating func trigger(_ source: RuleFileSource.RuleSource, kind: ItemKind) -> CommandTrigger? {
+        guard let text = source.command else {
+            if let allowed = source.allowed {
+                error("'allowed' says who may give a command; add 'command:' or drop it", at: allowed.location)
+            }
+            return nil
+        }
+        guard registry.commented(kind) != nil else {
+            let commented = registry.kinds.filter { registry.commented($0) != nil }
+            error(
+                "a command is given in a comment, which \(kind.rawValue) have not; 'command:' is for "
+                    + Self.list(commented), at: text.location)
+            return nil
+        }
+        let pattern: CommandPattern
+        do {
+            pattern = try CommandPattern(parsing: text.value)
+        } catch {
+            let scalars = String(text.value.prefix(error.offset)).unicodeScalars.count
+            self.error(error.message, at: text.location(ofScalarOffset: scalars))
+            return nil
+        }
+        guard let allowed = permissions(source.allowed) else { return nil }
+        return CommandTrigger(pattern: pattern, allowed: allowed)
+    }
+
+    /// `allowed:`: `author`, `writers` or account names (`@alice` or `alice`), one or a list;
+    /// `[writers]` when left out, so that nobody without write access can make the bot write.
+    private mutating func permissions(_ node: Node?) -> [CommandTrigger.Permission]? {
+        guard let node, !node.isNull else { return [.writers] }
+        let values: [Node]
+        switch node.content {
+        case .scalar: values = [node]
+        case .sequence(let items) where !items.isEmpty: values = items
+        default:
+            error("'allowed' is author, writers or account names, one or a list", at: node.location)
+            return nil
+        }
+        var permissions: [CommandTrigger.Permission] = []
+        for value in values {
+            guard let word = value.scalar, !value.isNull else {
+                error("expected author, writers or an account name", at: value.location)
+                return nil
+            }
+            switch word {
+            case "author": permissions.append(.author)
+            case "writers": permissions.append(.writers)
+            default:
+                let name = word.hasPrefix("@") ? String(word.dropFirst()) : word
+                guard CommandArgumentType.isAccountName(name), name != "me" else {
+                    var message = "'\(word)' is not author, writers or an account name"
+                    if let suggestion = Suggestion.closest(to: word, among: ["author", "writers"]) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
+                    error(message, at: value.location)
+                    return nil
+                }
+                // `authors` or `writer` is far likelier a slip than an account of that name.
+                if !word.hasPrefix("@"), let suggestion = Suggestion.closest(to: word, among: ["author", "writers"]) {
+                    error(
+                        "'\(word)' reads as an account name; did you mean '\(suggestion)'? (write '@\(word)' for the account)",
+                        at: value.location)
+                    return nil
+                }
+                permissions.append(.account(name))
+            }
+        }
+        return permissions
     }
 
     /// Warns of an action whose plugin says it relies on another action the rule does not take.
@@ -410,11 +490,17 @@ struct RuleCompiler {
         var named: [String] = []
         for case .field(let field, _) in template.parts { named.append(field) }
         let fields = registry.fieldSpecs(for: kind, naming: named)
+        let commandNames = commandInScope?.templateNames ?? []
         var valid = true
-        for case .field(let field, let span) in template.parts where fields[field] == nil {
+        for case .field(let field, let span) in template.parts
+        where fields[field] == nil && !commandNames.contains(field) {
             var message = "the template names unknown field '\(field)'"
-            if let suggestion = Suggestion.closest(to: field, among: fields.keys) {
+            if let suggestion = Suggestion.closest(to: field, among: Array(fields.keys) + commandNames) {
                 message += "; did you mean '\(suggestion)'?"
+            } else if field.hasPrefix("command.") {
+                message =
+                    commandInScope.map { "the command \($0.pattern.usage) has no parameter '\(field.dropFirst(8))'" }
+                    ?? "'\(field)' names a command's argument; the rule has no 'command:'"
             }
             error(message, at: node.location(ofScalarOffset: span.start))
             valid = false

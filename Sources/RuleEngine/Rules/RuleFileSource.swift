@@ -18,12 +18,16 @@ struct RuleFileSource: Decodable {
     struct RuleSource: Decodable {
         /// Listed so a "missing key" note never calls a real key that was not read yet unknown.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case name, description, on, limit, scope, schedule, when, `do`
+            case name, description, on, command, allowed, limit, scope, schedule, when, `do`
         }
 
         var name: Located<String>
         var description: String?
         var on: Located<String>
+        /// The command pattern (`/merge [strategy: ff|merge]`), checked by ``RuleCompiler``.
+        var command: Located<String>?
+        /// Who may give the command: a name or a list, kept as written until checked.
+        var allowed: Node?
         var limit: Located<Int>?
         var scope: Located<String>?
         var schedule: ScheduleSource?

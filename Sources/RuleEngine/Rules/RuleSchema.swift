@@ -35,6 +35,18 @@ public enum RuleSchema {
                 ] as [String: Any],
                 "description": ["type": "string"],
                 "on": ["enum": kinds, "description": "The kind of items the rule looks at."] as [String: Any],
+                "command": [
+                    "type": "string", "pattern": #"^\s*/[a-z]"#,
+                    "description":
+                        "A command people give in a comment, as a usage line: /merge [strategy:ff|merge|squash|rebase].",
+                ] as [String: Any],
+                "allowed": [
+                    "description": "Who may give the command: author, writers or account names; writers when left out.",
+                    "oneOf": [
+                        ["type": "string"],
+                        ["type": "array", "minItems": 1, "items": ["type": "string"]] as [String: Any],
+                    ],
+                ] as [String: Any],
                 "limit": [
                     "type": "integer", "minimum": 1, "description": "The most actions this rule may take in one run.",
                 ] as [String: Any],

@@ -1,0 +1,85 @@
+import BuiltinPlugins
+import CommentCommands
+import Foundation
+import Testing
+import YAML
+
+@testable import RuleEngine
+
+/// `rules.yml` holding `rule` (lines of a rule, under `rules:`), loaded with the built-in plugins.
+private func load(_ rule: String) -> RuleSet {
+    let text = "scope: repo:krz/app\nrules:\n" + rule
+    return RuleSet.load(files: [(path: "rules.yml", bytes: Array(text.utf8))], registry: BuiltinPlugins.registry)
+}
+
+/// Each error as `line:column: message`.
+private func errors(_ rule: String) -> [String] {
+    load(rule).diagnostics.filter { $0.severity == .error }.map {
+        "\($0.location.line):\($0.location.column): \($0.message)"
+    }
+}
+
+/// A rule's `command:` and `allowed:`, checked like the rest of it: each mistake at its place.
+@Suite struct CommandRuleTests {
+    @Test func aCommandRuleCarriesItsPatternAndWhoMayGiveIt() throws {
+        let loaded = load(
+            """
+              - name: merge-on-command
+                on: merge_requests
+                command: /merge [strategy:ff|merge|squash|rebase]
+                allowed: [author, writers, "@release-team"]
+                when: [state = open, not draft]
+                do:
+                  - comment: "Merging as {{ command.author }} asked, with {{ command.strategy }}."
+            """)
+        let rule = try #require(loaded.rules.first, "\(loaded.diagnostics)")
+        let command = try #require(rule.command)
+        #expect(command.pattern.usage == "/merge [strategy:ff|merge|squash|rebase]")
+        #expect(command.allowed == [.author, .writers, .account("release-team")])
+
+        let plain = try #require(
+            load("  - name: label\n    on: issues\n    command: /label <labels:label>...\n    do: [close]\n").rules
+                .first)
+        #expect(plain.command?.allowed == [.writers], "writers only, unless the rule says")
+    }
+
+    @Test func aBadPatternIsReportedAtItsColumn() {
+        #expect(
+            errors("  - name: m\n    on: merge_requests\n    command: /merge [strategy:fast]\n    do: [close]\n")
+                == ["5:31: a parameter's type is word, label, user, number, or choices such as ff|merge"])
+    }
+
+    @Test func commandsAreForKindsWithCommentsAndAllowedNeedsACommand() {
+        #expect(
+            errors("  - name: b\n    on: builds\n    command: /retry\n    do: [cancel]\n").first?.hasPrefix(
+                "5:14: a command is given in a comment, which builds have not; 'command:' is for issues") == true)
+        #expect(
+            errors("  - name: a\n    on: issues\n    allowed: [writers]\n    do: [close]\n")
+                == ["5:14: 'allowed' says who may give a command; add 'command:' or drop it"])
+    }
+
+    @Test func allowedTakesAuthorWritersOrAccountsAndCatchesASlip() {
+        let rule = "  - name: a\n    on: issues\n    command: /close\n    allowed: [%@]\n    do: [close]\n"
+        #expect(
+            errors(rule.replacingOccurrences(of: "%@", with: "writer"))
+                == [
+                    "6:15: 'writer' reads as an account name; did you mean 'writers'? (write '@writer' for the account)"
+                ])
+        #expect(errors(rule.replacingOccurrences(of: "%@", with: "\"@writer\"")).isEmpty)
+        #expect(
+            errors(rule.replacingOccurrences(of: "%@", with: "\"a b\""))
+                == ["6:15: 'a b' is not author, writers or an account name"])
+    }
+
+    @Test func templatesNameTheCommandsParametersAndNothingElse() {
+        let rule =
+            "  - name: a\n    on: issues\n    command: /close [reason]\n    do:\n      - comment: \"%@\"\n"
+        #expect(errors(rule.replacingOccurrences(of: "%@", with: "Closed: {{ command.reason }}")).isEmpty)
+        #expect(
+            errors(rule.replacingOccurrences(of: "%@", with: "{{ command.why }}"))
+                == ["7:22: the command /close [reason] has no parameter 'why'"])
+        let uncommanded = "  - name: a\n    on: issues\n    do:\n      - comment: \"{{ command.reason }}\"\n"
+        #expect(
+            errors(uncommanded) == ["6:22: 'command.reason' names a command's argument; the rule has no 'command:'"])
+    }
+}
