@@ -12,7 +12,7 @@ import Testing
             #expect(!sample.control.argv.contains { $0.hasPrefix("--") && $0.contains("=") }, "\(sample.name)")
         }
         let covered = Set(samples.map(\.name))
-        #expect(covered.count == 33)
+        #expect(covered.count == 34)
     }
 
     @Test func effectsSplitReadsFromWrites() throws {

@@ -39,6 +39,8 @@ struct FixtureCase: Sendable, CustomStringConvertible {
             optional: ["finished_at", "subject", "failed_step", "failed_reason", "duration_s", "next"]),
         make("build-cancel", BuildCancelReply.self),
         make("mr-ready", DraftReply.self),
+        make("mr-merge", MergeReply.self, optional: ["sha"]),
+        make("mr-merge-queued", MergeReply.self, optional: ["strategy", "reason"]),
         make("issue-label", LabelsReply.self),
         make("build-cancel-refused", Empty.self, optional: ["exit_code"]),
         make(

@@ -135,6 +135,11 @@ import Testing
         #expect(cancel == BuildCancelReply(number: 4213, job: "test", status: .cancelled, was: .running))
         let ready = try #require(try decode("mr-ready", as: DraftReply.self).data)
         #expect(ready == DraftReply(number: 160, draft: false))
+        let merged = try #require(try decode("mr-merge", as: MergeReply.self).data)
+        #expect(!merged.isQueued && merged.sha?.count == 40 && merged.strategy == "squash")
+        let queued = try #require(try decode("mr-merge-queued", as: MergeReply.self).data)
+        #expect(queued == MergeReply(number: 161, strategy: "merge", queued: true, reason: "checks pending: ci/test"))
+        #expect(queued.isQueued)
         let labels = try #require(try decode("issue-label", as: LabelsReply.self).data)
         #expect(labels == LabelsReply(number: 188, labels: ["docs", "stale"]))
     }

@@ -117,6 +117,12 @@ struct SampleCommand: Sendable, CustomStringConvertible {
             SampleCommand(
                 try MergeRequestDraftCommand(repository: repo, number: 160), ["mr", "draft", "krz/gitbay", "160"]),
             SampleCommand(
+                try MergeRequestMergeCommand(repository: repo, number: 160, strategy: .squash),
+                ["mr", "merge", "krz/gitbay", "160", "--strategy", "squash", "--when-ready"]),
+            SampleCommand(
+                try MergeRequestMergeCommand(repository: repo, number: 160, whenReady: false),
+                ["mr", "merge", "krz/gitbay", "160"]),
+            SampleCommand(
                 try MergeRequestCloseCommand(repository: repo, number: 158), ["mr", "close", "krz/gitbay", "158"]),
             SampleCommand(
                 try MergeRequestCloseCommand(repository: repo, number: 158, supersededBy: 161),
