@@ -41,6 +41,7 @@ extension MergeRequestsPlugin {
                 isDone: { _, context in context.mergeRequest?.draft ?? false }
             ),
             setStatus,
+            merge,
         ]
         + SharedActions.labels(command: "mr label", labels: labels) { repository, number, add, remove in
             try MergeRequestLabelCommand(repository: repository, number: number, add: add, remove: remove).control
@@ -63,6 +64,37 @@ extension MergeRequestsPlugin {
                 }
             ),
         ]
+
+    /// `merge`: gitbay's queued merge (`mr merge --when-ready`), which merges at once when every
+    /// gate passes and otherwise waits in gitbay's queue, retried by gitbay whenever a gate may have
+    /// changed (`internal/control/mergequeue.go`). The bot never retries a refusal: gates (exit 4)
+    /// and a merged or closed merge request (exit 2) are reported as they are. The queue is tied to
+    /// the bot's token: one with an expiry cannot queue, and revoking it drops what it queued.
+    private static let merge = ActionDefinition(
+        "merge", argument: .parameters,
+        parameters: [
+            ActionParameter(
+                "strategy", values: MergeStrategy.allCases.map(\.rawValue), required: false,
+                doc: "`ff`, `merge`, `squash` or `rebase`; left out, gitbay fast-forwards when it can and merges "
+                    + "otherwise.")
+        ],
+        needs: [.detail],
+        doc: "Merges it when every gate passes, else queues the merge in gitbay (`mr merge --when-ready`); done "
+            + "when it is merged or a merge is queued.",
+        command: { request, context in
+            try MergeRequestMergeCommand(
+                repository: context.repository.path, number: context.item.number,
+                strategy: request.argument.parameter("strategy").flatMap(MergeStrategy.init(rawValue:))
+            ).control
+        },
+        isDone: { _, context in
+            guard let mr = context.mergeRequest else { return false }
+            return mr.state == .merged || mr.queued != nil
+        },
+        refusal: { context in
+            guard let mr = context.mergeRequest, mr.state == .closed || mr.state == .sourceGone else { return nil }
+            return "!\(mr.number) is \(mr.state.rawValue); only an open merge request can be merged"
+        })
 
     /// `set-status`: a commit status on the head, saying on the merge request what it waits for.
     ///

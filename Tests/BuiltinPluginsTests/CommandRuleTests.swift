@@ -82,4 +82,32 @@ private func errors(_ rule: String) -> [String] {
         #expect(
             errors(uncommanded) == ["6:22: 'command.reason' names a command's argument; the rule has no 'command:'"])
     }
+
+    /// `merge` takes gitbay's strategies; a command's argument may give one only when its pattern
+    /// says it is one of them, so no comment can send gitbay a strategy it does not know.
+    @Test func mergeTakesAStrategyAndACommandsArgumentOnlyWhenTypedToFit() throws {
+        func rule(_ command: String, _ action: String) -> String {
+            "  - name: m\n    on: merge_requests\n    command: \(command)\n    do:\n      - \(action)\n"
+        }
+        let typed = load(
+            rule("/merge [strategy:ff|merge|squash|rebase]", "merge: {strategy: \"{{ command.strategy }}\"}"))
+        let action = try #require(typed.rules.first?.actions.first, "\(typed.diagnostics)")
+        #expect(action.name == "merge")
+        #expect(
+            errors(rule("/merge [strategy:squash|rebase]", "merge: {strategy: \"{{ command.strategy }}\"}")).isEmpty)
+        #expect(errors(rule("/merge", "merge")).isEmpty, "no strategy: gitbay's choice")
+        #expect(errors(rule("/merge", "merge: {strategy: squash}")).isEmpty)
+        #expect(
+            errors(rule("/merge [strategy]", "merge: {strategy: \"{{ command.strategy }}\"}"))
+                == [
+                    "7:27: 'strategy' takes ff|merge|squash|rebase, but the command's strategy is any word; declare it "
+                        + "as [strategy:ff|merge|squash|rebase]"
+                ])
+        #expect(
+            errors(rule("/merge [strategy:ff|octopus]", "merge: {strategy: \"{{ command.strategy }}\"}")).count == 1,
+            "octopus is no strategy of gitbay's")
+        #expect(
+            errors(rule("/merge", "merge: {strategy: fast}")).first?.contains("'fast' is not a strategy 'merge' takes")
+                == true)
+    }
 }

@@ -402,6 +402,8 @@ struct RuleCompiler {
     ) -> RuleAction.Argument? {
         let name = definition.name
         let names = definition.parameters.map(\.name)
+        // Nothing written: fine when every parameter may be left out (`- merge`).
+        if node?.isNull ?? true, definition.parameters.allSatisfy({ !$0.required }) { return .parameters([:]) }
         guard let node, !node.isNull, case .mapping(let pairs) = node.content else {
             error(
                 "'\(name)' takes \(names.map { "'\($0)'" }.joined(separator: ", ")), one per line under it",
@@ -426,7 +428,23 @@ struct RuleCompiler {
                 valid = false
                 continue
             }
-            if let words = parameter.values {
+            if let words = parameter.values, let argument = commandArgument(in: text) {
+                // A command's argument fits when its choices are among the parameter's words.
+                let fits: Bool
+                if case .oneOf(let choices) = argument.type {
+                    fits = choices.allSatisfy(words.contains)
+                } else {
+                    fits = false
+                }
+                guard fits else {
+                    error(
+                        "'\(key)' takes \(words.joined(separator: "|")), but the command's \(argument.name) is any "
+                            + "\(argument.type == .word ? "word" : argument.type.description); declare it as "
+                            + "[\(argument.name):\(words.joined(separator: "|"))]", at: pair.value.location)
+                    valid = false
+                    continue
+                }
+            } else if let words = parameter.values {
                 guard words.contains(text) else {
                     var message = "'\(text)' is not a \(key) '\(name)' takes (\(words.joined(separator: ", ")))"
                     if let suggestion = Suggestion.closest(to: text, among: words) {
@@ -454,6 +472,15 @@ struct RuleCompiler {
             valid = false
         }
         return valid ? .parameters(values) : nil
+    }
+
+    /// The command parameter `text` is made of alone (`{{ command.strategy }}`), when the rule has
+    /// a command with that parameter; `nil` for any other text.
+    private func commandArgument(in text: String) -> CommandParameter? {
+        guard let template = try? Template(parsing: text), template.parts.count == 1,
+            case .field(let field, _) = template.parts[0], field.hasPrefix("command.")
+        else { return nil }
+        return commandInScope?.pattern.parameters.first { "command.\($0.name)" == field }
     }
 
     /// Where to report a wrong action value: at the value when one was written, else at the action's
