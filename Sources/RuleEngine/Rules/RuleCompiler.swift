@@ -136,7 +136,7 @@ struct RuleCompiler {
 
     /// `allowed:`: `author`, `writers` or account names (`@alice` or `alice`), one or a list;
     /// `[writers]` when left out, so that nobody without write access can make the bot write.
-    private mutating func permissions(_ node: Node?) -> [CommandTrigger.Permission]? {
+    private mutating func permissions(_ node: Node?) -> [CommandPermission]? {
         guard let node, !node.isNull else { return [.writers] }
         let values: [Node]
         switch node.content {
@@ -146,34 +146,30 @@ struct RuleCompiler {
             error("'allowed' is author, writers or account names, one or a list", at: node.location)
             return nil
         }
-        var permissions: [CommandTrigger.Permission] = []
+        var permissions: [CommandPermission] = []
         for value in values {
             guard let word = value.scalar, !value.isNull else {
                 error("expected author, writers or an account name", at: value.location)
                 return nil
             }
-            switch word {
-            case "author": permissions.append(.author)
-            case "writers": permissions.append(.writers)
-            default:
-                let name = word.hasPrefix("@") ? String(word.dropFirst()) : word
-                guard CommandArgumentType.isAccountName(name), name != "me" else {
-                    var message = "'\(word)' is not author, writers or an account name"
-                    if let suggestion = Suggestion.closest(to: word, among: ["author", "writers"]) {
-                        message += "; did you mean '\(suggestion)'?"
-                    }
-                    error(message, at: value.location)
-                    return nil
+            guard let permission = CommandPermission(word: word), permission != .account("me") else {
+                var message = "'\(word)' is not author, writers or an account name"
+                if let suggestion = Suggestion.closest(to: word, among: CommandPermission.words) {
+                    message += "; did you mean '\(suggestion)'?"
                 }
-                // `authors` or `writer` is far likelier a slip than an account of that name.
-                if !word.hasPrefix("@"), let suggestion = Suggestion.closest(to: word, among: ["author", "writers"]) {
-                    error(
-                        "'\(word)' reads as an account name; did you mean '\(suggestion)'? (write '@\(word)' for the account)",
-                        at: value.location)
-                    return nil
-                }
-                permissions.append(.account(name))
+                error(message, at: value.location)
+                return nil
             }
+            // `authors` or `writer` is far likelier a slip than an account of that name.
+            if case .account = permission, !word.hasPrefix("@"),
+                let suggestion = Suggestion.closest(to: word, among: CommandPermission.words)
+            {
+                error(
+                    "'\(word)' reads as an account name; did you mean '\(suggestion)'? (write '@\(word)' for the account)",
+                    at: value.location)
+                return nil
+            }
+            permissions.append(permission)
         }
         return permissions
     }
