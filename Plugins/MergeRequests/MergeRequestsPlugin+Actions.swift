@@ -65,9 +65,10 @@ extension MergeRequestsPlugin {
             ),
         ]
 
-    /// `merge`: gitbay's queued merge (`mr merge --when-ready`), which merges at once when every
-    /// gate passes and otherwise waits in gitbay's queue, retried by gitbay whenever a gate may have
-    /// changed (`internal/control/mergequeue.go`). The bot never retries a refusal: gates (exit 4)
+    /// `merge`: gitbay's queued merge (`mr merge --when-ready`).
+    ///
+    /// It merges at once when every gate passes and otherwise waits in gitbay's queue, retried by
+    /// gitbay whenever a gate may have changed (`internal/control/mergequeue.go`). The bot never retries a refusal: gates (exit 4)
     /// and a merged or closed merge request (exit 2) are reported as they are. The queue is tied to
     /// the bot's token: one with an expiry cannot queue, and revoking it drops what it queued.
     private static let merge = ActionDefinition(
