@@ -119,7 +119,7 @@ enum ReactionBenchmark {
                 [
                     "watch", ShippedRules.folder.path, "--scope", "repo:*", "--format", "json", "--state-dir",
                     state.path, "--url", simulator.baseURL.absoluteString,
-                ] + (webhooks ? try await hook(simulator, state: state) : [])
+                ] + (webhooks ? try await BenchHooks.hookEveryRepository(simulator, state: state) : [])
             let watcher = Task {
                 await BotCLI.run(
                     arguments, environment: ["GITBAY_TOKEN": simulator.token, "HOME": state.path], console: passes,
@@ -192,27 +192,6 @@ enum ReactionBenchmark {
                     target: "(reported)", verdict: "—"),
             ]
         }
-    }
-
-    /// A hook on every repository to a port free now, before the watcher starts (so its start
-    /// check finds them), with a secret in a file under `state`; answers the watcher's arguments
-    /// that take the deliveries.
-    private static func hook(_ simulator: SimulatorProcess, state: URL) async throws -> [String] {
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let secret = state.appendingPathComponent("webhook-secret")
-        try Data("a benchmark's secret".utf8).write(to: secret)
-        let port = try FreePort.pick()
-        for repository in try await simulator.client().all(try RepoListCommand()) {
-            let added = try await simulator.write(
-                [
-                    "webhook", "add", repository.path.description, "http://127.0.0.1:\(port)/hooks/gitbay",
-                    "--secret", "-",
-                ], stdin: "a benchmark's secret")
-            guard added == 200 else {
-                throw StateBenchmark.WrongAnswer(description: "webhook add \(repository.path) answered \(added)")
-            }
-        }
-        return ["--listen", "127.0.0.1:\(port)", "--webhook-secret-file", secret.path]
     }
 
     /// The row of one set of latencies: count, median, 90th percentile and worst.

@@ -166,25 +166,8 @@ enum WatchBenchmark {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-watch-\(UUID())")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: state) }
-        let secret = state.appendingPathComponent("webhook-secret")
-        try Data("a benchmark's secret".utf8).write(to: secret)
-        var listening: [String] = []
-        if webhooks {
-            // The hooks go in before the watcher starts, so its first check finds them: on a port
-            // free now, which the watcher then listens on.
-            let port = try FreePort.pick()
-            listening = ["--listen", "127.0.0.1:\(port)", "--webhook-secret-file", secret.path]
-            for repository in try await simulator.client().all(try RepoListCommand()) {
-                let added = try await simulator.write(
-                    [
-                        "webhook", "add", repository.path.description, "http://127.0.0.1:\(port)/hooks/gitbay",
-                        "--secret", "-",
-                    ], stdin: "a benchmark's secret")
-                guard added == 200 else {
-                    throw StateBenchmark.WrongAnswer(description: "webhook add \(repository.path) answered \(added)")
-                }
-            }
-        }
+        // The hooks go in before the watcher starts, so its first check finds them.
+        let listening = webhooks ? try await BenchHooks.hookEveryRepository(simulator, state: state) : []
         let lines = Lines()
         let control = CommandControl()
         let watcher = Task {

@@ -77,26 +77,7 @@ enum WebhookBenchmark {
     }
 
     /// The two rules the trials wake: `unmark-stale` and `cancel-superseded`, as shipped.
-    private static let rules = """
-        scope: repo:krz/app
-        rules:
-          - name: unmark-stale
-            on: issues
-            when:
-              - state = open
-              - labels has stale
-              - last_comment.author != @me
-            do:
-              - remove-label: stale
-          - name: cancel-superseded
-            on: builds
-            when:
-              - status in [pending, running]
-              - superseded
-              - not ref.default
-            do:
-              - cancel
-        """
+    private static let rules = "scope: repo:krz/app\nrules:\n" + unmarkStaleRule + "\n" + cancelSupersededRule + "\n"
 
     /// One trial's two moments, seen from this process.
     struct Trial {

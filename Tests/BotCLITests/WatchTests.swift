@@ -34,30 +34,6 @@ private let forge = """
                    "ref": "feat-3", "created_at": "2025-01-01T00:00:00Z"}]}]}
     """
 
-/// The shipped `unmark-stale` rule, as the watch suites use it: an item of a `rules:` list.
-let unmarkStaleRule = """
-      - name: unmark-stale
-        on: issues
-        when:
-          - state = open
-          - labels has stale
-          - last_comment.author != @me
-        do:
-          - remove-label: stale
-    """
-
-/// The shipped `cancel-superseded` rule, as the watch suites use it: an item of a `rules:` list.
-let cancelSupersededRule = """
-      - name: cancel-superseded
-        on: builds
-        when:
-          - status in [pending, running]
-          - superseded
-          - not ref.default
-        do:
-          - cancel
-    """
-
 /// `rules` (items of a `rules:` list) scoped to the test repository `krz/app`, in a folder of
 /// their own; answers the folder.
 func scopedRuleFolder(_ rules: String) throws -> String {
