@@ -6,6 +6,12 @@ import Foundation
 /// telling system comments apart matters: newer servers send `kind`, older ones only the author
 /// `system`, and ``isSystem`` accepts either.
 public struct Comment: Codable, Sendable, Hashable {
+    /// The comment's id; `nil` from servers that predate it.
+    ///
+    /// It is the row of gitbay's comments table, unique among one kind's comments forge-wide (an
+    /// issue's and a merge request's may share one) (`internal/control/issue.go`, `runIssueShow`).
+    /// A command is done once per id.
+    public var id: Int?
     /// The author's username, or the literal `system` for server-written comments.
     public var author: String
     public var body: String
@@ -13,10 +19,16 @@ public struct Comment: Codable, Sendable, Hashable {
     public var createdAt: Date
     /// `comment` or `system`; `nil` from servers that predate the field.
     public var kind: CommentKind?
+    /// Who reacted how, `me` saying whether the caller did (`internal/control/react.go`,
+    /// `ReactionOut`); empty when nobody did or the server predates reactions.
+    public var reactions: [ReactionCount]
 
     public init(
-        author: String, body: String, bodyFormat: BodyFormat? = nil, createdAt: Date, kind: CommentKind? = nil
+        author: String, body: String, bodyFormat: BodyFormat? = nil, createdAt: Date, kind: CommentKind? = nil,
+        id: Int? = nil, reactions: [ReactionCount] = []
     ) {
+        self.id = id
+        self.reactions = reactions
         self.author = author
         self.body = body
         self.bodyFormat = bodyFormat
@@ -38,6 +50,8 @@ public struct Comment: Codable, Sendable, Hashable {
         case bodyFormat = "body_format"
         case createdAt = "created_at"
         case kind
+        case id
+        case reactions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,6 +61,8 @@ public struct Comment: Codable, Sendable, Hashable {
         bodyFormat = try container.decodeIfPresent(BodyFormat.self, forKey: .bodyFormat)
         createdAt = try container.decodeTimestamp(forKey: .createdAt)
         kind = try container.decodeIfPresent(CommentKind.self, forKey: .kind)
+        id = try container.decodeIfPresent(Int.self, forKey: .id)
+        reactions = try container.decodeIfPresent([ReactionCount].self, forKey: .reactions) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -56,5 +72,7 @@ public struct Comment: Codable, Sendable, Hashable {
         try container.encodeIfPresent(bodyFormat, forKey: .bodyFormat)
         try container.encodeTimestamp(createdAt, precision: .milliseconds, forKey: .createdAt)
         try container.encodeIfPresent(kind, forKey: .kind)
+        try container.encodeIfPresent(id, forKey: .id)
+        if !reactions.isEmpty { try container.encode(reactions, forKey: .reactions) }
     }
 }
