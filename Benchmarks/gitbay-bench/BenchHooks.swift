@@ -3,7 +3,7 @@ import GitbayClient
 import GitbayKit
 import GitbayTestSupport
 
-/// The webhooks the `watch`, `reaction` benchmarks set up on the simulator, as a user would.
+/// The webhooks the `watch` and `reaction` benchmarks set up on the simulator, as a user would.
 enum BenchHooks {
     /// A hook on every repository to a port free now, before the watcher starts (so its start
     /// check finds them), with a secret in a file under `state`; answers the watcher's arguments
