@@ -33,6 +33,7 @@ extension IssueReader: CachedDetails {
             record.issue.body = cached.body
             record.issue.bodyFormat = cached.bodyFormat
             record.issue.comments = cached.comments
+            record.issue.reactions = cached.reactions
             record.issue.assignees = cached.assignees
             record.known.insert(.detail)
             return true

@@ -29,6 +29,28 @@ struct IssueReader: ItemKindDefinition, WatchedKind, CommentedKind {
         item.box(as: IssueRecord.self)?.record.issue.comments ?? []
     }
 
+    func author(of item: Item) -> String? {
+        item.box(as: IssueRecord.self)?.record.issue.author
+    }
+
+    /// A comment moves an issue's `updated_at`, the version its cached detail is kept under.
+    var commandNeeds: Set<ReadNeed> { [.detail] }
+
+    /// An issue not updated since `date` has no comment since (`store/issues.go` `AddIssueComment`).
+    func mayHoldComments(_ item: Item, since date: Date) -> Bool {
+        item.updatedAt.map { $0 >= date } ?? true
+    }
+
+    func acknowledgement(of id: Int) -> (action: String, argument: [String: String]) {
+        SharedActions.acknowledgement(of: id)
+    }
+
+    var reply: String { "comment" }
+
+    func acknowledges(_ argv: [String], comment id: Int) -> Bool {
+        SharedActions.acknowledges(argv, family: "issue", comment: id)
+    }
+
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
         guard let record = item.box(as: IssueRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.issue.comments, since: date, me: me)

@@ -14,6 +14,14 @@ extension IssuesPlugin {
                 render: { repository, number, body in
                     try IssueCommentCommand(repository: repository, number: number, body: body).control
                 }),
+            SharedActions.react(
+                reactions: { $0.issue?.reactions }, conversation: conversation,
+                render: { repository, number, comment, reaction in
+                    try ReactCommand(
+                        .issue, repository: repository, number: number, comment: comment, reaction: reaction
+                    )
+                    .control
+                }),
             ActionDefinition(
                 "close", doc: "Closes the issue; done when it is closed.",
                 command: { _, context in

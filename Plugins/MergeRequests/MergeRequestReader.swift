@@ -31,6 +31,29 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
         item.box(as: MergeRequestRecord.self)?.record.mergeRequest.comments ?? []
     }
 
+    func author(of item: Item) -> String? {
+        item.box(as: MergeRequestRecord.self)?.record.mergeRequest.author
+    }
+
+    /// A comment leaves a merge request's `updated_at` alone (`store/mrs.go` `AddMRComment`), so
+    /// only a fresh detail shows every comment.
+    var commandNeeds: Set<ReadNeed> { [.detail, .freshDetail] }
+
+    /// The listing cannot tell: a comment moves no field of the row.
+    func mayHoldComments(_ item: Item, since date: Date) -> Bool {
+        true
+    }
+
+    func acknowledgement(of id: Int) -> (action: String, argument: [String: String]) {
+        SharedActions.acknowledgement(of: id)
+    }
+
+    var reply: String { "comment" }
+
+    func acknowledges(_ argv: [String], comment id: Int) -> Bool {
+        SharedActions.acknowledges(argv, family: "mr", comment: id)
+    }
+
     func othersActed(on item: Item, since date: Date, me: String) -> Bool {
         guard let record = item.box(as: MergeRequestRecord.self)?.record else { return false }
         return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)

@@ -54,6 +54,13 @@ extension MergeRequestsPlugin {
                 render: { repository, number, body in
                     try MergeRequestCommentCommand(repository: repository, number: number, body: body).control
                 }),
+            SharedActions.react(
+                reactions: { $0.mergeRequest?.reactions }, conversation: conversation,
+                render: { repository, number, comment, reaction in
+                    try ReactCommand(
+                        .mergeRequest, repository: repository, number: number, comment: comment, reaction: reaction
+                    ).control
+                }),
             ActionDefinition(
                 "close", doc: "Closes it without merging; done when it is closed or merged.",
                 command: { _, context in

@@ -45,6 +45,73 @@ public enum SharedActions {
         ]
     }
 
+    /// `react`: a reaction by the bot on the item, or on one of its comments (`comment`, which a
+    /// command's acknowledgement names); done when that reaction is already the bot's.
+    ///
+    /// gitbay files no event for it and moves no `updated_at` (`internal/control/react.go`), so
+    /// only `show`'s `me` tells it is there, and recording the write drops the cached detail.
+    ///
+    /// - Parameters:
+    ///   - conversation: the item's comments and reactions.
+    ///   - render: the command for (repository, number, comment, reaction).
+    public static func react(
+        reactions: @escaping @Sendable (ItemContext) -> [ReactionCount]?,
+        conversation: @escaping @Sendable (ItemContext) -> Conversation?,
+        render: @escaping @Sendable (RepositoryPath, Int, Int?, Reaction) throws -> ControlCommand
+    ) -> ActionDefinition {
+        @Sendable func target(_ request: ActionRequest) -> (comment: Int?, reaction: Reaction) {
+            let comment = request.argument.parameter("comment").flatMap { Int($0) } ?? request.command?.comment
+            let reaction = request.argument.parameter("reaction").flatMap(Reaction.init(rawValue:)) ?? .plusOne
+            return (comment, reaction)
+        }
+        return ActionDefinition(
+            "react", argument: .parameters,
+            parameters: [
+                ActionParameter(
+                    "reaction", values: Reaction.allCases.map(\.rawValue), required: false,
+                    doc: "One of gitbay's: " + Reaction.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+                        + "; `+1` when left out."),
+                ActionParameter(
+                    "comment", required: false,
+                    doc: "The id of the comment to react to; left out, the command's comment on a rule with "
+                        + "`command:`, else the item itself.",
+                    refusal: { text in
+                        Int(text).map { $0 >= 1 } == true || text.contains("{{") ? nil : "a comment id is a number"
+                    }),
+            ],
+            needs: [.detail],
+            doc: "Reacts to the item, or to a comment (a command's, to acknowledge it); done when the bot's reaction "
+                + "is there.",
+            command: { request, context in
+                let (comment, reaction) = target(request)
+                return try render(context.repository.path, context.item.number, comment, reaction)
+            },
+            isDone: { request, context in
+                let (comment, reaction) = target(request)
+                let given: [ReactionCount]?
+                if let comment {
+                    given = conversation(context)?.comments.first { $0.id == comment }?.reactions
+                } else {
+                    given = reactions(context)
+                }
+                return given?.contains { $0.reaction == reaction.rawValue && $0.me } ?? false
+            }
+        ).cached()
+    }
+
+    /// The action and argument that acknowledge the command in comment `id`: the bot's `+1` on it.
+    public static func acknowledgement(of id: Int) -> (action: String, argument: [String: String]) {
+        ("react", ["comment": String(id), "reaction": Reaction.plusOne.rawValue])
+    }
+
+    /// Whether the journal's `argv` is a reaction of `family` (`issue`, `mr`) on comment `id`.
+    public static func acknowledges(_ argv: [String], family: String, comment id: Int) -> Bool {
+        guard argv.count > 2, argv[0] == family, argv[1] == "react", !argv.contains("--remove"),
+            let flag = argv.firstIndex(of: "--comment"), flag + 1 < argv.count
+        else { return false }
+        return argv[flag + 1] == String(id)
+    }
+
     /// `comment`: the text with the rule's hidden marker, never posted twice while it stands.
     ///
     /// - Parameters:
@@ -66,6 +133,12 @@ public enum SharedActions {
                     MarkedComments.body(MarkedComments.text(of: request.argument), marker: request.marker))
             },
             isDone: { request, context in
+                if request.command != nil {
+                    // A reply to a command is said once, whatever is said after it.
+                    return conversation(context)?.comments.contains {
+                        MarkedComments.isMarked($0, marker: request.marker, me: context.me)
+                    } ?? false
+                }
                 // A person who acted since (removed the label, edited the item) has answered the
                 // notice as much as a comment would: a new episode gets a new one.
                 guard let conversation = conversation(context),

@@ -19,6 +19,8 @@ public struct Issue: Codable, Sendable, Hashable {
     public var bodyFormat: BodyFormat?
     /// Comments oldest first, including system comments.
     public var comments: [Comment]
+    /// Who reacted how to the item itself, `me` saying whether the bot did (`internal/control/react.go`).
+    public var reactions: [ReactionCount] = []
     public var createdAt: Date
     /// Last update: NOT sent by `issue show`; present in forge-state files and learnt from query rows.
     public var updatedAt: Date?
@@ -53,6 +55,7 @@ public struct Issue: Codable, Sendable, Hashable {
         case body
         case bodyFormat = "body_format"
         case comments
+        case reactions
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -69,6 +72,7 @@ public struct Issue: Codable, Sendable, Hashable {
         body = try container.decodeIfPresent(String.self, forKey: .body)
         bodyFormat = try container.decodeIfPresent(BodyFormat.self, forKey: .bodyFormat)
         comments = try container.decodeList(Comment.self, forKey: .comments)
+        reactions = try container.decodeList(ReactionCount.self, forKey: .reactions)
         createdAt = try container.decodeTimestamp(forKey: .createdAt)
         updatedAt = try container.decodeTimestampIfPresent(forKey: .updatedAt)
     }
@@ -85,6 +89,7 @@ public struct Issue: Codable, Sendable, Hashable {
         try container.encodeIfPresent(body, forKey: .body)
         try container.encodeIfPresent(bodyFormat, forKey: .bodyFormat)
         try container.encodeListIfNotEmpty(comments, forKey: .comments)
+        try container.encodeListIfNotEmpty(reactions, forKey: .reactions)
         try container.encodeTimestamp(createdAt, precision: .milliseconds, forKey: .createdAt)
         try container.encodeTimestampIfPresent(updatedAt, precision: .milliseconds, forKey: .updatedAt)
     }

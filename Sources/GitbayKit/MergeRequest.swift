@@ -34,6 +34,8 @@ public struct MergeRequest: Codable, Sendable, Hashable {
     public var unresolvedThreads: Int?
     public var commits: [CommitRef]
     public var comments: [Comment]
+    /// Who reacted how to the item itself, `me` saying whether the bot did (`internal/control/react.go`).
+    public var reactions: [ReactionCount] = []
     public var reviews: [Review]
     /// Present while the MR is `open` or `source_gone`.
     public var gates: MergeGates?
@@ -110,6 +112,7 @@ public struct MergeRequest: Codable, Sendable, Hashable {
         case unresolvedThreads = "unresolved_threads"
         case commits
         case comments
+        case reactions
         case reviews
         case gates
         case queued
@@ -144,6 +147,7 @@ public struct MergeRequest: Codable, Sendable, Hashable {
         unresolvedThreads = try container.decodeIfPresent(Int.self, forKey: .unresolvedThreads)
         commits = try container.decodeList(CommitRef.self, forKey: .commits)
         comments = try container.decodeList(Comment.self, forKey: .comments)
+        reactions = try container.decodeList(ReactionCount.self, forKey: .reactions)
         reviews = try container.decodeList(Review.self, forKey: .reviews)
         gates = try container.decodeIfPresent(MergeGates.self, forKey: .gates)
         queued = try container.decodeIfPresent(QueuedMerge.self, forKey: .queued)
@@ -178,6 +182,7 @@ public struct MergeRequest: Codable, Sendable, Hashable {
         try container.encodeIfPresent(unresolvedThreads, forKey: .unresolvedThreads)
         try container.encodeListIfNotEmpty(commits, forKey: .commits)
         try container.encodeListIfNotEmpty(comments, forKey: .comments)
+        try container.encodeListIfNotEmpty(reactions, forKey: .reactions)
         try container.encodeListIfNotEmpty(reviews, forKey: .reviews)
         try container.encodeIfPresent(gates, forKey: .gates)
         try container.encodeIfPresent(queued, forKey: .queued)

@@ -110,16 +110,31 @@ public struct Applier: Sendable {
                 continue
             }
             await recordPlan(of: entry, journal: journal, run: run, at: now(), report: &report)
+            // A command is answered whole: after a failure nothing more of it is sent, least of all
+            // its acknowledgement.
+            var failure: ApplyOutcome?
             for action in entry.actions where action.status == .pending {
                 if report.haltReason == nil && Task.isCancelled { report.interrupted = true }
                 if let reason = report.haltReason {
                     append(outcome(entry, action, .notRun, reason))
                     continue
                 }
+                if let failure {
+                    append(outcome(entry, action, .skipped, "not sent: \(failure.action) failed"))
+                    continue
+                }
                 let applied = await apply(
                     action, of: entry, context: context, refresher: &refresher, writer: writer,
                     journal: journal, run: run, now: now, report: &report)
                 append(applied)
+                if entry.command != nil, applied.status == .failed { failure = applied }
+            }
+            if let failure, !failure.retryLater, report.haltReason == nil,
+                let reply = await replyToRefusal(
+                    failure, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal,
+                    run: run, now: now, report: &report)
+            {
+                append(reply)
             }
         }
         if Task.isCancelled { report.interrupted = true }
@@ -136,8 +151,7 @@ public struct Applier: Sendable {
             return outcome(entry, action, .failed, "the plan names no command for this action")
         }
         let request = ActionRequest(
-            argument: action.argument ?? .none, rule: entry.rule,
-            marker: Evaluator.marker(rule: entry.rule, item: entry.item.reference))
+            argument: action.argument ?? .none, rule: entry.rule, marker: entry.marker, command: entry.command)
         switch definition.verdict(request, context) {
         case .refused(let reason): return outcome(entry, action, .skipped, reason)
         case .done: return outcome(entry, action, .alreadyDone, "already so on a fresh read")
@@ -191,6 +205,27 @@ public struct Applier: Sendable {
             failure.retryLater = error.retryLater
             return failure
         }
+    }
+
+    /// Tells the person whose command gitbay refused (a merge gate, an expiring token) why, once:
+    /// the reply carries the command's marker, so no later run tries it again; a failure worth
+    /// retrying (the network, a server error) gets no reply, and the command waits for the next run.
+    private func replyToRefusal(
+        _ failure: ApplyOutcome, of entry: PlanEntry, context: ItemContext, refresher: inout ItemRefresher,
+        writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, now: @Sendable () -> Date,
+        report: inout ApplyReport
+    ) async -> ApplyOutcome? {
+        guard let command = entry.command, let commented = registry.commented(entry.item.kind),
+            let definition = registry.action(commented.reply, for: entry.item.kind)
+        else { return nil }
+        let reason = failure.detail ?? "gitbay refused it"
+        let text = "@\(command.author): `\(command.text)` was not done: gitbay refused \(failure.action): \(reason)."
+        let request = ActionRequest(argument: .text(text), rule: entry.rule, marker: entry.marker, command: command)
+        guard let rendered = try? definition.command(request, context) else { return nil }
+        let reply = PlannedAction(action: commented.reply, status: .pending, command: rendered, argument: .text(text))
+        return await apply(
+            reply, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal, run: run,
+            now: now, report: &report)
     }
 
     /// Finishes an action a previous run left undone, unless someone else has touched the item

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The guards against mass actions, applied while a plan is made.
 public struct EvaluationOptions: Sendable, Hashable {
     /// The most commands one run may send (`--max-actions`).
@@ -12,6 +14,14 @@ public struct EvaluationOptions: Sendable, Hashable {
     /// Commands of the cap kept for what earlier runs left half done, which the applier finishes
     /// first: they are sent by this run too, so the plan gets only the rest.
     public var reserved = 0
+
+    /// How far back a command in a comment still counts (`command-window`): older ones are left
+    /// alone, so a bot switched on, or back after an outage longer than this, never acts on
+    /// requests people have long moved past.
+    public var commandWindow: TimeInterval = Self.defaultCommandWindow
+
+    /// Three days: a scheduled bot down over a weekend still answers Friday's commands.
+    public static let defaultCommandWindow: TimeInterval = 3 * 86_400
 
     /// The commands the plan may send: the cap less what is ``reserved``.
     public var budget: Int { max(0, maxActions - reserved) }

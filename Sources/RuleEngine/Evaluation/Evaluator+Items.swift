@@ -141,6 +141,14 @@ extension Evaluator {
                             condition = prepared.conditionAfterSelection
                         }
                         matches.summaries[index].considered += 1
+                        if prepared.rule.command != nil {
+                            // Answered per command in its comments, whose entries say how the conditions fare.
+                            guard hasOpenCommands(prepared.rule, context: context) else { continue }
+                            matches.summaries[index].matched += 1
+                            matches.items[index].append(matches.contexts.count)
+                            matched = true
+                            continue
+                        }
                         if listingOnly[index] {
                             let view =
                                 listed

@@ -19,9 +19,10 @@ public struct Evaluator: Sendable {
     /// Why an action whose needs were not read is held.
     static let unreadNote = "not read: a guard holds this entry back this run"
 
-    /// The hidden marker the bot leaves in its comments for `rule` on `item`.
-    public static func marker(rule: String, item reference: String) -> String {
-        "<!-- gitbay-bot:rule=\(rule) item=\(reference) -->"
+    /// The hidden marker the bot leaves in its comments for `rule` on `item`; with `command` (a
+    /// comment's id), the marker of its reply to that command, which no other reply carries.
+    public static func marker(rule: String, item reference: String, command: Int? = nil) -> String {
+        "<!-- gitbay-bot:rule=\(rule) item=\(reference)\(command.map { " command=\($0)" } ?? "") -->"
     }
 
     /// The plan of `rules` on `state`: each rule's entries in rule order, with the rule's limit,
@@ -42,7 +43,11 @@ public struct Evaluator: Sendable {
         for (index, rule) in prepared.enumerated() {
             let start = entries.endIndex
             for item in matches.items[index] {
-                entries.append(entry(rule, context: matches.contexts[item], values: &matches.values[item]))
+                if rule.rule.command != nil {
+                    entries += commandEntries(rule.rule, context: matches.contexts[item])
+                } else {
+                    entries.append(entry(rule, context: matches.contexts[item], values: &matches.values[item]))
+                }
             }
             ranges.append(start..<entries.endIndex)
             if let note = rule.rule.schedule?.heldNote(at: state.now) {
@@ -55,6 +60,7 @@ public struct Evaluator: Sendable {
                 rule.rule, summary: summaries[index], entries: &entries, range: ranges[index], guards: &guards)
         }
         capActions(&entries, guards: &guards)
+        holdCommentsTogether(&entries)
         guards += state.unread
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
         for (index, range) in ranges.enumerated() {
@@ -130,10 +136,11 @@ public struct Evaluator: Sendable {
             needs: action.needs(for: rule.kind, registry: registry), rule: rule, context: context, reference: reference)
     }
 
-    /// One action on one item, its plugin's definition and its needs already looked up.
+    /// One action on one item, its plugin's definition and its needs already looked up; with
+    /// `command`, the command in a comment it answers, whose arguments its templates may name.
     func plannedAction(
         _ action: RuleAction, definition: ActionDefinition?, needs: Set<ReadNeed>, rule: Rule, context: ItemContext,
-        reference: String
+        reference: String, command: PlannedCommand? = nil
     ) -> PlannedAction {
         guard let definition else {
             return PlannedAction(action: action.name, status: .invalid, note: "no plugin offers this action")
@@ -145,8 +152,8 @@ public struct Evaluator: Sendable {
             return PlannedAction(action: action.name, status: .held, note: Self.unreadNote)
         }
         let request = ActionRequest(
-            argument: argument(action.argument, context: context, kind: rule.kind), rule: rule.name,
-            marker: Self.marker(rule: rule.name, item: reference))
+            argument: argument(action.argument, context: context, kind: rule.kind, command: command), rule: rule.name,
+            marker: Self.marker(rule: rule.name, item: reference, command: command?.comment), command: command)
         switch definition.verdict(request, context) {
         case .refused(let reason):
             return PlannedAction(action: action.name, status: .refused, note: reason, argument: request.argument)
@@ -165,26 +172,38 @@ public struct Evaluator: Sendable {
         }
     }
 
-    /// The argument with templates expanded from the item's fields and `@me` resolved.
-    func argument(_ argument: RuleAction.Argument, context: ItemContext, kind: ItemKind) -> ActionArgument {
+    /// The argument with templates expanded from the item's fields (and `command`'s arguments)
+    /// and `@me` resolved.
+    func argument(
+        _ argument: RuleAction.Argument, context: ItemContext, kind: ItemKind, command: PlannedCommand? = nil
+    ) -> ActionArgument {
         switch argument {
         case .none:
             return .none
         case .names(let names):
-            return .names(names.map { $0 == "@me" ? context.me : $0 })
+            return .names(
+                names.flatMap { name -> [String] in
+                    if name == "@me" { return [context.me] }
+                    guard let command, let parameter = CommandValues.parameter(placedBy: name) else { return [name] }
+                    // `/assign me`: the person who gave the command.
+                    return (command.arguments[parameter] ?? []).map { $0 == "me" ? command.author : $0 }
+                })
         case .milestone(let title):
             return .milestone(title)
         case .template(let template):
-            return .text(render(template, context: context, kind: kind))
+            return .text(render(template, context: context, kind: kind, command: command))
         case .parameters(let templates):
-            return .parameters(templates.mapValues { render($0, context: context, kind: kind) })
+            return .parameters(templates.mapValues { render($0, context: context, kind: kind, command: command) })
         }
     }
 
     /// A template with each placeholder filled from the item's field as people read it
-    /// (``FieldValue/spoken``: durations in words); an unread or absent value is empty.
-    private func render(_ template: Template, context: ItemContext, kind: ItemKind) -> String {
+    /// (``FieldValue/spoken``: durations in words), or from `command`; an unread or absent value
+    /// is empty.
+    private func render(_ template: Template, context: ItemContext, kind: ItemKind, command: PlannedCommand?) -> String
+    {
         template.render { name in
+            if let command, let value = CommandValues.value(of: name, in: command) { return value }
             guard let field = registry.field(name, for: kind), context.knows(field.needs) else { return "" }
             let value = field.value(context)
             return value == .absent ? "" : value.spoken

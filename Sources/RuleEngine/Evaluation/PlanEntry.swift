@@ -8,16 +8,24 @@ public struct PlanEntry: Sendable, Hashable, Codable {
     public var actions: [PlannedAction]
     /// The rule's conditions, so `apply` can re-check them on a fresh read of the item.
     public var precondition: Precondition
+    /// The command in a comment this entry answers; `nil` for a rule without `command:`.
+    public var command: PlannedCommand?
 
     public init(
         rule: String, item: PlannedItem, reasons: [ConditionResult], actions: [PlannedAction],
-        precondition: Precondition
+        precondition: Precondition, command: PlannedCommand? = nil
     ) {
         self.rule = rule
         self.item = item
         self.reasons = reasons
         self.actions = actions
         self.precondition = precondition
+        self.command = command
+    }
+
+    /// The marker of the bot's comments for this entry: its rule's on its item, and its command's.
+    public var marker: String {
+        Evaluator.marker(rule: rule, item: item.reference, command: command?.comment)
     }
 
     /// Whether any action will run.

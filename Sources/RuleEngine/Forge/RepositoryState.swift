@@ -16,6 +16,8 @@ public struct RepositoryState: Sendable, Hashable {
     public var archived: Bool
     /// What accounts were seen doing to its items (``ItemActivity``), oldest first, by item.
     public var activity: [ItemActivityKey: [ItemActivity]] = [:] { didSet { memo = RepositoryMemo() } }
+    /// Who may write to it, for commands `allowed: [writers]`; `nil` when no rule asked.
+    public var writers: CommandWriters?
     /// What plugins derived from the state above; replaced, never edited, when any of it changes.
     public private(set) var memo = RepositoryMemo()
 
@@ -65,7 +67,7 @@ public struct RepositoryState: Sendable, Hashable {
 
     public static func == (lhs: RepositoryState, rhs: RepositoryState) -> Bool {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.known == rhs.known
-            && lhs.archived == rhs.archived && lhs.activity == rhs.activity
+            && lhs.archived == rhs.archived && lhs.activity == rhs.activity && lhs.writers == rhs.writers
             && lhs.collections.holdsTheSame(as: rhs.collections)
             && lhs.facts.count == rhs.facts.count
             && lhs.facts.allSatisfy { need, fact in rhs.facts[need].map(fact.isEqual) ?? false }

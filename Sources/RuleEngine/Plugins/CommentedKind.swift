@@ -1,9 +1,28 @@
+import Foundation
 import GitbayKit
 
 /// A kind whose items carry comments, in which people can give the bot commands (`command:`).
 ///
-/// Only such kinds may have rules with a command: a build has no comments to give one in.
+/// Only such kinds may have rules with a command: a build has no comments to give one in. The
+/// plugin names the actions the engine answers a command with, so the engine knows no action of
+/// its own.
 public protocol CommentedKind: Sendable {
     /// The comments of `item` as read, oldest first; empty for an item of another kind.
     func comments(of item: Item) -> [Comment]
+    /// Who opened `item`, for `allowed: [author]`; `nil` when not read.
+    func author(of item: Item) -> String?
+    /// What must be read before the comments show every command: a detail, and a fresh one where
+    /// a comment does not move the version a cached detail is kept under.
+    var commandNeeds: Set<ReadNeed> { get }
+    /// Whether `item` may hold a comment written at or after `date`, judged from its listing (a
+    /// comment moves an issue's `updated_at`); `true` when the listing cannot tell.
+    func mayHoldComments(_ item: Item, since date: Date) -> Bool
+    /// The action that acknowledges the command in comment `id` (a reaction on it), with the
+    /// argument it takes; the argument names the comment, so an acknowledgement a stopped run left
+    /// unfinished still finds it.
+    func acknowledgement(of id: Int) -> (action: String, argument: [String: String])
+    /// The action that answers a command with a comment (a refusal), taking the text.
+    var reply: String { get }
+    /// Whether the bot's applied write `argv` (from its journal) acknowledged comment `id`.
+    func acknowledges(_ argv: [String], comment id: Int) -> Bool
 }

@@ -128,7 +128,9 @@ extension ReadSession {
             try await readFreshDetail(rule.kind, number: candidate.number, in: candidate.path)
             sent = true
         }
-        let actionNeeds = rule.actionNeeds(registry: registry)
+        var actionNeeds = rule.actionNeeds(registry: registry)
+        // A command's reply names the condition that fails, so its conditions are read whole too.
+        if rule.command != nil { actionNeeds.formUnion(rule.condition.needs(registry: registry, kind: rule.kind)) }
         if try await readBeyondDetail(actionNeeds, of: rule.kind, number: candidate.number, in: candidate.path) {
             sent = true
         }
@@ -198,6 +200,22 @@ extension ReadSession {
     ) -> Acting {
         let context = ItemContext(
             item: item, repository: repository, now: now, me: me, registry: registry, automation: automation)
+        if rule.command != nil {
+            // Acting or not is known only from the comments: each command's entry says.
+            guard mayHoldCommands(rule, item: item, now: now, window: evaluator.options.commandWindow) else {
+                return .no
+            }
+            guard let commented = registry.commented(rule.kind), context.knows(commented.commandNeeds) else {
+                return .unknown
+            }
+            let needs = rule.condition.needs(registry: registry, kind: rule.kind).union(
+                rule.actionNeeds(registry: registry))
+            let entries = evaluator.commandEntries(rule, context: context)
+            let commands = entries.reduce(0) { $0 + $1.pendingCommandCount }
+            let complete = context.knows(needs.intersection(registry.beyondDetail))
+            if commands > 0 { return .yes(commands: commands, complete: complete) }
+            return complete ? .no : .unknown
+        }
         guard let verdict = condition.decide(context) else { return .unknown }
         guard verdict else { return .no }
         let reference = registry.reference(to: item, in: repository.path)

@@ -61,6 +61,14 @@ struct ReadSession: Sendable {
                     let itemContext = ItemContext(
                         item: item, repository: repository, now: now, me: me, registry: registry,
                         automation: automation)
+                    if rule.command != nil {
+                        // Its conditions decide only the reply, so every item that may hold a command is read.
+                        guard mayHoldCommands(rule, item: item, now: now) else { continue }
+                        let needs = rule.condition.needs(registry: registry, kind: rule.kind).union(actionNeeds)
+                        wanted[rule.kind, default: [:]][path, default: [:]][item.number, default: []].formUnion(
+                            needs.intersection(registry.beyondDetail))
+                        continue
+                    }
                     let verdict = condition.decide(itemContext)
                     guard verdict != false else { continue }
                     guard verdict == nil || !itemContext.knows(actionNeeds) else { continue }
@@ -84,6 +92,17 @@ struct ReadSession: Sendable {
             }
             if requests > 0 { context.note(naming.detailStep, requests: requests) }
         }
+    }
+
+    /// Whether `item` may hold a command for `rule` written within the default command window,
+    /// as far as its listing tells.
+    func mayHoldCommands(
+        _ rule: Rule, item: Item, now: Date, window: TimeInterval = EvaluationOptions.defaultCommandWindow
+    )
+        -> Bool
+    {
+        guard let commented = registry.commented(rule.kind) else { return false }
+        return commented.mayHoldComments(item, since: now.addingTimeInterval(-window))
     }
 
     /// Sets every repository's activity from `history`, so each judgement weighs who did what.

@@ -130,6 +130,12 @@ struct RuleCompiler {
             self.error(error.message, at: text.location(ofScalarOffset: scalars))
             return nil
         }
+        if pattern.parameters.contains(where: { $0.name == "author" }) {
+            error(
+                "a parameter may not be named 'author': {{ command.author }} is who gave the command", at: text.location
+            )
+            return nil
+        }
         guard let allowed = permissions(source.allowed) else { return nil }
         return CommandTrigger(pattern: pattern, allowed: allowed)
     }
@@ -362,6 +368,26 @@ struct RuleCompiler {
                         error("@me names a user, not a label", at: value.location)
                         return nil
                     }
+                }
+                if text.hasPrefix("{{"), let parameter = commandArgument(in: text) {
+                    // The command's own arguments, checked as this action's names when it is given.
+                    let fits = definition.argument == .labels ? parameter.type == .label : parameter.type == .user
+                    guard fits else {
+                        let type = definition.argument == .labels ? "label" : "user"
+                        error(
+                            "'\(name)' takes \(type)s, but the command's \(parameter.name) is any "
+                                + "\(parameter.type.description); declare it as <\(parameter.name):\(type)>",
+                            at: value.location)
+                        return nil
+                    }
+                } else if text.contains("{{") {
+                    // A misspelt placeholder is said as in any template; any other is no name.
+                    if checkedTemplate(text, node: value, kind: kind) != nil {
+                        error(
+                            "a name list takes plain names, or one command argument alone such as "
+                                + "\"{{ command.labels }}\"", at: value.location)
+                    }
+                    return nil
                 }
                 names.append(text)
             }

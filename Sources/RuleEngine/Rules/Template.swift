@@ -20,6 +20,16 @@ public struct Template: Sendable, Hashable {
         }
     }
 
+    /// Text taken as it is: a command's reply, whose words (a person's among them) are never
+    /// read as placeholders.
+    public static func literal(_ text: String) -> Template {
+        Template(parts: [.text(text)])
+    }
+
+    private init(parts: [Part]) {
+        self.parts = parts
+    }
+
     /// Splits `text` into literal runs and placeholders.
     public init(parsing text: String) throws(ConditionSyntaxError) {
         let scalars = Array(text.unicodeScalars)

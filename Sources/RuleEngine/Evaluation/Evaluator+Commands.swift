@@ -1,0 +1,196 @@
+import CommentCommands
+import Foundation
+import GitbayKit
+import YAML
+
+extension Evaluator {
+    /// A command for a rule in one comment, not yet answered.
+    struct OpenCommand {
+        let comment: Comment
+        let id: Int
+        let command: CommentCommand
+    }
+
+    /// The commands for `rule` in the comments of the item of `context` that no run has answered,
+    /// oldest first; `nil` while its comments are not read.
+    ///
+    /// A command counts when it is written by a person (not the bot, not a `bots:` account), in a
+    /// comment with an id (to aim the answer at), no older than the command window, as a line of
+    /// its own outside code and quotations (``CommentCommandScanner``). It is answered when the
+    /// bot reacted to its comment, when the bot's reply to it carries its marker, or when the
+    /// journal holds the bot's acknowledgement of it: a lost database still leaves the first two
+    /// on the server, and the third covers a detail read before the reaction.
+    func openCommands(for rule: Rule, trigger: CommandTrigger, context: ItemContext) -> [OpenCommand]? {
+        guard let commented = registry.commented(rule.kind) else { return [] }
+        guard context.knows(commented.commandNeeds) else { return nil }
+        let since = context.now.addingTimeInterval(-options.commandWindow)
+        let reference = registry.reference(to: context.item, in: context.repository.path)
+        let comments = commented.comments(of: context.item)
+        let journal = context.repository.activity(of: context.item).filter { $0.source == .journal }
+        var open: [OpenCommand] = []
+        for comment in comments where !comment.isSystem && comment.createdAt >= since {
+            guard let id = comment.id, !context.isAutomation(comment.author) else { continue }
+            let markup: CommentMarkup = comment.bodyFormat == .org ? .org : .markdown
+            guard
+                let command = CommentCommandScanner.commands(in: comment.body, markup: markup).first(where: {
+                    $0.name == trigger.pattern.name
+                })
+            else { continue }
+            if comment.reactions.contains(where: \.me) { continue }
+            let marker = Self.marker(rule: rule.name, item: reference, command: id)
+            if comments.contains(where: { MarkedComments.isMarked($0, marker: marker, me: context.me) }) { continue }
+            if journal.contains(where: { commented.acknowledges($0.argv ?? [], comment: id) }) { continue }
+            open.append(OpenCommand(comment: comment, id: id, command: command))
+        }
+        return open
+    }
+
+    /// Whether `rule` has a command to answer on the item of `context`: its comments are read and
+    /// hold one.
+    func hasOpenCommands(_ rule: Rule, context: ItemContext) -> Bool {
+        guard let trigger = rule.command else { return false }
+        return !(openCommands(for: rule, trigger: trigger, context: context) ?? []).isEmpty
+    }
+
+    /// The entries of a rule with a command on one item: one per command no run has answered.
+    ///
+    /// A command its author may not give, whose arguments do not fit, whose rule's conditions fail
+    /// or whose action a plugin refuses gets an entry that only replies, saying why; one that
+    /// passes gets the rule's actions, its templates filled from the command, and then the
+    /// acknowledgement. A condition that cannot be decided yet leaves the command for a later run.
+    func commandEntries(_ rule: Rule, context: ItemContext) -> [PlanEntry] {
+        guard let trigger = rule.command, let commented = registry.commented(rule.kind),
+            let open = openCommands(for: rule, trigger: trigger, context: context)
+        else { return [] }
+        let reference = registry.reference(to: context.item, in: context.repository.path)
+        let item = PlannedItem(
+            repository: context.repository.path.description, kind: rule.kind, number: context.item.number,
+            title: context.item.title, reference: reference)
+        var entries: [PlanEntry] = []
+        for found in open {
+            var planned = PlannedCommand(
+                comment: found.id, author: found.comment.author, text: found.command.text, line: found.command.line,
+                at: found.comment.createdAt)
+            var reasons = [
+                ConditionResult(
+                    condition: trigger.pattern.usage, field: CommandValues.field, observed: planned.summary,
+                    holds: true,
+                    location: rule.location.description)
+            ]
+            func refuse(_ reason: String) -> PlanEntry {
+                planned.refusal = reason
+                reasons[0].holds = false
+                let text = "@\(planned.author): `\(planned.text)` was not done: \(reason)."
+                let definition = registry.action(commented.reply, for: rule.kind)
+                let reply = RuleAction(
+                    name: commented.reply, argument: .template(.literal(text)), location: rule.location)
+                let action = plannedAction(
+                    reply, definition: definition, needs: definition?.needs ?? [], rule: rule, context: context,
+                    reference: reference, command: planned)
+                return PlanEntry(
+                    rule: rule.name, item: item, reasons: reasons, actions: [action], precondition: .all([]),
+                    command: planned)
+            }
+            if let refusal = permissionRefusal(
+                trigger.allowed, author: planned.author, commented: commented, context: context)
+            {
+                entries.append(refuse(refusal))
+                continue
+            }
+            switch trigger.pattern.arguments(of: found.command) {
+            case .failure(let problem):
+                entries.append(refuse(problem.description))
+                continue
+            case .success(let arguments):
+                planned.arguments = arguments.values
+            }
+            var results: [ConditionResult] = []
+            let holds = rule.condition.evaluate(context, registry: registry, results: &results)
+            reasons += results
+            guard let holds else { continue }
+            guard holds else {
+                let failing = results.first { $0.holds == false }
+                entries.append(
+                    refuse(
+                        failing.map { "\($0.condition) does not hold (it is \($0.observed))" } ?? "a condition fails"))
+                continue
+            }
+            var actions = rule.actions.map { action in
+                plannedAction(
+                    action, definition: registry.action(action.name, for: rule.kind),
+                    needs: action.needs(for: rule.kind, registry: registry), rule: rule, context: context,
+                    reference: reference, command: planned)
+            }
+            if let refused = actions.first(where: { $0.status == .refused || $0.status == .invalid }) {
+                entries.append(refuse("\(refused.action): \(refused.note ?? "refused")"))
+                continue
+            }
+            let acknowledging = commented.acknowledgement(of: found.id)
+            let acknowledgement = RuleAction(
+                name: acknowledging.action, argument: .parameters(acknowledging.argument.mapValues(Template.literal)),
+                location: rule.location)
+            let definition = registry.action(acknowledgement.name, for: rule.kind)
+            actions.append(
+                plannedAction(
+                    acknowledgement, definition: definition, needs: definition?.needs ?? [], rule: rule,
+                    context: context, reference: reference, command: planned))
+            entries.append(
+                PlanEntry(
+                    rule: rule.name, item: item, reasons: reasons, actions: actions,
+                    precondition: Precondition(rule.condition), command: planned))
+        }
+        return entries
+    }
+
+    /// Why `author` may not give the command, or `nil` when one of `allowed` lets them.
+    private func permissionRefusal(
+        _ allowed: [CommandPermission], author: String, commented: any CommentedKind, context: ItemContext
+    ) -> String? {
+        var unknownWriters: String?
+        for permission in allowed {
+            switch permission {
+            case .author:
+                if commented.author(of: context.item) == author { return nil }
+            case .account(let name):
+                if name == author { return nil }
+            case .writers:
+                guard let writers = context.repository.writers else {
+                    unknownWriters = "the bot could not tell who may write to \(context.repository.path)"
+                    continue
+                }
+                if writers.accounts.contains(author) { return nil }
+                if case .configured(let reason) = writers.source, writers.accounts.isEmpty {
+                    unknownWriters = reason
+                }
+            }
+        }
+        let who = allowed.map { permission -> String in
+            switch permission {
+            case .author: return "the author"
+            case .writers: return "those who may write to \(context.repository.path)"
+            case .account(let name): return "@\(name)"
+            }
+        }
+        let list =
+            who.count > 1 ? who.dropLast().joined(separator: ", ") + " or " + who[who.count - 1] : who.first ?? ""
+        return "only \(list) may give it" + (unknownWriters.map { " (\($0))" } ?? "")
+    }
+
+    /// Holds every entry answering a comment some of whose commands a guard held, so the bot's
+    /// acknowledgement (one reaction per comment) never marks a held command answered.
+    func holdCommentsTogether(_ entries: inout [PlanEntry]) {
+        var held: [String: String] = [:]
+        for entry in entries where entry.hasHeldActions {
+            guard let command = entry.command else { continue }
+            held["\(entry.item.reference) \(command.comment)"] =
+                entry.actions.first { $0.status == .held }?.note ?? "held"
+        }
+        guard !held.isEmpty else { return }
+        for index in entries.indices {
+            guard let command = entries[index].command,
+                let note = held["\(entries[index].item.reference) \(command.comment)"]
+            else { continue }
+            entries[index].hold(note: "held with another command of the same comment: \(note)")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import BuiltinPlugins
+import Foundation
+import GitbayKit
+import IssuesPlugin
+import MergeRequestsPlugin
+import Testing
+import YAML
+
+@testable import RuleEngine
+
+/// Commands in comments through the evaluator: who may give them, what answers them, and that each
+/// is answered once.
+@Suite struct CommandEvaluationTests {
+    private static let rules = """
+        scope: repo:krz/gitbay
+        rules:
+          - name: label-command
+            on: issues
+            command: /label <labels:label>...
+            allowed: [writers]
+            when: [state = open]
+            do:
+              - add-label: "{{ command.labels }}"
+          - name: close-command
+            on: issues
+            command: /close
+            allowed: [author]
+            when: [state = open, labels lacks pinned]
+            do: [close]
+        """
+
+    private func ruleSet(_ text: String = rules) throws -> [Rule] {
+        let loaded = RuleSet.load(files: [(path: "rules.yml", bytes: Array(text.utf8))], registry: Fixtures.registry)
+        #expect(loaded.diagnostics.filter { $0.severity == .error }.isEmpty, "\(loaded.diagnostics)")
+        return loaded.rules
+    }
+
+    /// A person's comment with an id, an hour old.
+    private func said(_ author: String, _ body: String, id: Int, reactions: [ReactionCount] = []) -> GitbayKit.Comment {
+        GitbayKit.Comment(
+            author: author, body: body, createdAt: Fixtures.now.addingTimeInterval(-3_600), kind: .comment, id: id,
+            reactions: reactions)
+    }
+
+    private func plan(
+        _ issues: [GitbayKit.Issue], writers: Set<String>? = ["maria"], activity: [ItemActivity] = [],
+        rules: [Rule]? = nil, options: EvaluationOptions = EvaluationOptions()
+    ) throws -> Plan {
+        let known = Set(Fixtures.registry.needs)
+        var repository = RepositoryState(path: Fixtures.path, defaultBranch: "main", known: known)
+        repository.issues = issues.map { IssueRecord(issue: $0, known: known) }
+        repository.writers = writers.map { CommandWriters(accounts: $0, source: .gitbay) }
+        for issue in issues where !activity.isEmpty {
+            repository.activity[ItemActivityKey(kind: .issues, number: issue.number)] = activity
+        }
+        let state = ForgeState(now: Fixtures.now, me: Fixtures.me, repositories: [repository])
+        return Evaluator(registry: Fixtures.registry, options: options).plan(
+            rules: try rules ?? ruleSet(), state: state, source: "test")
+    }
+
+    private func recent(
+        _ comments: [GitbayKit.Comment], labels: [String] = [], author: String = "cmc"
+    )
+        -> GitbayKit.Issue
+    {
+        Fixtures.issue(
+            author: author, labels: labels, comments: comments, updatedAt: Fixtures.now.addingTimeInterval(-60))
+    }
+
+    @Test func aWritersCommandActsThenAcknowledgesItsComment() throws {
+        let plan = try plan([recent([said("maria", "Looks like one.\n/label bug \"good first issue\"", id: 17)])])
+        let entry = try #require(plan.entries.first)
+        #expect(plan.entries.count == 1)
+        #expect(entry.command?.summary == "/label bug \"good first issue\" by @maria (comment 17)")
+        #expect(entry.command?.arguments == ["labels": ["bug", "good first issue"]])
+        #expect(entry.reasons.first?.observed == entry.command?.summary)
+        #expect(
+            entry.actions.map { $0.command?.argv ?? [] } == [
+                ["issue", "label", "krz/gitbay", "188", "--add", "bug", "--add", "good first issue"],
+                ["issue", "react", "krz/gitbay", "188", "--comment", "17", "+1"],
+            ])
+    }
+
+    @Test func someoneWithoutPermissionGetsOnlyAReplyThatSaysWhy() throws {
+        let plan = try plan([recent([said("drive-by", "/label bug", id: 18)])])
+        let entry = try #require(plan.entries.first)
+        #expect(entry.actions.map(\.action) == ["comment"])
+        let body = try #require(entry.actions.first?.command?.stdin)
+        #expect(
+            body.hasPrefix("@drive-by: `/label bug` was not done: only those who may write to krz/gitbay may give it."))
+        #expect(body.contains("<!-- gitbay-bot:rule=label-command item=krz/gitbay#188 command=18 -->"))
+        #expect(entry.precondition == .all([]), "a refusal is sent whatever the conditions say by then")
+    }
+
+    @Test func unknownWritersRefuseAndSaySo() throws {
+        let plan = try plan([recent([said("maria", "/label bug", id: 19)])], writers: nil)
+        let body = try #require(plan.entries.first?.actions.first?.command?.stdin)
+        #expect(body.contains("(the bot could not tell who may write to krz/gitbay)"))
+    }
+
+    @Test func aFailingConditionIsTheReplysReason() throws {
+        let plan = try plan([recent([said("cmc", "/close", id: 20)], labels: ["pinned"])])
+        let body = try #require(plan.entries.first?.actions.first?.command?.stdin)
+        #expect(body.contains("`/close` was not done: labels lacks pinned does not hold"), "\(body)")
+    }
+
+    @Test func wrongArgumentsAreRefusedWithTheUsage() throws {
+        let plan = try plan([recent([said("maria", "/label", id: 21)])])
+        let body = try #require(plan.entries.first?.actions.first?.command?.stdin)
+        #expect(body.contains("<labels> is missing; usage: /label <labels:label>..."), "\(body)")
+    }
+
+    @Test func anAnsweredCommandIsNotAnsweredAgain() throws {
+        let mine = ReactionCount(reaction: "+1", count: 1, me: true)
+        let theirs = ReactionCount(reaction: "+1", count: 1, me: false)
+        #expect(try plan([recent([said("maria", "/label bug", id: 22, reactions: [mine])])]).entries.isEmpty)
+        #expect(try plan([recent([said("maria", "/label bug", id: 22, reactions: [theirs])])]).entries.count == 1)
+        let refused = GitbayKit.Comment(
+            author: Fixtures.me,
+            body: "no\n<!-- gitbay-bot:rule=label-command item=krz/gitbay#188 command=23 -->",
+            createdAt: Fixtures.now.addingTimeInterval(-60), kind: .comment, id: 24)
+        #expect(try plan([recent([said("drive-by", "/label bug", id: 23), refused])]).entries.isEmpty)
+        let journal = ItemActivity(
+            at: Fixtures.now, actor: Fixtures.me, kind: "react", source: .journal,
+            argv: ["issue", "react", "krz/gitbay", "188", "--comment", "25", "+1"])
+        #expect(try plan([recent([said("maria", "/label bug", id: 25)])], activity: [journal]).entries.isEmpty)
+    }
+
+    @Test func quotedOrFencedCommandsAndTheBotsOwnAreIgnored() throws {
+        let comments = [
+            said("maria", "> /label bug\nquoting", id: 26),
+            said("maria", "```\n/label bug\n```", id: 27),
+            said(Fixtures.me, "/label bug", id: 28),
+            GitbayKit.Comment(author: "maria", body: "/label bug", createdAt: Fixtures.now, kind: .comment),
+        ]
+        #expect(try plan([recent(comments)]).entries.isEmpty)
+    }
+
+    @Test func commandsOlderThanTheWindowAreLeftAlone() throws {
+        let old = GitbayKit.Comment(
+            author: "maria", body: "/label bug", createdAt: Fixtures.ago(days: 4), kind: .comment, id: 29)
+        #expect(try plan([recent([old])]).entries.isEmpty)
+    }
+
+    @Test func aHeldCommandHoldsTheOthersOfItsComment() throws {
+        let plan = try plan(
+            [recent([said("cmc", "/label bug\n/close", id: 30)])], writers: ["cmc"],
+            options: EvaluationOptions(maxActions: 3))
+        try #require(plan.entries.count == 2)
+        #expect(plan.entries.allSatisfy { !$0.hasPendingActions }, "no reaction while /close waits")
+        #expect(plan.entries[0].actions.first?.note?.hasPrefix("held with another command of the same comment") == true)
+    }
+}
