@@ -9,6 +9,7 @@ extension GitbayError: ForgeFailureConvertible {
             case .unauthorized: .tokenRejected
             case .rateLimited: .rateLimited
             case .busy: .busy
+            case .denied: .denied
             case _ where isUnreachable: .unreachable
             case .cancelled where !mayHaveApplied: .stopped
             default: .other

@@ -109,7 +109,7 @@ struct PlanningRun {
         do {
             let state = try await ReadPlanner(registry: registry).read(
                 rules: rules, item: item, reader: session.client, now: input.now ?? Date(),
-                automation: settings.bots, activity: try await session.activity(for: rules))
+                automation: settings.bots, activity: try await session.activity(for: rules), writers: settings.writers)
             return (rules, state, session.client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
             throw CommandFailure(error, server: session.client.configuration.baseURL)
@@ -169,7 +169,7 @@ struct PlanningRun {
         }
         if let now = input.now { state.now = now }
         state.automation = settings.bots
-        return state
+        return state.writers(settings.writers, because: "offline, the configured writers: decide")
     }
 
     /// The plan in the requested format.

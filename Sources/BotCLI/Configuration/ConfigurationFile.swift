@@ -23,6 +23,8 @@ struct ConfigurationFile: Decodable, Sendable {
         case rules
         case maxResponseSize = "max_response_size"
         case bots
+        case writers
+        case commandWindow = "command_window"
         case schedule
         case webhookSecretFile = "webhook_secret_file"
     }
@@ -56,6 +58,10 @@ struct ConfigurationFile: Decodable, Sendable {
     var maxResponseSize: Located<String>?
     /// The accounts whose activity is automation (CI, dependency bots), besides the bot's own.
     var bots: [Located<String>]?
+    /// Who may give commands `allowed: [writers]` where gitbay will not tell the bot who writes.
+    var writers: [Located<String>]?
+    /// How far back a command in a comment still counts (``RuleEngine/EvaluationOptions/commandWindow``).
+    var commandWindow: Located<String>?
     /// The schedule of every rule that writes none.
     var schedule: ScheduleSource?
     /// The file holding the secret gitbay signs webhook deliveries with (`watch --listen`).
@@ -71,13 +77,13 @@ struct ConfigurationFile: Decodable, Sendable {
 
     /// The entries of a `bots:` list that cannot be gitbay account names, each at its place: an
     /// `@` or a space is a mistake that would silently match nobody.
-    static func problems(ofBots bots: [Located<String>]) -> [Diagnostic] {
+    static func problems(ofBots bots: [Located<String>], key: String = "bots") -> [Diagnostic] {
         bots.filter { account in
             account.value.isEmpty
                 || !account.value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
         }.map { account in
             .error(
-                "bots lists gitbay account names (letters, digits, '-', '_', '.'), not '\(account.value)'",
+                "\(key) lists gitbay account names (letters, digits, '-', '_', '.'), not '\(account.value)'",
                 at: account.location)
         }
     }
@@ -138,6 +144,11 @@ struct ConfigurationFile: Decodable, Sendable {
             problems.append(.error("a path may not be empty", at: path.location))
         }
         problems += Self.problems(ofBots: bots ?? [])
+        problems += Self.problems(ofBots: writers ?? [], key: "writers")
+        if let commandWindow, (DurationLiteral.seconds(commandWindow.value) ?? 0) < 60 {
+            problems.append(
+                .error("command_window is a duration of a minute or more, such as 3d", at: commandWindow.location))
+        }
         return problems
     }
 }

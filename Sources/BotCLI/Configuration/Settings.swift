@@ -58,6 +58,10 @@ struct Settings: Sendable, Equatable {
     var configurationPath: String?
     /// The accounts whose activity is automation besides the bot's own (`bots:`).
     var bots: Set<String> = []
+    /// Who may give commands `allowed: [writers]` where gitbay will not tell (`writers:`).
+    var writers: Set<String> = []
+    /// How far back a command in a comment still counts (`command_window:`).
+    var commandWindow = EvaluationOptions.defaultCommandWindow
     /// The configuration file's `webhook_secret_file`, resolved against its folder, with where it
     /// is written; `watch --webhook-secret-file` comes first.
     var webhookSecretFile: SourcedPath?
@@ -70,8 +74,10 @@ struct Settings: Sendable, Equatable {
 
     /// The guards of the evaluation, as the engine takes them.
     var evaluationOptions: EvaluationOptions {
-        EvaluationOptions(
+        var options = EvaluationOptions(
             maxActions: maxActions, tripwireShare: tripwireShare, tripwireFloor: tripwireFloor, force: force)
+        options.commandWindow = commandWindow
+        return options
     }
 
     /// A server address the client can use: parseable and with a scheme.
@@ -145,6 +151,9 @@ struct Settings: Sendable, Equatable {
             verbose: invocation.flag(SharedOptions.verbose),
             configurationPath: configurationPath)
         settings.bots = Set(file.bots?.map(\.value) ?? [])
+        settings.writers = Set(file.writers?.map(\.value) ?? [])
+        settings.commandWindow =
+            file.commandWindow.flatMap { DurationLiteral.seconds($0.value) } ?? EvaluationOptions.defaultCommandWindow
         settings.sweepPeriod =
             try number(
                 SharedOptions.sweepPeriod, invocation, parse: Self.sweepPeriod, valid: { $0 >= 0 },

@@ -5,7 +5,7 @@ import YAML
 struct RuleTestFile: Decodable {
     /// Listed so a "missing key" note never calls a real key that was not read yet unknown.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case description, forge, rules, now, scope, bots, expect
+        case description, forge, rules, now, scope, bots, writers, expect
     }
 
     /// What the test is about, for the people reading it.
@@ -20,6 +20,8 @@ struct RuleTestFile: Decodable {
     var scope: Located<String>?
     /// The accounts whose comments are automation, as `bots:` in gitbay-bot.yml says.
     var bots: [Located<String>]?
+    /// Who may give commands `allowed: [writers]`, as `writers:` in gitbay-bot.yml says.
+    var writers: [Located<String>]?
     /// Every plan entry with pending actions the rules must produce, and no others.
     var expect: [Expectation]
 

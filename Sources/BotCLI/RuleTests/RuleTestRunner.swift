@@ -37,6 +37,7 @@ struct RuleTestRunner: Sendable {
             }
         }
         diagnostics += ConfigurationFile.problems(ofBots: test.bots ?? [])
+        diagnostics += ConfigurationFile.problems(ofBots: test.writers ?? [], key: "writers")
         var files: [(path: String, bytes: [UInt8])] = []
         for entry in test.rules {
             do {
@@ -83,6 +84,7 @@ struct RuleTestRunner: Sendable {
             var state = try ForgeStateFile.load(from: data, registry: registry).forgeState()
             if let now { state.now = now }
             state.automation = Set(test.bots?.map(\.value) ?? [])
+            state = state.writers(Set(test.writers?.map(\.value) ?? []), because: "the test's writers: decide")
             return state
         } catch {
             diagnostics.append(.error(error.message(about: forgePath), at: test.forge.location))

@@ -90,7 +90,7 @@ struct BotSession {
             automation: settings.bots, only: targets,
             activity: try await activity(for: sweeps && settings.sweepPeriod > 0 ? nil : rules, readFeed: readFeed),
             sweep: sweeps && settings.sweepPeriod > 0 ? settings.sweepPeriod : nil,
-            budget: sweeps ? settings.readBudget : nil)
+            budget: sweeps ? settings.readBudget : nil, writers: settings.writers)
     }
 
     /// Who did what to the items `rules` judge (the feed since the last run, kept in the state

@@ -328,7 +328,7 @@ public struct Applier: Sendable {
         switch failure.kind {
         case .tokenRejected: report.tokenRejection = failure.description
         case .unreachable: report.unreachable = failure.description
-        case .rateLimited, .busy, .stopped, .other: break
+        case .rateLimited, .busy, .stopped, .denied, .other: break
         }
     }
 

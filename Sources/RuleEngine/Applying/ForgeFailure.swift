@@ -18,6 +18,8 @@ public struct ForgeFailure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The run was stopped before the write was sent (while it waited for the write budget,
         /// a `Retry-After` or a backoff): it was not applied, and nothing more is sent.
         case stopped
+        /// The token may not do this here (gitbay's exit 4): a read only an admin may make, say.
+        case denied
         /// Anything else: a refusal, a missing item, a broken server or network.
         case other
     }

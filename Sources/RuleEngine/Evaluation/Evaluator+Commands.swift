@@ -80,6 +80,7 @@ extension Evaluator {
             func refuse(_ reason: String) -> PlanEntry {
                 planned.refusal = reason
                 reasons[0].holds = false
+                reasons[0].observed = "\(planned.summary); not done: \(reason)"
                 let text = "@\(planned.author): `\(planned.text)` was not done: \(reason)."
                 let definition = registry.action(commented.reply, for: rule.kind)
                 let reply = RuleAction(
@@ -174,6 +175,22 @@ extension Evaluator {
         let list =
             who.count > 1 ? who.dropLast().joined(separator: ", ") + " or " + who[who.count - 1] : who.first ?? ""
         return "only \(list) may give it" + (unknownWriters.map { " (\($0))" } ?? "")
+    }
+
+    /// Holds the entries of rules without a command on an item where a command is still to be
+    /// answered: a person asked for something (`/hold`) the rule cannot see yet, so it waits one
+    /// run rather than act past them (a merge the `/hold` was meant to stop).
+    func waitForCommands(_ entries: inout [PlanEntry]) {
+        var asked: [String: String] = [:]
+        for entry in entries where entry.hasPendingActions || entry.hasHeldActions {
+            guard let command = entry.command, asked[entry.item.reference] == nil else { continue }
+            asked[entry.item.reference] = command.summary
+        }
+        guard !asked.isEmpty else { return }
+        for index in entries.indices where entries[index].command == nil && entries[index].hasPendingActions {
+            guard let summary = asked[entries[index].item.reference] else { continue }
+            entries[index].hold(note: "waits until \(summary) is answered, which may change what this rule sees")
+        }
     }
 
     /// Holds every entry answering a comment some of whose commands a guard held, so the bot's

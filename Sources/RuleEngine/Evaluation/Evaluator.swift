@@ -61,6 +61,7 @@ public struct Evaluator: Sendable {
         }
         capActions(&entries, guards: &guards)
         holdCommentsTogether(&entries)
+        waitForCommands(&entries)
         guards += state.unread
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
         for (index, range) in ranges.enumerated() {

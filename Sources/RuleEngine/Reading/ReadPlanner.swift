@@ -44,12 +44,13 @@ public struct ReadPlanner: Sendable {
     /// cache is trusted and `activity` holds everything since the last run. With `budget`, a
     /// guarded read sends no per-repository read that no change asks for once it has sent that
     /// many requests: those repositories keep their copies, or wait unread for the next runs,
-    /// which the state's notes say (``ForgeState/unread``).
+    /// which the state's notes say (``ForgeState/unread``). `writers` are who may write where
+    /// gitbay will not tell the bot (``CommandWriters``).
     public func read(
         rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
         cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil,
         automation: Set<String> = [], only: WatchTargets? = nil, activity: ActivityHistory? = nil,
-        sweep period: TimeInterval? = nil, budget: Int? = nil
+        sweep period: TimeInterval? = nil, budget: Int? = nil, writers: Set<String> = []
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader, readBudget: guards == nil ? nil : budget)
         session.only = only
@@ -88,6 +89,7 @@ public struct ReadPlanner: Sendable {
         if session.context.trustsCache {
             await session.restoreCached(rules)
         }
+        try await session.readWriters(rules: rules, configured: writers)
         try await session.readRepositoryNeeds(rules: rules, now: now, me: me)
         if let guards {
             try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
@@ -119,7 +121,7 @@ public struct ReadPlanner: Sendable {
     /// listings leave out too (a closed issue, a merged merge request).
     public func read(
         rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date, automation: Set<String> = [],
-        activity: ActivityHistory? = nil
+        activity: ActivityHistory? = nil, writers: Set<String> = []
     ) async throws -> ForgeState {
         let scoped = rules.filter { $0.kind == item.kind }.map { rule in
             var rule = rule
@@ -130,6 +132,7 @@ public struct ReadPlanner: Sendable {
         session.automation = automation
         let me = try await reader.send(WhoAmICommand()).username
         try await session.list(scoped, of: item.kind)
+        try await session.readWriters(rules: scoped, configured: writers)
         try await session.readDetails(rules: scoped, now: now, me: me)
         let needs = scoped.reduce(into: Set<ReadNeed>()) { needs, rule in
             needs.formUnion(rule.condition.needs(registry: registry, kind: item.kind))

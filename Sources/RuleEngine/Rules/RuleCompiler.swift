@@ -180,8 +180,10 @@ struct RuleCompiler {
         return permissions
     }
 
-    /// Warns of an action whose plugin says it relies on another action the rule does not take.
+    /// Warns of an action whose plugin says it relies on another action the rule does not take;
+    /// a rule with a command needs none, since each command is answered once.
     private mutating func warnOfMissingCompanions(_ actions: [RuleAction], kind: ItemKind) {
+        guard commandInScope == nil else { return }
         let names = Set(actions.map(\.name))
         for action in actions {
             guard let companion = registry.action(action.name, for: kind)?.companion,
