@@ -1384,3 +1384,115 @@ class ReactionStateFileTests(unittest.TestCase):
         both["issues"][0]["comments"][0]["id"] = 4
         both["merge_requests"][0]["comments"][0]["id"] = 4
         gitbay_sim.Forge(forge([both]))
+
+
+class AccessListTests(StateSim):
+    """`repo access list` (control/repo.go runAccessList over store/repos.go EffectiveAccess):
+    admin only, [{user, role, source}] by username."""
+
+    def test_each_account_with_its_highest_role_and_where_it_comes_from(self):
+        org_repo = dict(app_repo(), path="acme/lib", access=[
+            "alice", {"user": "erin", "role": "read"}, {"user": "erin", "role": "write", "team": "core"},
+            {"user": "frank", "role": "read", "team": "docs"}, {"user": "dave", "role": "read"}], admins=[BOT])
+        self.start(forge([org_repo, dict(app_repo(), access=[{"user": "alice", "role": "read"}])],
+                         orgs={"acme": {"members": ["dave", "gus"], "admins": ["cmc"], "members_role": "read"}}))
+        self.assertEqual(self.sim.data("repo", "access", "list", "acme/lib"), [
+            {"user": "alice", "role": "write", "source": "direct"},  # a plain username is a write grant
+            {"user": "cmc", "role": "admin", "source": "org admin"},
+            {"user": "dave", "role": "read", "source": "direct"},  # a tie keeps the first source
+            {"user": "erin", "role": "write", "source": "team core"},
+            {"user": "frank", "role": "read", "source": "team docs"},
+            {"user": "gus", "role": "read", "source": "org member"},
+            {"user": BOT, "role": "admin", "source": "direct"}])
+        self.assertEqual(self.sim.data("repo", "access", "list", "krz/app"), [
+            {"user": "alice", "role": "read", "source": "direct"},
+            {"user": "krz", "role": "admin", "source": "owner"},
+            {"user": BOT, "role": "admin", "source": "direct"}])
+
+    def test_only_an_admin_may_list(self):
+        self.start(forge([app_repo(access=["alice"]), dict(app_repo(), path="krz/mine",
+                                                            access=[{"user": "alice", "role": "admin"}]),
+                          dict(app_repo(), path="krz/secret", visibility="private", access=[], admins=[])]))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/app", token=ALICE),
+                         (403, 4, "permission denied on krz/app"))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/secret", token=ALICE),
+                         (404, 3, "repository krz/secret not found"))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/none"), (404, 3, "repository krz/none not found"))
+        self.assertEqual(self.refused("repo", "access", "list")[:2], (400, 2))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/app", "extra")[:2], (400, 2))
+        _, _, env = self.sim.get("repo", "access", "list", "krz/mine", token=ALICE)  # an admin grant
+        self.assertEqual(env["exit_code"], 0, env)
+        self.assertIn({"user": "alice", "role": "admin", "source": "direct"}, env["data"])
+
+    def test_a_bad_grant_is_refused(self):
+        import gitbay_sim
+        for access in ([{"user": "alice"}], [{"user": "alice", "role": "owner"}], [{"role": "read"}], [""],
+                       [{"user": "alice", "role": "read", "team": ""}], [{"user": "a", "role": "read", "x": 1}]):
+            with self.assertRaises(gitbay_sim.StateError, msg=repr(access)):
+                gitbay_sim.Forge(forge([app_repo(access=access)]))
+        with self.assertRaises(gitbay_sim.StateError):
+            gitbay_sim.Forge(forge([app_repo()], orgs={"krz": {"members": [], "members_role": "admin"}}))
+        doc = forge([app_repo(access=["cmc", {"user": "alice", "role": "read", "team": "core"}])])
+        f = gitbay_sim.Forge(json.loads(json.dumps(doc)))
+        self.assertEqual(f.dump(f.now)["repos"][0]["access"], doc["repos"][0]["access"])
+        self.assertTrue(f.reachable("alice", f.repos[0]))  # a read grant reaches the repository
+
+
+class QueueCredentialTests(StateSim):
+    """control/mergequeue.go queueMerge (an expiring credential cannot queue, #257) and
+    attemptLocked with queueCredentialLapsed (a revoked, expired or narrowed token dequeues)."""
+
+    REFUSAL = ("--when-ready merges later on the authority of the credential it is queued with, and this one "
+               "expires; queue it with a key or token without an expiry, or from the web")
+
+    def test_a_token_with_an_expiry_cannot_queue(self):
+        self.start(forge([app_repo(), dict(app_repo(), path="krz/old", archived=True)]),
+                   "--token-expires", "2027-06-01T00:00:00Z")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2", "--when-ready"), (403, 4, self.REFUSAL))
+        shown = self.mr("krz/app", 2)
+        self.assertNotIn("queued", shown)
+        self.assertNotIn("comments", shown)
+        # Archived (4) and a state other than open (2) come first.
+        self.assertIn("archived", self.refused("mr", "merge", "krz/old", "2", "--when-ready")[2])
+        self.ok("mr", "close", "krz/app", "2")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2", "--when-ready")[:2], (400, 2))
+        # Another account's token, without an expiry, queues (and here merges at once).
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)["strategy"], "ff")
+
+    def test_the_expiry_is_set_by_control_and_an_expired_token_is_refused(self):
+        self.start(forge([app_repo()]))
+        reply = self.sim.control(token_expires="2026-11-29T12:00:10Z")
+        self.assertEqual(reply["token_expires"], "2026-11-29T12:00:10.000Z")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2", "--when-ready")[:2], (403, 4))
+        self.sim.control(advance_seconds=10)
+        status, _, env = self.sim.get("whoami")
+        self.assertEqual((status, env["error"]), (401, "invalid or expired token"))
+        self.assertEqual(self.sim.control(token_expires=None)["token_expires"], None)
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "2", "--when-ready")["queued"], True)
+
+    def test_revoking_the_token_dequeues_at_the_next_attempt(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready")  # a draft: stays queued
+        self.sim.control(revoke=True)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-2", "sha": SHA_E, "actor": "alice"})
+        self.sim.control(revoke=False)
+        shown = self.mr("krz/app", 2)
+        self.assertNotIn("queued", shown)
+        self.assertEqual(shown["comments"][-1]["body"],
+                         "dequeued the merge queued by triage-bot: the token it was queued with was revoked")
+
+    def test_a_narrowed_scope_dequeues_and_the_files_own_queue_rests_on_the_account(self):
+        queued = {"by": "alice", "queued_at": "2026-11-28T00:00:00.000Z"}
+        repo = app_repo()
+        repo["merge_requests"][0]["queued"] = queued
+        repo["merge_requests"][0]["draft"] = True
+        self.start(forge([repo]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready")
+        self.sim.control(read_only=True)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-2", "sha": SHA_E, "actor": "alice"})
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_D, "actor": "alice"})
+        self.sim.control(read_only=False)
+        self.assertEqual(self.mr("krz/app", 2)["comments"][-1]["body"],
+                         "dequeued the merge queued by triage-bot: the token it was queued with no longer has full "
+                         "scope")
+        self.assertEqual(self.mr("krz/app", 1)["queued"]["by"], "alice")  # still queued: no credential to lapse
