@@ -10,7 +10,7 @@ way it would against the real server. The forge it serves is a forge-state file
 
 Usage:
   python3 gitbay_sim.py --state FILE [--host 127.0.0.1] [--port 0] [--token TOKEN]
-      [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--journal FILE]
+      [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--token-expires TIMESTAMP] [--journal FILE]
       [--api-rate 120] [--write-rate 60] [--time-scale 1.0] [--clock running|frozen]
       [--seed N] [--fault SPEC ...] [--webhook-retry-base 30] [--webhook-allow-local]
 
@@ -28,6 +28,12 @@ For tests:
   GET /_sim/stats  "webhooks": {"attempted", "delivered", "failed", "dead_lettered"}, counts of
       delivery attempts, of those that delivered, of those that failed, and of deliveries given up.
 The thread is a daemon with a stop event: it stops with the server.
+
+--token-expires gives the main token an expiry (also `POST /_sim/control {"token_expires": TS|null}`):
+it cannot queue a merge (mr merge --when-ready, exit 4, as gitbay's mergequeue.go queueMerge
+refuses any expiring credential) and is refused with 401 once the expiry has passed. A queued
+merge remembers the token it was queued with; `revoke`, an expiry passed or `read_only` dequeue
+it at its next attempt (queueCredentialLapsed).
 """
 
 import argparse
