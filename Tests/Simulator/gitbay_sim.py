@@ -10,7 +10,7 @@ way it would against the real server. The forge it serves is a forge-state file
 
 Usage:
   python3 gitbay_sim.py --state FILE [--host 127.0.0.1] [--port 0] [--token TOKEN]
-      [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--journal FILE]
+      [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--token-expires TIMESTAMP] [--journal FILE]
       [--api-rate 120] [--write-rate 60] [--time-scale 1.0] [--clock running|frozen]
       [--seed N] [--fault SPEC ...] [--webhook-retry-base 30] [--webhook-allow-local]
 
@@ -28,6 +28,12 @@ For tests:
   GET /_sim/stats  "webhooks": {"attempted", "delivered", "failed", "dead_lettered"}, counts of
       delivery attempts, of those that delivered, of those that failed, and of deliveries given up.
 The thread is a daemon with a stop event: it stops with the server.
+
+--token-expires gives the main token an expiry (also `POST /_sim/control {"token_expires": TS|null}`):
+it cannot queue a merge (mr merge --when-ready, exit 4, as gitbay's mergequeue.go queueMerge
+refuses any expiring credential) and is refused with 401 once the expiry has passed. A queued
+merge remembers the token it was queued with; `revoke`, an expiry passed or `read_only` dequeue
+it at its next attempt (queueCredentialLapsed).
 """
 
 import argparse
@@ -140,6 +146,13 @@ REPO_GLOB_RE = re.compile(r"^[A-Za-z0-9._*-]{1,64}$")
 DUE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+# store/repos.go GrantAccess with control/repo.go runAccessGrant: a grant's role, lowest first
+# (EffectiveAccess ranks them read 1, write 2, admin 3).
+ACCESS_ROLES = ("read", "write", "admin")
+# orgs.members_role (store migrations: DEFAULT 'write', CHECK IN ('write', 'read', 'none')).
+ORG_MEMBERS_ROLES = ("write", "read", "none")
+
+
 class StateError(Exception):
     """A forge-state file that does not follow docs/forge-state.md."""
 
@@ -166,10 +179,12 @@ class Forge:
         _require(isinstance(repos, list), "repos must be a list")
         self.repos = []
         seen = set()
+        self._file_comments = {"issue": [], "mr": []}
         for r in repos:
             self.repos.append(self._load_repo(r))
             _require(r["path"] not in seen, "repo %s appears twice" % r["path"])
             seen.add(r["path"])
+        self._assign_comment_ids()
         users = doc.get("users")
         if users is None:
             names = {self.me}
@@ -192,6 +207,8 @@ class Forge:
             'orgs must map an org name to {"members": [username...]}')
         _require(all(isinstance(v.get("admins", []), list) and all(isinstance(u, str) for u in v.get("admins", []))
                      for v in orgs.values()), "orgs: an org's admins must be a list of usernames")
+        _require(all(v.get("members_role", "write") in ORG_MEMBERS_ROLES for v in orgs.values()),
+                 "orgs: an org's members_role is one of %s" % ", ".join(ORG_MEMBERS_ROLES))
         self.orgs = orgs
         self._check_org_milestones()
         self._load_webhooks()
@@ -212,6 +229,51 @@ class Forge:
             self.events = [dict(e, data=dict(e.get("data") or {})) for e in events]
         # (repo, issue, commit sha or "mr-N") pairs that already acted (store TryRecordCommitRef).
         self.commit_refs = getattr(self, "commit_refs", set())
+        # The credential each queued merge was queued with (store MergeQueueCredential), by
+        # (repository, MR number), with the queued_at it belongs to; kept across a reload like the
+        # events. A queue entry whose queued_at differs (the file's own) rests on the account. Simulator sets
+        # credential_lapsed; a bare Forge has no credentials to lapse.
+        self.queue_tokens = getattr(self, "queue_tokens", {})
+        if not hasattr(self, "credential_lapsed"):
+            self.credential_lapsed = lambda tok, now: ""
+
+    def _assign_comment_ids(self):
+        """Comment ids: the row id of gitbay's `issue_comments` or `mr_comments` table
+        (store/reactions.go reactionTables names the two tables; control/issue.go runIssueShow emits
+        each comment's store `ID`). One counter per table across the whole forge, so an issue
+        comment and an MR comment can share a number. A file's `id` must be a positive integer,
+        unique among its kind; comments without one are numbered in file order after the highest
+        given, and a new comment takes the next (SQLite's rowid: highest + 1).
+        guess: across a reload (`/_sim/control` `state`) the counter restarts from the new file's
+        highest id, as webhook ids do."""
+        self.next_comment_id = {}
+        for kind, found in self._file_comments.items():
+            ids = {}
+            for where, c in found:
+                if "id" in c:
+                    cid = c["id"]
+                    _require(isinstance(cid, int) and not isinstance(cid, bool) and cid > 0,
+                             "%s: a comment id must be a positive integer" % where)
+                    _require(cid not in ids, "%s: %s comment id %d appears twice (first at %s); an id is unique "
+                             "among one kind's comments forge-wide" % (where, kind, cid, ids.get(cid)))
+                    ids[cid] = where
+            nxt = max(ids, default=0) + 1
+            for where, c in found:
+                if "id" not in c:
+                    c["id"] = nxt
+                    nxt += 1
+            self.next_comment_id[kind] = nxt
+        del self._file_comments
+
+    def new_comment(self, kind, item, author, body, created_at, comment_kind="comment", body_format=None):
+        """Appends one comment to an issue's or MR's thread with the next id of its table."""
+        c = {"id": self.next_comment_id[kind], "author": author, "body": body, "created_at": created_at,
+             "kind": comment_kind}
+        if body_format:
+            c["body_format"] = body_format
+        self.next_comment_id[kind] += 1
+        item.setdefault("comments", []).append(c)
+        return c
 
     def _load_webhooks(self):
         """The webhooks of the file's repositories (docs/forge-state.md). gitbay keeps them in one
@@ -275,8 +337,7 @@ class Forge:
         a write grant on every repository it works on; files written before `access` existed keep
         every repository in the bot's feed that way."""
         owner = owner_of(r)
-        granted = r["access"] if "access" in r else [self.me]
-        if user in granted:
+        if any(g[0] == user for g in access_grants(self, r)):
             return True
         if owner in self.orgs:
             return user in (self.orgs[owner].get("members") or [])
@@ -326,8 +387,20 @@ class Forge:
                          "%s.statuses[%s]: a status needs a context and a state (%s)"
                          % (path, sha, ", ".join(sorted(CHECK_RANK))))
         if "access" in r:
-            _require(isinstance(r["access"], list) and all(isinstance(u, str) for u in r["access"]),
-                     "%s.access must be a list of usernames" % path)
+            _require(isinstance(r["access"], list), "%s.access must be a list of usernames or "
+                     '{"user", "role", "team"?} grants' % path)
+            for i, g in enumerate(r["access"]):
+                at = "%s.access[%d]" % (path, i)
+                if isinstance(g, str):
+                    _require(g != "", "%s: a username, not empty" % at)
+                    continue
+                _require(isinstance(g, dict) and isinstance(g.get("user"), str) and g["user"],
+                         '%s: a username or {"user", "role", "team"?}' % at)
+                _require(g.get("role") in ACCESS_ROLES, "%s: role must be one of %s (store/repos.go GrantAccess; "
+                         "control/repo.go runAccessGrant)" % (at, ", ".join(ACCESS_ROLES)))
+                _require("team" not in g or (isinstance(g["team"], str) and g["team"]),
+                         "%s: team must be a team name" % at)
+                _require(set(g) <= {"user", "role", "team"}, "%s: a grant has only user, role and team" % at)
         if "admins" in r:
             _require(isinstance(r["admins"], list) and all(isinstance(u, str) for u in r["admins"]),
                      "%s.admins must be a list of usernames" % path)
@@ -366,6 +439,7 @@ class Forge:
             numbers.add(it["number"])
             parse_ts(it["created_at"])
             it.setdefault("updated_at", it["created_at"])
+            self._load_thread(it, "issue", "%s#%s" % (path, it["number"]))
         numbers = set()
         for m in r["merge_requests"]:
             for k in ("number", "title", "state", "author", "source", "target_ref", "head_sha", "created_at"):
@@ -373,6 +447,7 @@ class Forge:
             _require(m["state"] in MR_STATES, "%s!%s: bad state" % (path, m["number"]))
             _require(m["number"] not in numbers, "%s: MR !%s twice" % (path, m["number"]))
             numbers.add(m["number"])
+            self._load_thread(m, "mr", "%s!%s" % (path, m["number"]))
             for k in DERIVED_MR_KEYS:
                 m.pop(k, None)
             # An MR's checks are the commit statuses of its head (control/mr.go runMRShow reads
@@ -399,6 +474,26 @@ class Forge:
         r["builds"].sort(key=lambda x: -x["number"])
         return r
 
+    def _load_thread(self, item, kind, where):
+        """An item's comments (each may carry `id` and `reactions`) and the item's own `reactions`,
+        noted in file order for _assign_comment_ids."""
+        comments = item.get("comments")
+        if comments is None:
+            comments = []
+        _require(isinstance(comments, list) and all(isinstance(c, dict) for c in comments),
+                 "%s: comments must be a list of objects" % where)
+        if "reactions" in item:
+            item["reactions"] = load_reactions(item["reactions"], self.me, where + ".reactions")
+            if not item["reactions"]:
+                item.pop("reactions")
+        for i, c in enumerate(comments):
+            at = "%s.comments[%d]" % (where, i)
+            if "reactions" in c:
+                c["reactions"] = load_reactions(c["reactions"], self.me, at + ".reactions")
+                if not c["reactions"]:
+                    c.pop("reactions")
+            self._file_comments[kind].append((at, c))
+
     @staticmethod
     def _load_hook(path, h):
         _require(isinstance(h, dict) and isinstance(h.get("id"), int) and h["id"] > 0
@@ -423,6 +518,10 @@ class Forge:
         doc["repos"] = self.repos
         doc = json.loads(json.dumps(doc))
         for r in doc["repos"]:
+            for it in r["issues"] + r["merge_requests"]:
+                for x in [it] + (it.get("comments") or []):
+                    if x.get("reactions"):
+                        x["reactions"] = dump_reactions(x["reactions"], self.me)
             for m in r["merge_requests"]:
                 checks = mr_checks(r, m)
                 if checks:
@@ -607,6 +706,93 @@ def compute_gates(r, m):
 
 
 # ---------------------------------------------------------------------------------------------
+# Reactions (internal/store/reactions.go)
+
+# store/reactions.go Reactions: the fixed set in display order, each name with its emoji.
+REACTIONS = [("+1", "\U0001F44D"), ("-1", "\U0001F44E"), ("laugh", "\U0001F604"), ("hooray", "\U0001F389"),
+             ("confused", "\U0001F615"), ("heart", "\u2764\ufe0f"), ("rocket", "\U0001F680"),
+             ("eyes", "\U0001F440")]
+REACTION_NAMES = [n for n, _ in REACTIONS]
+
+
+def parse_reaction(v):
+    """store/reactions.go ParseReaction: a name or its emoji gives the stored name; the heart
+    without its variation selector counts too. None for anything else."""
+    for name, emoji in REACTIONS:
+        if v == name or v == emoji:
+            return name
+    if v == "\u2764":
+        return "heart"
+    return None
+
+
+def load_reactions(value, me, where):
+    """A forge-state file's reactions on an item or a comment (docs/forge-state.md), into the
+    simulator's form: {name: [username, ...]}, None standing for an account the file does not
+    name. Two shapes are read:
+      - the list `[{"reaction", "count"?, "me"?, "users"?}]`, which the simulator writes back and
+        which is `show`'s shape plus `users` (so gitbay-bot's reader, which takes `show`'s shape,
+        reads it too). `count` defaults to the number of users and may exceed it (the rest are
+        unnamed); without `users`, `me` true means the file's `me` is among them.
+      - the shorthand object `{"<name>": [username, ...]}`.
+    Names are the stored names (`+1`, not the emoji)."""
+    out = {}
+
+    def add(name, users, count, mine, at):
+        _require(name in REACTION_NAMES, "%s: %s is not a reaction; one of %s"
+                 % (at, json.dumps(name), " ".join(REACTION_NAMES)))
+        _require(name not in out, "%s: reaction %s appears twice" % (at, name))
+        _require(isinstance(users, list) and all(isinstance(u, str) and u for u in users)
+                 and len(set(users)) == len(users), "%s: users must be a list of distinct usernames" % at)
+        users = list(users)
+        if mine is not None:
+            _require(isinstance(mine, bool), "%s: me must be true or false" % at)
+            if mine and me not in users and (count is None or count > len(users)):
+                users.insert(0, me)
+            _require(mine == (me in users), "%s: me says %s but users %s %s" % (
+                at, json.dumps(mine), "lists" if me in users else "does not list", me))
+        if count is not None:
+            _require(isinstance(count, int) and not isinstance(count, bool) and count >= len(users),
+                     "%s: count must be an integer at least the number of users" % at)
+            users += [None] * (count - len(users))
+        if users:
+            out[name] = users
+
+    if isinstance(value, dict):
+        for name, users in value.items():
+            add(name, users, None, None, "%s.%s" % (where, name))
+    else:
+        _require(isinstance(value, list), "%s: reactions must be a list of {reaction, count, me, users} "
+                                          "or an object of reaction names to usernames" % where)
+        for i, e in enumerate(value):
+            at = "%s[%d]" % (where, i)
+            _require(isinstance(e, dict) and isinstance(e.get("reaction"), str), "%s: needs a reaction" % at)
+            add(e["reaction"], e.get("users", []), e.get("count"), e.get("me"), at)
+    return out
+
+
+def dump_reactions(reactions, me):
+    """The written-back form: show's `{"reaction", "count", "me"}` (me: the file's `me`) plus the
+    named `users`, in display order."""
+    out = []
+    for name in REACTION_NAMES:
+        users = reactions.get(name) or []
+        if users:
+            out.append({"reaction": name, "count": len(users), "me": me in users,
+                        "users": [u for u in users if u is not None]})
+    return out
+
+
+def reactions_out(reactions, viewer):
+    """control/react.go reactionsOut over store ReactionCounts: in display order, only the
+    reactions somebody gave, `me` whether the viewer did. None when there are none (guess:
+    omitted when empty, docs/gitbay/domain.md)."""
+    out = [{"reaction": name, "count": len(reactions[name]), "me": viewer in reactions[name]}
+           for name in REACTION_NAMES if reactions and reactions.get(name)]
+    return out or None
+
+
+# ---------------------------------------------------------------------------------------------
 # Output shapes (literal gitbay field names)
 
 ISSUE_ROW_KEYS = ("number", "title", "state", "author", "milestone", "created_at")
@@ -617,15 +803,21 @@ def issue_row(it):
     return {k: v for k, v in row.items() if not (k == "milestone" and not v)}
 
 
-def comment_out(c):
-    out = {"author": c.get("author", ""), "body": c.get("body", ""), "created_at": c.get("created_at", ""),
-           "kind": c.get("kind", "comment")}
+def comment_out(c, viewer):
+    """One comment as `issue show`/`mr show` give it (control/issue.go runIssueShow builds it from
+    the store comment's ID, author, body, body format, created_at, kind and reactions): `id` is the
+    comments table's row id; `reactions` as on the item, left out when nobody reacted."""
+    out = {"id": c["id"], "author": c.get("author", ""), "body": c.get("body", ""),
+           "created_at": c.get("created_at", ""), "kind": c.get("kind", "comment")}
     if c.get("body_format"):
         out["body_format"] = c["body_format"]
+    reactions = reactions_out(c.get("reactions"), viewer)
+    if reactions:
+        out["reactions"] = reactions
     return out
 
 
-def issue_show(it):
+def issue_show(it, viewer):
     out = issue_row(it)
     if it.get("labels"):
         out["labels"] = sorted(it["labels"])
@@ -634,8 +826,11 @@ def issue_show(it):
     for k in ("body", "body_format"):
         if it.get(k):
             out[k] = it[k]
+    reactions = reactions_out(it.get("reactions"), viewer)
+    if reactions:
+        out["reactions"] = reactions
     if it.get("comments"):
-        out["comments"] = [comment_out(c) for c in it["comments"]]
+        out["comments"] = [comment_out(c, viewer) for c in it["comments"]]
     return out
 
 
@@ -654,7 +849,7 @@ def mr_row(r, m):
     return out
 
 
-def mr_show(r, m):
+def mr_show(r, m, viewer):
     out = mr_row(r, m)
     for k in ("body", "body_format"):
         if m.get(k):
@@ -672,8 +867,11 @@ def mr_show(r, m):
     if m.get("unresolved_threads"):
         out["unresolved_threads"] = m["unresolved_threads"]
     out["commits"] = [dict(c) for c in (m.get("commits") or [])]
+    reactions = reactions_out(m.get("reactions"), viewer)
+    if reactions:
+        out["reactions"] = reactions
     if m.get("comments"):
-        out["comments"] = [comment_out(c) for c in m["comments"]]
+        out["comments"] = [comment_out(c, viewer) for c in m["comments"]]
     out["reviews"] = [dict(rv) for rv in (m.get("reviews") or [])]
     if m["state"] in ("open", "source_gone"):
         out["gates"] = compute_gates(r, m)
@@ -739,7 +937,7 @@ KNOWN = {tuple(p.split()) for p in KNOWN_PATHS.replace("\n", "").split(";")}
 # ReadOnly commands among the unsimulated ones (protocol doc §1.3); every other one is a write.
 READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
     "help;keys list;repo tree;repo cat;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
-    "repo access list;repo settings show;mr diff;dashboard;notifications list;notifications settings show;"
+    "repo settings show;mr diff;dashboard;notifications list;notifications settings show;"
     "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
     "mr revisions;mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
     "org label list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
@@ -1200,12 +1398,15 @@ def list_by_query(ctx, args, noun):
 class Ctx:
     """One dispatch: who runs it, what stdin it got, and whether it changed the forge."""
 
-    def __init__(self, sim, user, stdin):
+    def __init__(self, sim, user, stdin, token=None):
         self.sim = sim
         self.forge = sim.forge
         self.user = user
         self.stdin = stdin
         self.applied = False
+        self.token = token
+        # Ctx.Expires: the credential's expiry (None for a token without one).
+        self.expires = sim.expires.get(token) if token is not None else None
 
     def now(self):
         return self.sim.clock.now()
@@ -1529,7 +1730,7 @@ def h_issue_list(ctx, args):
 
 def h_issue_show(ctx, fl, p):
     r = ctx.forge.repo(fl.pos[0])
-    return issue_show(ctx.forge.issue(r, positive_int(fl.pos[1], "issue number")))
+    return issue_show(ctx.forge.issue(r, positive_int(fl.pos[1], "issue number")), ctx.user)
 
 
 def attach_label(r, labels, name):
@@ -1612,10 +1813,7 @@ def add_comment(ctx, r, item, body, fmt, noun):
     moves an issue's updated_at (store/issues.go AddIssueComment) but not a merge request's:
     store/mrs.go AddMRComment is a plain INSERT into mr_comments."""
     now = ctx.now_ms()
-    c = {"author": ctx.user, "body": body, "created_at": now, "kind": "comment"}
-    if fmt:
-        c["body_format"] = fmt
-    item.setdefault("comments", []).append(c)
+    ctx.forge.new_comment(noun, item, ctx.user, body, now, body_format=fmt)
     if noun == "issue":
         item["updated_at"] = now
     ctx.event(r, noun + ".commented", {"number": item["number"]})
@@ -1832,7 +2030,7 @@ def h_mr_list(ctx, args):
 
 def h_mr_show(ctx, fl, p):
     r = ctx.forge.repo(fl.pos[0])
-    return mr_show(r, ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number")))
+    return mr_show(r, ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number")), ctx.user)
 
 
 def h_mr_label(ctx, fl, p):
@@ -1848,6 +2046,92 @@ def h_mr_comment(ctx, fl, p):
     m = ctx.forge.mr(r, positive_int(fl.pos[1], "merge request number"))
     refuse_archived(r)
     return add_comment(ctx, r, m, body, fmt, "mr")
+
+
+def go_quote(v):
+    """Go's %q for the strings gitbay quotes in its messages (printable text stays as it is)."""
+    return json.dumps(v, ensure_ascii=False)
+
+
+def readable_item(ctx, path, number, noun):
+    """control/issue.go issueRef / control/mr.go mrRef with policy.CanRead: the repository (exit 3
+    `repository X not found`, an unreadable private one alike, resolveRepo), then the number
+    (strconv.ParseInt: exit 2 `bad issue number "x"`), then the item (exit 3).
+    guess: mrRef words its bad number `bad MR number "x"` (mr close's wording)."""
+    r = ctx.forge.repo(path)
+    if not can_read(ctx.forge, ctx.user, r):
+        raise CmdError(EXIT_NOT_FOUND, "repository %s not found" % path)
+    try:
+        n = go_parse_int(number)
+    except ValueError:
+        raise CmdError(EXIT_USAGE, "bad %s number %s" % ("issue" if noun == "issue" else "MR", go_quote(number)))
+    return r, (ctx.forge.issue(r, n) if noun == "issue" else ctx.forge.mr(r, n))
+
+
+def react(ctx, fl, noun):
+    """`issue react` / `mr react` (control/react.go runReact), its checks in gitbay's order: the
+    argv (flags --comment <id> and --remove, at most three positionals, exactly three or the
+    usage: exit 2), the repository and item with read access (issueRef/mrRef, CanRead: exit 3), the
+    reaction (store ParseReaction: a name or its emoji, else exit 2 `unknown reaction "x"; one of
+    ...`), --comment a positive integer (strconv.ParseInt, else exit 2 `bad comment id "x"`), the
+    repository not archived (refuseArchived: exit 4), the comment one of this item's and not a
+    system entry (store ReactionTarget, else exit 3 `comment N not found on #n` / `!n`). Then store
+    SetReaction: one reaction per (item or comment, user, name), so reacting twice or removing a
+    reaction not there both succeed and change nothing. A reaction is no event: no events row, so
+    no feed row and no webhook, and the item's updated_at stays. Answers control/react.go Reacted:
+    {reaction: stored name, comment: id (left out for the item), removed: true (left out unless
+    --remove)}."""
+    usage = SPECS[(noun, "react")].usage
+    if len(fl.pos) != 3:
+        raise usage_error("", usage)
+    r, item = readable_item(ctx, fl.pos[0], fl.pos[1], noun)
+    name = parse_reaction(fl.pos[2])
+    if name is None:
+        raise CmdError(EXIT_USAGE, "unknown reaction %s; one of %s" % (go_quote(fl.pos[2]), " ".join(REACTION_NAMES)))
+    comment_id = 0
+    if fl.has("--comment"):
+        raw = fl.value("--comment")
+        try:
+            comment_id = go_parse_int(raw)
+        except ValueError:
+            comment_id = 0
+        if comment_id <= 0:
+            raise CmdError(EXIT_USAGE, "bad comment id %s" % go_quote(raw))
+    refuse_archived(r)
+    target = item
+    if comment_id:
+        target = next((c for c in item.get("comments") or []
+                       if c["id"] == comment_id and c.get("kind", "comment") != "system"), None)
+        if target is None:
+            raise CmdError(EXIT_NOT_FOUND, "comment %d not found on %s%d"
+                           % (comment_id, "#" if noun == "issue" else "!", item["number"]))
+    remove = fl.has("--remove")
+    reactions = target.setdefault("reactions", {})
+    users = reactions.setdefault(name, [])
+    if remove and ctx.user in users:
+        users.remove(ctx.user)
+        ctx.applied = True
+    elif not remove and ctx.user not in users:
+        users.append(ctx.user)
+        ctx.applied = True
+    if not users:
+        reactions.pop(name)
+    if not reactions:
+        target.pop("reactions")
+    out = {"reaction": name}
+    if comment_id:
+        out["comment"] = comment_id
+    if remove:
+        out["removed"] = True
+    return out
+
+
+def h_issue_react(ctx, fl, p):
+    return react(ctx, fl, "issue")
+
+
+def h_mr_react(ctx, fl, p):
+    return react(ctx, fl, "mr")
 
 
 def h_mr_edit(ctx, fl, p):
@@ -1904,10 +2188,10 @@ def push_event(forge, r, actor, branch, old, new, now, forced=False, deleted=Fal
                                                    "forced": forced, "deleted": deleted}, now)
 
 
-def system_comment(m, body, now):
-    """store AddMRSystemComment: a `system` comment, shown with the author `system`."""
-    m.setdefault("comments", []).append({"author": "system", "kind": "system", "created_at": fmt_ms(now),
-                                         "body": body})
+def system_comment(forge, m, body, now):
+    """store AddMRSystemComment: a `system` comment (a row of mr_comments, so it takes the next
+    MR comment id), shown with the author `system`."""
+    forge.new_comment("mr", m, "system", body, fmt_ms(now), comment_kind="system")
 
 
 def merge_now(forge, r, a, strategy, by, now):
@@ -1943,7 +2227,7 @@ def merge_now(forge, r, a, strategy, by, now):
     for k in kids:
         k["target_ref"] = target
         k["updated_at"] = fmt_ms(now)
-        system_comment(k, "retargeted from %s to %s: !%d merged" % (a["source"], target, a["number"]), now)
+        system_comment(forge, k, "retargeted from %s to %s: !%d merged" % (a["source"], target, a["number"]), now)
     # Merges bypass post-receive, so the default branch's commit-message actions run here, the
     # MR's commits first (guess: their subjects stand for their messages), then its description.
     if target == r["default_branch"]:
@@ -1966,11 +2250,11 @@ def mark_merged(r, a, by, now):
     a.pop("queued", None)
 
 
-def dequeue(m, reason, now):
+def dequeue(forge, m, reason, now):
     """mergequeue.go dequeueWithReason."""
     by = m["queued"].get("by")
     m.pop("queued", None)
-    system_comment(m, "dequeued the merge queued by %s: %s" % (by, reason), now)
+    system_comment(forge, m, "dequeued the merge queued by %s: %s" % (by, reason), now)
 
 
 def attempt_queued_merge(forge, r, m, now):
@@ -1978,12 +2262,19 @@ def attempt_queued_merge(forge, r, m, now):
     An MR no longer open is dequeued (its source branch was deleted); unmet gates keep it queued
     with the refusal as the reason; otherwise it merges and `mr.merged` has the QUEUER as actor.
     guess: the queuer still has write access and its credential is still good (the simulator has
-    neither permissions nor credentials)."""
+    no write permissions); the credential it was queued with is checked (queueCredentialLapsed,
+    after the account and its write access, before the merge): a token revoked, expired or
+    narrowed dequeues it with the reason."""
     q = m.get("queued")
     if not q:
         return None
     if m["state"] != "open":
-        dequeue(m, "the source branch was deleted", now)
+        dequeue(forge, m, "the source branch was deleted", now)
+        return None
+    tok, at = forge.queue_tokens.get((r["path"], m["number"]), (None, None))
+    lapsed = forge.credential_lapsed(tok if at == q.get("queued_at") else None, now)
+    if lapsed:
+        dequeue(forge, m, lapsed, now)
         return None
     unmet = compute_gates(r, m).get("unmet")
     if unmet:
@@ -2067,6 +2358,11 @@ def h_mr_close(ctx, fl, p):
     return {"number": m["number"], "state": "closed"}
 
 
+# control/mergequeue.go queueMerge's refusal of a credential with an expiry (#257).
+QUEUE_EXPIRING_REFUSAL = ("--when-ready merges later on the authority of the credential it is queued with, and this "
+                          "one expires; queue it with a key or token without an expiry, or from the web")
+
+
 def h_mr_merge(ctx, fl, p):
     """control/mr.go runMRMerge, mergeMR; control/mergequeue.go queueMerge, cancelQueuedMerge."""
     usage = SPECS[("mr", "merge")].usage
@@ -2083,25 +2379,34 @@ def h_mr_merge(ctx, fl, p):
         if not m.get("queued"):
             raise CmdError(EXIT_FAILURE, "!%d is not queued to merge" % m["number"])
         m.pop("queued")
-        system_comment(m, "%s cancelled the queued merge" % ctx.user, now)
+        system_comment(ctx.forge, m, "%s cancelled the queued merge" % ctx.user, now)
         ctx.applied = True
         return {"number": m["number"], "queued": False}
     refuse_archived(r)
     if fl.has("--when-ready"):
         if m["state"] != "open":
             raise CmdError(EXIT_USAGE, "MR !%d is %s" % (m["number"], m["state"]))
-        # Queueing again replaces queuer and strategy and clears the reason (store QueueMerge);
-        # then it is tried at once, so gates that already pass merge now.
+        # The merge happens later on the credential's authority, so an expiring one cannot queue
+        # (mergequeue.go queueMerge, c.Expires != nil: exit 4), however far off its expiry.
+        if ctx.expires is not None:
+            raise CmdError(EXIT_DENIED, QUEUE_EXPIRING_REFUSAL)
+        # Queueing again replaces queuer and strategy and clears the reason (store QueueMerge,
+        # which records the credential too); then it is tried at once, so gates that already
+        # pass merge now.
         m["queued"] = {"by": ctx.user, "queued_at": fmt_ms(now)}
         if strategy:
             m["queued"]["strategy"] = strategy
+        ctx.forge.queue_tokens[(r["path"], m["number"])] = (ctx.token, m["queued"]["queued_at"])
         ctx.applied = True
         merged = attempt_queued_merge(ctx.forge, r, m, now)
         if merged is not None:
             return merged
+        if not m.get("queued"):  # dequeued at once (queueMerge: res.dequeued is exit 4 with the reason)
+            last = m["comments"][-1]["body"]
+            raise CmdError(EXIT_DENIED, last.split(": ", 1)[1] if ": " in last else last)
         reason = m["queued"].get("reason", "")
         note = " (%s)" % strategy if strategy else ""
-        system_comment(m, "%s queued the merge%s for when the gates pass" % (ctx.user, note), now)
+        system_comment(ctx.forge, m, "%s queued the merge%s for when the gates pass" % (ctx.user, note), now)
         return {"number": m["number"], "queued": True, "strategy": strategy, "reason": reason}
     # A merged or closed MR is a usage refusal, exit 2 (HTTP 400); source_gone can still merge.
     if m["state"] not in ("open", "source_gone"):
@@ -2303,6 +2608,66 @@ def is_org_owner(forge, owner):
                                       for x in r["labels"] + r["milestones"])
 
 
+def access_grants(forge, r):
+    """A repository's grants from its `access` list as (user, role, source): the repo_access rows
+    (source `direct`) and team grants (source `team <name>`). A plain username is a `write` grant
+    (guess: the file format had no roles, and the bot needs write on every repository it works
+    on). Without `access`, `me` alone holds a write grant (the guess Forge.reachable documents)."""
+    if "access" not in r:
+        return [(forge.me, "write", "direct")]
+    out = []
+    for g in r["access"]:
+        if isinstance(g, str):
+            out.append((g, "write", "direct"))
+        else:
+            out.append((g["user"], g["role"], "team " + g["team"] if g.get("team") else "direct"))
+    return out
+
+
+def effective_access(forge, r):
+    """store/repos.go EffectiveAccess: every account that reaches the repository with its highest
+    role (read < write < admin) and where that role comes from, collected in this order, the first
+    source of the highest role winning: the owner of a user-owned repository (admin, `owner`), the
+    owning org's admins (admin, `org admin`), direct grants (`direct`), team grants (`team <name>`,
+    highest role first, then by team name), the org's members (the org's members_role, `org
+    member`; `none` adds nobody); sorted by username. The file's `admins` are admin grants (the
+    simulator's CanAdmin reads them); guess: they count as direct grants here, and without
+    `admins` `me` holds one."""
+    rank = {"read": 1, "write": 2, "admin": 3}
+    best, order = {}, []
+
+    def add(user, role, source):
+        if role not in rank:
+            return
+        if user not in best:
+            order.append(user)
+            best[user] = (role, source)
+        elif rank[role] > rank[best[user][0]]:
+            best[user] = (role, source)
+
+    owner = owner_of(r)
+    org = is_org_owner(forge, owner)
+    if not org:
+        add(owner, "admin", "owner")
+    else:
+        for u in (forge.orgs.get(owner) or {}).get("admins") or []:
+            add(u, "admin", "org admin")
+    grants = access_grants(forge, r)
+    for u, role, source in grants:
+        if source == "direct":
+            add(u, role, source)
+    for u in (r["admins"] if "admins" in r else [forge.me]):
+        add(u, "admin", "direct")
+    teams = [g for g in grants if g[2] != "direct"]
+    for u, role, source in sorted(teams, key=lambda g: (-rank[g[1]], g[2])):
+        add(u, role, source)
+    if org:
+        o = forge.orgs.get(owner) or {}
+        for u in o.get("members") or []:
+            add(u, o.get("members_role", "write"), "org member")
+    return [{"user": u, "role": best[u][0], "source": best[u][1]} for u in sorted(order)]
+
+
 def can_admin(forge, user, r):
     """policy/access.go CanAdmin with store AccessRole's effective role: the owner of a user-owned
     repository, an `admin` grant (explicit or through a team), or an admin of the owning org. The
@@ -2314,6 +2679,8 @@ def can_admin(forge, user, r):
         if user in ((forge.orgs.get(owner) or {}).get("admins") or []):
             return True
     elif user == owner:
+        return True
+    if any(g[0] == user and g[1] == "admin" for g in access_grants(forge, r)):
         return True
     return user in (r["admins"] if "admins" in r else [forge.me])
 
@@ -2332,6 +2699,15 @@ def resolve_admin_repo(ctx, path):
             raise CmdError(EXIT_NOT_FOUND, "repository %s not found" % path)
         raise CmdError(EXIT_DENIED, "permission denied on %s" % path)
     return r
+
+
+def h_repo_access_list(ctx, fl, p):
+    """`repo access list <owner/name>` (control/repo.go runAccessList): exactly one positional (else
+    the usage, exit 2), CanAdmin through resolveRepo (unknown or unreadable: exit 3, readable
+    without admin: exit 4), then store EffectiveAccess as [{user, role, source}]. A Go nil slice
+    is `null`, which an admin's own row rules out in practice."""
+    r = resolve_admin_repo(ctx, fl.pos[0])
+    return effective_access(ctx.forge, r) or None
 
 
 def go_parse_int(s):
@@ -2734,6 +3110,7 @@ SPECS = {
                            numeric=False),
     ("repo", "show"): Spec(h_repo_show, "repo show " + REPO, True, pos=(1, 1)),
     ("repo", "refs"): Spec(h_repo_refs, "repo refs " + REPO, True, pos=(1, 1)),
+    ("repo", "access", "list"): Spec(h_repo_access_list, "repo access list " + REPO, True, pos=(1, 1)),
     ("repo", "deps", "status"): Spec(h_deps_status, "repo deps status " + REPO, True, pos=(1, 1)),
     ("label", "list"): Spec(h_label_list, "label list " + REPO, True, pos=(1, 1)),
     ("label", "set"): Spec(h_label_set, "label set %s <label> [--color <rrggbb>]" % REPO, False, "flags", (2, 2),
@@ -2779,6 +3156,10 @@ SPECS = {
     ("mr", "comment"): Spec(h_mr_comment, "mr comment %s <n> (--message <m> | --file -) [--format md|org]" % REPO,
                             False, "flags", (2, 2), "at_least", values=("--message", "--file", "--format"),
                             reads_stdin=True),
+    ("issue", "react"): Spec(h_issue_react, "issue react %s <n> [--comment <id>] <reaction> [--remove]" % REPO, False,
+                             "flags", (0, 3), values=("--comment",), bools=("--remove",)),
+    ("mr", "react"): Spec(h_mr_react, "mr react %s <n> [--comment <id>] <reaction> [--remove]" % REPO, False,
+                          "flags", (0, 3), values=("--comment",), bools=("--remove",)),
     ("mr", "edit"): Spec(h_mr_edit, "mr edit %s <n> [--title <t>] [--body <b> | --file -] [--format md|org] "
                          "[--superseded-by <m>|none]" % REPO, False, "flags", (2, 2), "at_least",
                          values=("--title", "--body", "--file", "--format", "--superseded-by"), reads_stdin=True),
@@ -2999,6 +3380,10 @@ class Simulator:
             self.tokens[tok] = (name, "full")
         if args.read_only_token:
             self.tokens[args.read_only_token] = (self.forge.me, "read")
+        # Token expiry (store api_tokens expires_at): only the main token can carry one here, given
+        # by --token-expires or the `token_expires` control; None is a token without an expiry.
+        self.expires = {args.token: parse_ts(args.token_expires) if getattr(args, "token_expires", None) else None}
+        self.forge.credential_lapsed = self.credential_lapsed
         self.limiter = Limiter(args.api_rate, args.write_rate, args.time_scale)
         self.scale = args.time_scale
         self.random = random.Random(args.seed)
@@ -3099,13 +3484,34 @@ class Simulator:
                                {"WWW-Authenticate": 'Bearer realm="gitbay api"'})
         tok = header[len("Bearer "):].strip()
         who = self.tokens.get(tok)
-        if who is None or self.revoked:
+        if who is None or self.revoked or self.expired(tok, self.clock.now()):
+            # guess: an expired token is refused like an unknown one, with the same 401.
             return None, Reply(401, envelope(error="invalid or expired token"))
-        return who, None
+        return who + (tok,), None
+
+    def expired(self, tok, now):
+        exp = self.expires.get(tok)
+        return exp is not None and exp <= now
+
+    def credential_lapsed(self, tok, now):
+        """control/mergequeue.go queueCredentialLapsed for a token: why the token a merge was
+        queued with can no longer carry it, or "" when it still can (or the merge rests on the
+        account alone: queued before the simulator started, from the file's `queued`). The
+        `revoke` control stands for revoking the token (store APITokenByID: not found), an expiry
+        passed for expiring, and the `read_only` control or a read scope for narrowing the scope."""
+        if tok is None:
+            return ""
+        if self.revoked or tok not in self.tokens:
+            return "the token it was queued with was revoked"
+        if self.expired(tok, now):
+            return "the token it was queued with has expired"
+        if self.read_only or self.tokens[tok][1] != "full":
+            return "the token it was queued with no longer has full scope"
+        return ""
 
     # dispatch
 
-    def dispatch(self, user, scope, argv, stdin, via_get):
+    def dispatch(self, user, scope, argv, stdin, via_get, token=None):
         """Runs argv as gitbay's dispatcher would; returns (exit_code, data or error text, applied)."""
         path = lookup(argv)
         if path is None:
@@ -3120,7 +3526,7 @@ class Simulator:
                 self.count("too_many_writes")
                 return EXIT_DENIED, too_many_writes(self.limiter.write_rate, wait), False
         spec = SPECS.get(path)
-        ctx = Ctx(self, user, stdin if spec is not None and spec.reads_stdin else "")
+        ctx = Ctx(self, user, stdin if spec is not None and spec.reads_stdin else "", token)
         with self.forge.lock:
             try:
                 data = run_command(ctx, path, argv[len(path):])
@@ -3150,7 +3556,7 @@ class Simulator:
         if refusal:
             self.count("unauthorized")
             return refusal
-        user, scope = who
+        user, scope, tok = who
         stdin = ""
         if method == "POST":
             try:
@@ -3210,7 +3616,7 @@ class Simulator:
             return Reply(429, envelope(error="rate limited; retry in %ds" % n), {"Retry-After": str(n)})
         self.count("writes" if is_write else "reads")
 
-        code, payload, applied = self.dispatch(user, scope, argv, stdin, method == "GET")
+        code, payload, applied = self.dispatch(user, scope, argv, stdin, method == "GET", tok)
         if is_write:
             self.journal_write(user, argv, stdin, code, applied, fault.kind if fault else None)
         obj = envelope(data=payload, exit_code=0) if code == EXIT_OK else envelope(error=payload, exit_code=code)
@@ -3294,6 +3700,11 @@ class Simulator:
                 if not isinstance(req["deliveries_paused"], bool):
                     raise ValueError("deliveries_paused must be true or false")
                 self.deliverer.paused = req["deliveries_paused"]
+            if "token_expires" in req:
+                v = req["token_expires"]
+                if v is not None and not isinstance(v, str):
+                    raise ValueError("token_expires must be a timestamp or null")
+                self.expires[self.main_token] = parse_ts(v) if v is not None else None
             if "advance_seconds" in req:
                 self.clock.advance(float(req["advance_seconds"]))
             if "push" in req:
@@ -3311,7 +3722,9 @@ class Simulator:
             return Reply(400, {"error": e.msg})
         return Reply(200, {"ok": True, "now": fmt_ms(self.clock.now()),
                            "faults": [f.spec for f in self.faults], "revoked": self.revoked,
-                           "read_only": self.read_only, "deliveries_paused": self.deliverer.paused})
+                           "read_only": self.read_only, "deliveries_paused": self.deliverer.paused,
+                           "token_expires": fmt_ms(self.expires[self.main_token])
+                           if self.expires.get(self.main_token) else None})
 
     def introspect(self, path, headers):
         refusal = self.main_token_only(headers)
@@ -3347,10 +3760,9 @@ def close_target(forge, r, path):
     return next((x for x in forge.repos if x["path"].lower() == path), None)
 
 
-def add_issue_system_comment(it, body, now):
-    """store AddIssueSystemComment: a `system` comment; updated_at stays."""
-    it.setdefault("comments", []).append({"author": "system", "kind": "system", "created_at": fmt_ms(now),
-                                          "body": body})
+def add_issue_system_comment(forge, it, body, now):
+    """store AddIssueSystemComment: a `system` comment (the next issue comment id); updated_at stays."""
+    forge.new_comment("issue", it, "system", body, fmt_ms(now), comment_kind="system")
 
 
 def process_commit_messages(forge, r, actor, commits, now):
@@ -3387,10 +3799,10 @@ def act_on_issue(forge, source, target, actor, sha, number, close, subject, auth
     if close and it["state"] == "open":
         it["state"] = "closed"
         it["updated_at"] = fmt_ms(now)  # store SetIssueState
-        add_issue_system_comment(it, "closed by commit %s by %s: %s" % (link, author, subject), now)
+        add_issue_system_comment(forge, it, "closed by commit %s by %s: %s" % (link, author, subject), now)
         forge.record_event(target["path"], actor, "issue.closed", {"number": number, "sha": sha}, now)
         return
-    add_issue_system_comment(it, "referenced in commit %s by %s: %s" % (link, author, subject), now)
+    add_issue_system_comment(forge, it, "referenced in commit %s by %s: %s" % (link, author, subject), now)
 
 
 def process_mr_description(forge, r, m, actor, now):
@@ -3408,7 +3820,7 @@ def process_mr_description(forge, r, m, actor, now):
         forge.commit_refs.add(key)
         it["state"] = "closed"
         it["updated_at"] = fmt_ms(now)
-        add_issue_system_comment(it, "closed by merge request [!%d](/%s/mrs/%d): %s"
+        add_issue_system_comment(forge, it, "closed by merge request [!%d](/%s/mrs/%d): %s"
                                  % (m["number"], r["path"], m["number"], m["title"]), now)
         forge.record_event(target["path"], actor, "issue.closed", {"number": n, "mr": m["number"]}, now)
 
@@ -3638,6 +4050,9 @@ def parse_args(argv):
     ap.add_argument("--token", default=DEFAULT_TOKEN, help="full-scope token of the state's `me`")
     ap.add_argument("--user-token", action="append", default=[], metavar="NAME=TOKEN")
     ap.add_argument("--read-only-token", default=None, help="read-scope token of `me`")
+    ap.add_argument("--token-expires", default=None, metavar="TIMESTAMP",
+                    help="the main token expires then (a gitbay timestamp on the simulator's clock): it is "
+                         "refused from then on, and before then it cannot queue a merge (mr merge --when-ready)")
     ap.add_argument("--journal", default=None, help="append one JSON line per write processed")
     ap.add_argument("--api-rate", type=float, default=120, help="requests a minute per account (0=120, <0 off)")
     ap.add_argument("--write-rate", type=float, default=60, help="account writes a minute (0=60, <0 off)")
@@ -3658,6 +4073,11 @@ def parse_args(argv):
         ap.error("--time-scale must be positive")
     if args.webhook_retry_base < 0:
         ap.error("--webhook-retry-base must not be negative")
+    if args.token_expires is not None:
+        try:
+            parse_ts(args.token_expires)
+        except ValueError:
+            ap.error("--token-expires takes a timestamp such as 2026-12-01T00:00:00Z")
     for spec in args.fault:
         try:
             Fault(spec)

@@ -1162,3 +1162,337 @@ class WebhookRegistryTests(unittest.TestCase):
             self.assertTrue(all(f["takes_value"] for f in entry["flags"]), name)
             self.assertEqual(entry["positional_count"]["max"], spec.pos[1], name)
             self.assertTrue(spec.usage.startswith(name + " "), name)
+
+
+def thread_repo(path="krz/app", **extra):
+    """A repository with one issue and one MR, each with a person's comment and a system entry."""
+    r = {"path": path, "default_branch": "main", "branches": {"main": SHA_A, "feat-1": SHA_B},
+         "issues": [{"number": 1, "title": "a bug", "state": "open", "author": "alice",
+                     "created_at": "2026-11-01T00:00:00.000Z", "updated_at": "2026-11-02T00:00:00.000Z",
+                     "comments": [{"author": "alice", "body": "first", "created_at": "2026-11-01T01:00:00.000Z"},
+                                  {"author": "system", "kind": "system", "body": "referenced",
+                                   "created_at": "2026-11-01T02:00:00.000Z"}]}],
+         "merge_requests": [{"number": 1, "title": "fix", "state": "open", "author": "alice", "source": "feat-1",
+                             "target_ref": "main", "head_sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z",
+                             "comments": [{"author": "cmc", "body": "lgtm",
+                                           "created_at": "2026-11-01T03:00:00.000Z"},
+                                          {"author": "system", "kind": "system", "body": "cmc queued",
+                                           "created_at": "2026-11-01T04:00:00.000Z"}]}]}
+    r.update(extra)
+    return r
+
+
+class CommentIdTests(StateSim):
+    """Comment ids: the row id of store `issue_comments` / `mr_comments` (store/reactions.go
+    reactionTables), one counter per table forge-wide; control/issue.go runIssueShow and
+    control/mr.go runMRShow emit it on each comment."""
+
+    def ids(self, noun, repo, n):
+        return [c["id"] for c in self.sim.data(noun, "show", repo, str(n)).get("comments", [])]
+
+    def test_ids_count_per_table_across_the_forge_and_new_comments_take_the_next(self):
+        second = thread_repo("krz/lib")
+        second["issues"][0]["comments"][0]["id"] = 9
+        self.start(forge([thread_repo(), second]))
+        # Comments without an id are numbered in file order after the highest given (9).
+        self.assertEqual(self.ids("issue", "krz/app", 1), [10, 11])
+        self.assertEqual(self.ids("issue", "krz/lib", 1), [9, 12])
+        self.assertEqual(self.ids("mr", "krz/app", 1), [1, 2])  # MR comments count apart
+        self.assertEqual(self.ids("mr", "krz/lib", 1), [3, 4])
+        self.ok("issue", "comment", "krz/app", "1", "--message", "again")
+        self.ok("mr", "comment", "krz/app", "1", "--message", "again")
+        self.ok("mr", "merge", "krz/lib", "1", "--when-ready", token=ALICE)  # merges at once: no comment
+        self.assertEqual(self.ids("issue", "krz/app", 1), [10, 11, 13])
+        self.assertEqual(self.ids("mr", "krz/app", 1), [1, 2, 5])
+
+    def test_system_comments_take_ids_too(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready")
+        self.ok("mr", "merge", "krz/app", "2", "--cancel")
+        self.assertEqual([(c["id"], c["kind"]) for c in self.mr("krz/app", 2)["comments"]],
+                         [(1, "system"), (2, "system")])
+
+    def test_state_write_back_keeps_the_ids(self):
+        self.start(forge([thread_repo()]))
+        self.ok("issue", "comment", "krz/app", "1", "--message", "again")
+        _, _, body = self.sim.raw("GET", "/_sim/state")
+        state = json.loads(body)
+        self.assertEqual([c["id"] for c in state["repos"][0]["issues"][0]["comments"]], [1, 2, 3])
+        self.sim.control(state=state)
+        self.ok("issue", "comment", "krz/app", "1", "--message", "once more")
+        self.assertEqual(self.ids("issue", "krz/app", 1), [1, 2, 3, 4])
+
+
+class ReactionTests(StateSim):
+    """control/react.go runReact and store/reactions.go (ParseReaction, ReactionTarget,
+    SetReaction, ReactionCounts); `show` carries ReactionOut lists (control/issue.go runIssueShow)."""
+
+    def test_replies_name_the_reaction_the_comment_and_a_removal(self):
+        self.start(forge([thread_repo()]))
+        self.assertEqual(self.ok("issue", "react", "krz/app", "1", "+1"), {"reaction": "+1"})
+        self.assertEqual(self.ok("issue", "react", "krz/app", "1", "--comment", "1", "hooray"),
+                         {"reaction": "hooray", "comment": 1})
+        self.assertEqual(self.ok("issue", "react", "krz/app", "1", "--remove", "+1"),
+                         {"reaction": "+1", "removed": True})
+        self.assertEqual(self.ok("mr", "react", "krz/app", "1", "--comment", "1", "eyes", "--remove"),
+                         {"reaction": "eyes", "comment": 1, "removed": True})
+
+    def test_an_emoji_is_stored_as_its_name(self):
+        self.start(forge([thread_repo()]))
+        for given, name in (("\U0001F44D", "+1"), ("\u2764\ufe0f", "heart"), ("\u2764", "heart"),
+                            ("\U0001F440", "eyes"), ("-1", "-1")):
+            self.assertEqual(self.ok("issue", "react", "krz/app", "1", given), {"reaction": name})
+        self.assertEqual(self.sim.data("issue", "show", "krz/app", "1")["reactions"], [
+            {"reaction": "+1", "count": 1, "me": True}, {"reaction": "-1", "count": 1, "me": True},
+            {"reaction": "heart", "count": 1, "me": True}, {"reaction": "eyes", "count": 1, "me": True}])
+
+    def test_minus_one_is_a_positional_not_a_flag(self):
+        # control/flags.go parseFlags: only a word starting with `--` is a flag.
+        self.start(forge([thread_repo()]))
+        self.assertEqual(self.ok("mr", "react", "krz/app", "1", "-1"), {"reaction": "-1"})
+        self.assertEqual(self.ok("mr", "react", "krz/app", "1", "--comment", "1", "-1"),
+                         {"reaction": "-1", "comment": 1})
+
+    def test_show_counts_in_display_order_and_me_is_the_viewer(self):
+        self.start(forge([thread_repo()]))
+        self.ok("issue", "react", "krz/app", "1", "rocket")
+        self.ok("issue", "react", "krz/app", "1", "rocket", token=ALICE)
+        self.ok("issue", "react", "krz/app", "1", "laugh", token=ALICE)
+        self.ok("issue", "react", "krz/app", "1", "--comment", "1", "+1", token=ALICE)
+        mine = self.sim.data("issue", "show", "krz/app", "1")
+        self.assertEqual(mine["reactions"], [{"reaction": "laugh", "count": 1, "me": False},
+                                             {"reaction": "rocket", "count": 2, "me": True}])
+        self.assertEqual(mine["comments"][0]["reactions"], [{"reaction": "+1", "count": 1, "me": False}])
+        self.assertNotIn("reactions", mine["comments"][1])
+        _, _, env = self.sim.get("issue", "show", "krz/app", "1", token=ALICE)
+        self.assertEqual(env["data"]["reactions"], [{"reaction": "laugh", "count": 1, "me": True},
+                                                    {"reaction": "rocket", "count": 2, "me": True}])
+        self.assertEqual(env["data"]["comments"][0]["reactions"], [{"reaction": "+1", "count": 1, "me": True}])
+        self.assertNotIn("reactions", self.mr("krz/app", 1))
+
+    def test_reacting_twice_and_removing_what_is_not_there_both_succeed(self):
+        self.start(forge([thread_repo()]))
+        self.ok("mr", "react", "krz/app", "1", "heart")
+        self.ok("mr", "react", "krz/app", "1", "heart")
+        self.assertEqual(self.mr("krz/app", 1)["reactions"], [{"reaction": "heart", "count": 1, "me": True}])
+        self.ok("mr", "react", "krz/app", "1", "--remove", "heart")
+        self.ok("mr", "react", "krz/app", "1", "--remove", "heart")
+        self.assertNotIn("reactions", self.mr("krz/app", 1))
+
+    def test_a_reaction_is_no_event_and_moves_no_updated_at(self):
+        self.start(forge([thread_repo(webhooks=[{"id": 1, "url": "http://127.0.0.1:9/"}])]))
+        self.sim.control(deliveries_paused=True)
+        before = self.query_updated_at("repo:krz/app is:issue", 1), self.query_updated_at("repo:krz/app is:mr", 1)
+        self.ok("issue", "react", "krz/app", "1", "+1")
+        self.ok("issue", "react", "krz/app", "1", "--comment", "1", "+1")
+        self.ok("mr", "react", "krz/app", "1", "rocket")
+        self.assertEqual(self.feed(), [])
+        _, _, env = self.sim.get("webhook", "deliveries", "krz/app")
+        self.assertEqual(env["data"], [])
+        self.assertEqual((self.query_updated_at("repo:krz/app is:issue", 1),
+                          self.query_updated_at("repo:krz/app is:mr", 1)), before)
+
+    def test_refusals_in_gitbays_order(self):
+        self.start(forge([thread_repo(), thread_repo("krz/old", archived=True),
+                          thread_repo("cmc/secret", visibility="private", access=["cmc"], admins=["cmc"])]))
+        cases = [
+            (("issue", "react", "krz/app", "1"), 2, "usage: issue react"),
+            (("issue", "react", "krz/app", "1", "+1", "extra"), 2, 'unexpected argument "extra"'),
+            (("issue", "react", "krz/app", "1", "--emoji", "+1"), 2, 'unknown flag "--emoji"'),
+            (("issue", "react", "krz/nope", "1", "nope"), 3, "repository krz/nope not found"),
+            (("issue", "react", "cmc/secret", "1", "+1"), 3, "repository cmc/secret not found"),
+            (("issue", "react", "krz/app", "x", "+1"), 2, 'bad issue number "x"'),
+            (("issue", "react", "krz/app", "7", "nope"), 3, "issue #7 not found in krz/app"),
+            (("issue", "react", "krz/app", "1", "--comment", "x", "thumbsup"), 2,
+             'unknown reaction "thumbsup"; one of +1 -1 laugh hooray confused heart rocket eyes'),
+            (("issue", "react", "krz/app", "1", "--comment", "0", "+1"), 2, 'bad comment id "0"'),
+            (("issue", "react", "krz/app", "1", "--comment", "x", "+1"), 2, 'bad comment id "x"'),
+            (("issue", "react", "krz/old", "1", "--comment", "-3", "+1"), 2, 'bad comment id "-3"'),
+            (("issue", "react", "krz/old", "1", "--comment", "99", "+1"), 4, "krz/old is archived"),
+            (("issue", "react", "krz/app", "1", "--comment", "2", "+1"), 3, "comment 2 not found on #1"),
+            (("issue", "react", "krz/app", "1", "--comment", "3", "+1"), 3, "comment 3 not found on #1"),
+            (("mr", "react", "krz/app", "1", "--comment", "2", "eyes"), 3, "comment 2 not found on !1"),
+            (("mr", "react", "krz/app", "1", "--comment", "5", "eyes"), 3, "comment 5 not found on !1"),
+            (("mr", "react", "krz/app", "9", "eyes"), 3, "merge request !9 not found in krz/app"),
+        ]
+        for argv, code, message in cases:
+            status, exit_code, error = self.refused(*argv)
+            self.assertEqual(exit_code, code, (argv, error))
+            self.assertIn(message, error, argv)
+        # Comment 3 is krz/old's issue comment (ids run forge-wide), so not one of krz/app's #1.
+        self.assertEqual(self.refused("issue", "react", "krz/app", "1", "--comment", "3", "+1")[2],
+                         "comment 3 not found on #1")
+        self.assertEqual(self.feed(), [])
+
+    def test_read_access_is_enough_but_a_read_only_token_is_not(self):
+        self.start(forge([thread_repo(access=["cmc"])]))  # alice holds no grant; the repository is public
+        self.assertEqual(self.ok("issue", "react", "krz/app", "1", "+1", token=ALICE), {"reaction": "+1"})
+        self.assertEqual(self.refused("issue", "react", "krz/app", "1", "+1", token=READ_ONLY)[:2], (403, 4))
+
+
+class ReactionStateFileTests(unittest.TestCase):
+    """The forge-state forms of comment ids and reactions (docs/forge-state.md)."""
+
+    def test_reactions_load_in_both_forms_and_dump_back_as_the_list(self):
+        import gitbay_sim
+        repo = thread_repo()
+        repo["issues"][0]["reactions"] = {"+1": ["alice", BOT], "eyes": ["cmc"]}
+        repo["issues"][0]["comments"][0]["reactions"] = [{"reaction": "heart", "count": 3, "me": True,
+                                                          "users": ["alice"]}]
+        repo["merge_requests"][0]["reactions"] = [{"reaction": "rocket", "count": 2, "me": False}]
+        f = gitbay_sim.Forge(json.loads(json.dumps(forge([repo]))))
+        dumped = f.dump(f.now)
+        issue = dumped["repos"][0]["issues"][0]
+        self.assertEqual(issue["reactions"], [{"reaction": "+1", "count": 2, "me": True, "users": ["alice", BOT]},
+                                              {"reaction": "eyes", "count": 1, "me": False, "users": ["cmc"]}])
+        self.assertEqual(issue["comments"][0]["reactions"],
+                         [{"reaction": "heart", "count": 3, "me": True, "users": [BOT, "alice"]}])
+        self.assertEqual(dumped["repos"][0]["merge_requests"][0]["reactions"],
+                         [{"reaction": "rocket", "count": 2, "me": False, "users": []}])
+        self.assertEqual([c["id"] for c in issue["comments"]], [1, 2])
+        self.assertEqual(gitbay_sim.Forge(json.loads(json.dumps(dumped))).dump(f.now), dumped)
+        shown = gitbay_sim.issue_show(f.repos[0]["issues"][0], "alice")
+        self.assertEqual(shown["reactions"], [{"reaction": "+1", "count": 2, "me": True},
+                                              {"reaction": "eyes", "count": 1, "me": False}])
+        self.assertEqual(shown["comments"][0]["reactions"], [{"reaction": "heart", "count": 3, "me": True}])
+
+    def test_bad_ids_and_reactions_are_refused(self):
+        import gitbay_sim
+
+        def with_comment(**c):
+            repo = thread_repo()
+            repo["issues"][0]["comments"][0].update(c)
+            return [repo]
+
+        twice = thread_repo()
+        twice["issues"][0]["comments"][0]["id"] = 4
+        twice["issues"][0]["comments"][1]["id"] = 4
+        other = thread_repo("krz/lib")
+        other["issues"][0]["comments"][0]["id"] = 4
+        mine = thread_repo()
+        mine["issues"][0]["comments"][0]["id"] = 4
+        for repos in (with_comment(id=0), with_comment(id="3"), with_comment(id=True), [twice], [mine, other],
+                      with_comment(reactions={"thumbsup": ["alice"]}), with_comment(reactions={"+1": "alice"}),
+                      with_comment(reactions={"+1": ["alice", "alice"]}),
+                      with_comment(reactions=[{"reaction": "+1", "count": 1, "users": ["alice", "cmc"]}]),
+                      with_comment(reactions=[{"reaction": "+1", "me": False, "users": [BOT]}]),
+                      with_comment(reactions=[{"reaction": "\U0001F44D"}]), with_comment(reactions="+1")):
+            with self.assertRaises(gitbay_sim.StateError, msg=repr(repos[0]["issues"][0]["comments"][0])):
+                gitbay_sim.Forge(forge(repos))
+        # The same id in the issue table and the MR table is two rows, not a clash.
+        both = thread_repo()
+        both["issues"][0]["comments"][0]["id"] = 4
+        both["merge_requests"][0]["comments"][0]["id"] = 4
+        gitbay_sim.Forge(forge([both]))
+
+
+class AccessListTests(StateSim):
+    """`repo access list` (control/repo.go runAccessList over store/repos.go EffectiveAccess):
+    admin only, [{user, role, source}] by username."""
+
+    def test_each_account_with_its_highest_role_and_where_it_comes_from(self):
+        org_repo = dict(app_repo(), path="acme/lib", access=[
+            "alice", {"user": "erin", "role": "read"}, {"user": "erin", "role": "write", "team": "core"},
+            {"user": "frank", "role": "read", "team": "docs"}, {"user": "dave", "role": "read"}], admins=[BOT])
+        self.start(forge([org_repo, dict(app_repo(), access=[{"user": "alice", "role": "read"}])],
+                         orgs={"acme": {"members": ["dave", "gus"], "admins": ["cmc"], "members_role": "read"}}))
+        self.assertEqual(self.sim.data("repo", "access", "list", "acme/lib"), [
+            {"user": "alice", "role": "write", "source": "direct"},  # a plain username is a write grant
+            {"user": "cmc", "role": "admin", "source": "org admin"},
+            {"user": "dave", "role": "read", "source": "direct"},  # a tie keeps the first source
+            {"user": "erin", "role": "write", "source": "team core"},
+            {"user": "frank", "role": "read", "source": "team docs"},
+            {"user": "gus", "role": "read", "source": "org member"},
+            {"user": BOT, "role": "admin", "source": "direct"}])
+        self.assertEqual(self.sim.data("repo", "access", "list", "krz/app"), [
+            {"user": "alice", "role": "read", "source": "direct"},
+            {"user": "krz", "role": "admin", "source": "owner"},
+            {"user": BOT, "role": "admin", "source": "direct"}])
+
+    def test_only_an_admin_may_list(self):
+        self.start(forge([app_repo(access=["alice"]), dict(app_repo(), path="krz/mine",
+                                                            access=[{"user": "alice", "role": "admin"}]),
+                          dict(app_repo(), path="krz/secret", visibility="private", access=[], admins=[])]))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/app", token=ALICE),
+                         (403, 4, "permission denied on krz/app"))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/secret", token=ALICE),
+                         (404, 3, "repository krz/secret not found"))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/none"), (404, 3, "repository krz/none not found"))
+        self.assertEqual(self.refused("repo", "access", "list")[:2], (400, 2))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/app", "extra")[:2], (400, 2))
+        _, _, env = self.sim.get("repo", "access", "list", "krz/mine", token=ALICE)  # an admin grant
+        self.assertEqual(env["exit_code"], 0, env)
+        self.assertIn({"user": "alice", "role": "admin", "source": "direct"}, env["data"])
+
+    def test_a_bad_grant_is_refused(self):
+        import gitbay_sim
+        for access in ([{"user": "alice"}], [{"user": "alice", "role": "owner"}], [{"role": "read"}], [""],
+                       [{"user": "alice", "role": "read", "team": ""}], [{"user": "a", "role": "read", "x": 1}]):
+            with self.assertRaises(gitbay_sim.StateError, msg=repr(access)):
+                gitbay_sim.Forge(forge([app_repo(access=access)]))
+        with self.assertRaises(gitbay_sim.StateError):
+            gitbay_sim.Forge(forge([app_repo()], orgs={"krz": {"members": [], "members_role": "admin"}}))
+        doc = forge([app_repo(access=["cmc", {"user": "alice", "role": "read", "team": "core"}])])
+        f = gitbay_sim.Forge(json.loads(json.dumps(doc)))
+        self.assertEqual(f.dump(f.now)["repos"][0]["access"], doc["repos"][0]["access"])
+        self.assertTrue(f.reachable("alice", f.repos[0]))  # a read grant reaches the repository
+
+
+class QueueCredentialTests(StateSim):
+    """control/mergequeue.go queueMerge (an expiring credential cannot queue, #257) and
+    attemptLocked with queueCredentialLapsed (a revoked, expired or narrowed token dequeues)."""
+
+    REFUSAL = ("--when-ready merges later on the authority of the credential it is queued with, and this one "
+               "expires; queue it with a key or token without an expiry, or from the web")
+
+    def test_a_token_with_an_expiry_cannot_queue(self):
+        self.start(forge([app_repo(), dict(app_repo(), path="krz/old", archived=True)]),
+                   "--token-expires", "2027-06-01T00:00:00Z")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2", "--when-ready"), (403, 4, self.REFUSAL))
+        shown = self.mr("krz/app", 2)
+        self.assertNotIn("queued", shown)
+        self.assertNotIn("comments", shown)
+        # Archived (4) and a state other than open (2) come first.
+        self.assertIn("archived", self.refused("mr", "merge", "krz/old", "2", "--when-ready")[2])
+        self.ok("mr", "close", "krz/app", "2")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2", "--when-ready")[:2], (400, 2))
+        # Another account's token, without an expiry, queues (and here merges at once).
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)["strategy"], "ff")
+
+    def test_the_expiry_is_set_by_control_and_an_expired_token_is_refused(self):
+        self.start(forge([app_repo()]))
+        reply = self.sim.control(token_expires="2026-11-29T12:00:10Z")
+        self.assertEqual(reply["token_expires"], "2026-11-29T12:00:10.000Z")
+        self.assertEqual(self.refused("mr", "merge", "krz/app", "2", "--when-ready")[:2], (403, 4))
+        self.sim.control(advance_seconds=10)
+        status, _, env = self.sim.get("whoami")
+        self.assertEqual((status, env["error"]), (401, "invalid or expired token"))
+        self.assertEqual(self.sim.control(token_expires=None)["token_expires"], None)
+        self.assertEqual(self.ok("mr", "merge", "krz/app", "2", "--when-ready")["queued"], True)
+
+    def test_revoking_the_token_dequeues_at_the_next_attempt(self):
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready")  # a draft: stays queued
+        self.sim.control(revoke=True)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-2", "sha": SHA_E, "actor": "alice"})
+        self.sim.control(revoke=False)
+        shown = self.mr("krz/app", 2)
+        self.assertNotIn("queued", shown)
+        self.assertEqual(shown["comments"][-1]["body"],
+                         "dequeued the merge queued by triage-bot: the token it was queued with was revoked")
+
+    def test_a_narrowed_scope_dequeues_and_the_files_own_queue_rests_on_the_account(self):
+        queued = {"by": "alice", "queued_at": "2026-11-28T00:00:00.000Z"}
+        repo = app_repo()
+        repo["merge_requests"][0]["queued"] = queued
+        repo["merge_requests"][0]["draft"] = True
+        self.start(forge([repo]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready")
+        self.sim.control(read_only=True)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-2", "sha": SHA_E, "actor": "alice"})
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_D, "actor": "alice"})
+        self.sim.control(read_only=False)
+        self.assertEqual(self.mr("krz/app", 2)["comments"][-1]["body"],
+                         "dequeued the merge queued by triage-bot: the token it was queued with no longer has full "
+                         "scope")
+        self.assertEqual(self.mr("krz/app", 1)["queued"]["by"], "alice")  # still queued: no credential to lapse

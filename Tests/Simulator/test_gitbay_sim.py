@@ -436,7 +436,9 @@ class WriteTests(FixtureSim):
         self.assertNotIn("stacked_on", child)
         self.assertTrue(child["draft"])
         self.assertEqual(len(child["reviews"]), 1)
-        self.assertEqual(child["comments"][-1], {"author": "system", "kind": "system",
+        retarget = dict(child["comments"][-1])
+        self.assertIsInstance(retarget.pop("id"), int)
+        self.assertEqual(retarget, {"author": "system", "kind": "system",
                                                  "body": "retargeted from stack-1-reaper to main: !159 merged",
                                                  "created_at": "2026-11-29T12:00:00.000Z"})
         refs = {b["name"]: b["sha"] for b in self.sim.data("repo", "refs", REPO)["branches"]}
@@ -577,6 +579,79 @@ class ControlTests(FixtureSim):
         self.assertEqual(stats["commands"]["issue comment"], 1)
         self.assertGreaterEqual(stats["methods"]["GET"], 2)
         self.assertEqual(self.sim.raw("GET", "/_sim/stats", token=ALICE)[0], 401)
+
+
+class ReactionCommentIdAndRoleTests(FixtureSim):
+    """Comment ids, reactions, `repo access list` and the expiring token on the hand-written fixture."""
+
+    def test_show_gives_every_comment_an_id_and_a_reaction_shows_with_me(self):
+        shown = self.sim.data("issue", "show", REPO, "213")
+        ids = [c["id"] for c in shown.get("comments", [])]
+        self.assertTrue(all(isinstance(i, int) and i > 0 for i in ids))
+        self.assertEqual(len(set(ids)), len(ids))
+        _, _, env = self.sim.post("issue", "react", REPO, "213", "rocket")
+        self.assertEqual(env["data"], {"reaction": "rocket"})
+        self.assertEqual(self.sim.data("issue", "show", REPO, "213")["reactions"],
+                         [{"reaction": "rocket", "count": 1, "me": True}])
+        _, _, env = self.sim.post("issue", "comment", REPO, "213", "--message", "ack")
+        comment = self.sim.data("issue", "show", REPO, "213")["comments"][-1]
+        self.assertGreater(comment["id"], max(ids, default=0))  # the next id of the forge's issue comments
+        _, _, env = self.sim.post("issue", "react", REPO, "213", "--comment", str(comment["id"]), "eyes")
+        self.assertEqual(env["data"], {"reaction": "eyes", "comment": comment["id"]})
+        state = json.loads(self.sim.raw("GET", "/_sim/state")[2])
+        issue = next(i for i in state["repos"][0]["issues"] if i["number"] == 213)
+        self.assertEqual(issue["reactions"], [{"reaction": "rocket", "count": 1, "me": True, "users": ["triage-bot"]}])
+        self.assertEqual(issue["comments"][-1]["reactions"],
+                         [{"reaction": "eyes", "count": 1, "me": True, "users": ["triage-bot"]}])
+        journal = self.sim.journal_lines()
+        self.assertEqual([(j["argv"][:2], j["applied"]) for j in journal][0], (["issue", "react"], True))
+
+    def test_a_reaction_already_given_is_no_change_in_the_journal(self):
+        for _ in range(2):
+            self.sim.post("mr", "react", REPO, "159", "hooray")
+        self.sim.post("mr", "react", REPO, "159", "--remove", "laugh")
+        self.assertEqual([j["applied"] for j in self.sim.journal_lines()], [True, False, False])
+
+    def test_access_list_answers_the_bots_own_repository(self):
+        rows = self.sim.data("repo", "access", "list", REPO)
+        self.assertIn({"user": "triage-bot", "role": "admin", "source": "direct"}, rows)
+        self.assertEqual(rows, sorted(rows, key=lambda r: r["user"]))
+        self.assertTrue(all(set(r) == {"user", "role", "source"} for r in rows))
+
+    def test_token_expires_control_takes_a_timestamp_or_null(self):
+        status, _, body = self.sim.raw("POST", "/_sim/control", body={"token_expires": 5})
+        self.assertEqual(status, 400, body)
+        status, _, body = self.sim.raw("POST", "/_sim/control", body={"token_expires": "soon"})
+        self.assertEqual(status, 400, body)
+        self.assertEqual(self.sim.control(token_expires="2030-01-01T00:00:00Z")["token_expires"],
+                         "2030-01-01T00:00:00.000Z")
+        self.assertEqual(self.sim.get("whoami")[0], 200)
+
+    def test_the_registry_rows_of_react_match_the_simulated_commands(self):
+        path = os.path.join(HERE, "..", "GitbayKitTests", "Fixtures", "gitbay-registry.json")
+        with open(path, encoding="utf-8") as f:
+            registry = json.load(f)
+        for name in ("issue react", "mr react"):
+            self.assertIn(name, registry["known_paths"])
+            entry = next(c for c in registry["commands"] if c["path"] == name)
+            spec = gitbay_sim.SPECS[tuple(name.split())]
+            self.assertEqual((entry["read_only"], entry["reads_stdin"], entry["parser"]),
+                             (spec.read_only, spec.reads_stdin, spec.parser))
+            self.assertEqual({f["name"]: f["takes_value"] for f in entry["flags"]},
+                             {**{v: True for v in spec.values}, **{b: False for b in spec.bools}})
+            self.assertEqual(entry["positional_count"], {"min": 3, "max": spec.pos[1]})
+            self.assertEqual(entry["positionals"][2]["values"], gitbay_sim.REACTION_NAMES)
+            self.assertEqual(spec.usage, entry["path"] + " <owner/name> <n> [--comment <id>] <reaction> [--remove]")
+
+
+class TokenExpiresFlagTest(unittest.TestCase):
+    def test_a_bad_token_expires_is_a_usage_error(self):
+        import contextlib
+        import io
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+            gitbay_sim.parse_args(["--state", FIXTURE, "--token-expires", "tomorrow"])
+        self.assertEqual(gitbay_sim.parse_args(["--state", FIXTURE, "--token-expires", "2027-01-01T00:00:00Z"])
+                         .token_expires, "2027-01-01T00:00:00Z")
 
 
 class FaultTests(FixtureSim):
