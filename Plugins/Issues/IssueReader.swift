@@ -47,6 +47,19 @@ struct IssueReader: ItemKindDefinition, WatchedKind, CommentedKind {
 
     var reply: String { "comment" }
 
+    func commentIDs(in collection: any ItemCollection) -> [Int] {
+        ((collection as? Records<IssueRecord>)?.all ?? []).flatMap { $0.issue.comments.compactMap(\.id) }
+    }
+
+    func numberingComments(in collection: any ItemCollection, from next: inout Int) -> any ItemCollection {
+        guard let records = collection as? Records<IssueRecord> else { return collection }
+        var numbered = records.all
+        for index in numbered.indices {
+            numbered[index].issue.comments = SharedActions.numbering(numbered[index].issue.comments, from: &next)
+        }
+        return Records(numbered)
+    }
+
     func acknowledges(_ argv: [String], comment id: Int) -> Bool {
         SharedActions.acknowledges(argv, family: "issue", comment: id)
     }

@@ -50,6 +50,20 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
 
     var reply: String { "comment" }
 
+    func commentIDs(in collection: any ItemCollection) -> [Int] {
+        ((collection as? Records<MergeRequestRecord>)?.all ?? []).flatMap { $0.mergeRequest.comments.compactMap(\.id) }
+    }
+
+    func numberingComments(in collection: any ItemCollection, from next: inout Int) -> any ItemCollection {
+        guard let records = collection as? Records<MergeRequestRecord> else { return collection }
+        var numbered = records.all
+        for index in numbered.indices {
+            numbered[index].mergeRequest.comments = SharedActions.numbering(
+                numbered[index].mergeRequest.comments, from: &next)
+        }
+        return Records(numbered)
+    }
+
     func acknowledges(_ argv: [String], comment id: Int) -> Bool {
         SharedActions.acknowledges(argv, family: "mr", comment: id)
     }

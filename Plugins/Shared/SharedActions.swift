@@ -112,6 +112,17 @@ public enum SharedActions {
         return argv[flag + 1] == String(id)
     }
 
+    /// `comments` with the next id from `next` on each that has none, in order.
+    public static func numbering(_ comments: [Comment], from next: inout Int) -> [Comment] {
+        comments.map { comment in
+            guard comment.id == nil else { return comment }
+            var numbered = comment
+            numbered.id = next
+            next += 1
+            return numbered
+        }
+    }
+
     /// `comment`: the text with the rule's hidden marker, never posted twice while it stands.
     ///
     /// - Parameters:

@@ -6,6 +6,9 @@
 /// so that the pattern needs no quotes in YAML (`: ` would start a mapping); spaces are taken too. Parsed when the rules are checked, so a
 /// mistake is reported at its column and never met in a comment.
 public struct CommandPattern: Sendable, Hashable {
+    /// The name templates give who wrote the command (`{{ command.author }}`), which no parameter may take.
+    public static let authorName = "author"
+
     /// Without the slash, lower case: `merge`.
     public let name: String
     public let parameters: [CommandParameter]

@@ -46,7 +46,7 @@ private let demoExpectations = """
     @Test func theShippedExamplePasses() async {
         let result = await runBot(["test", examples])
         #expect(result.code == 0, "\(result.error)")
-        #expect(result.output == "ok   demo.yml\n1 test: 1 passed, 0 failed\n")
+        #expect(result.output == "ok   commands.yml\nok   demo.yml\n2 tests: 2 passed, 0 failed\n")
         #expect(result.error == "")
     }
 

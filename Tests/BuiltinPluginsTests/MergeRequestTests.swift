@@ -119,7 +119,10 @@ import Testing
 
     @Test func noActionRetargets() {
         let names = Fixtures.registry.actions(for: .mergeRequests).map(\.name)
-        #expect(names == ["add-label", "close", "comment", "draft", "merge", "ready", "remove-label", "set-status"])
+        #expect(
+            names == [
+                "add-label", "close", "comment", "draft", "merge", "react", "ready", "remove-label", "set-status",
+            ])
     }
 
     @Test func draftAndClose() throws {

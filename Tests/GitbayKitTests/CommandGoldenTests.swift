@@ -12,7 +12,7 @@ import Testing
             #expect(!sample.control.argv.contains { $0.hasPrefix("--") && $0.contains("=") }, "\(sample.name)")
         }
         let covered = Set(samples.map(\.name))
-        #expect(covered.count == 34)
+        #expect(covered.count == 36)
     }
 
     @Test func effectsSplitReadsFromWrites() throws {
@@ -20,7 +20,7 @@ import Testing
             "IssueListCommand", "IssueQueryCommand", "IssueShowCommand", "MergeRequestListCommand",
             "MergeRequestQueryCommand", "MergeRequestShowCommand", "BuildListCommand", "LabelListCommand",
             "MilestoneListCommand", "RepoListCommand", "RepoShowCommand", "RepoRefsCommand", "RepoDepsStatusCommand",
-            "WhoAmICommand", "FeedCommand", "WebhookListCommand", "WebhookDeliveriesCommand",
+            "WhoAmICommand", "FeedCommand", "WebhookListCommand", "WebhookDeliveriesCommand", "RepoAccessListCommand",
         ]
         for sample in try SampleCommand.all() {
             #expect(sample.control.effect == (reads.contains(sample.name) ? .read : .write), "\(sample.name)")

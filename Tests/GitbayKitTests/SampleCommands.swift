@@ -125,6 +125,13 @@ struct SampleCommand: Sendable, CustomStringConvertible {
             SampleCommand(
                 try MergeRequestCloseCommand(repository: repo, number: 158), ["mr", "close", "krz/gitbay", "158"]),
             SampleCommand(
+                try ReactCommand(.issue, repository: repo, number: 188, comment: 17, reaction: .plusOne),
+                ["issue", "react", "krz/gitbay", "188", "--comment", "17", "+1"]),
+            SampleCommand(
+                try ReactCommand(.mergeRequest, repository: repo, number: 160, reaction: .minusOne, remove: true),
+                ["mr", "react", "krz/gitbay", "160", "👎", "--remove"]),
+            SampleCommand(RepoAccessListCommand(repository: repo), ["repo", "access", "list", "krz/gitbay"]),
+            SampleCommand(
                 try MergeRequestCloseCommand(repository: repo, number: 158, supersededBy: 161),
                 ["mr", "close", "krz/gitbay", "158", "--by", "161"]),
             SampleCommand(

@@ -81,6 +81,23 @@ public struct ForgeStateFile: Codable, Sendable, Hashable {
             throw ForgeStateFileError(path: "", problem: "cannot be read: \(error.localizedDescription)")
         }
         try file.validate()
+        return file.numberingComments()
+    }
+
+    /// The file with an id on every comment: those it gives, then the rest numbered in its order
+    /// after the highest given, one count per kind across the whole forge, as gitbay's comments
+    /// tables give row ids and as the simulator numbers a file (docs/forge-state.md).
+    private func numberingComments() -> ForgeStateFile {
+        var file = self
+        for kind in registry.kinds {
+            guard let commented = registry.commented(kind) else { continue }
+            let given = repos.flatMap { repo in repo.collections[kind].map(commented.commentIDs) ?? [] }
+            var next = (given.max() ?? 0) + 1
+            for index in file.repos.indices {
+                guard let collection = file.repos[index].collections[kind] else { continue }
+                file.repos[index].collections[kind] = commented.numberingComments(in: collection, from: &next)
+            }
+        }
         return file
     }
 

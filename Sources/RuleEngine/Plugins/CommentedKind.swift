@@ -25,4 +25,9 @@ public protocol CommentedKind: Sendable {
     var reply: String { get }
     /// Whether the bot's applied write `argv` (from its journal) acknowledged comment `id`.
     func acknowledges(_ argv: [String], comment id: Int) -> Bool
+    /// The comment ids a forge-state file's list of this kind gives.
+    func commentIDs(in collection: any ItemCollection) -> [Int]
+    /// The list with an id for each comment the file gives none, counting up from `next` in the
+    /// file's order, as the simulator numbers them.
+    func numberingComments(in collection: any ItemCollection, from next: inout Int) -> any ItemCollection
 }

@@ -1,3 +1,5 @@
+import CommentCommands
+
 /// How a rule's templates and name lists name what a command gave: `{{ command.author }}` and
 /// `{{ command.<parameter> }}`.
 enum CommandValues {
@@ -20,7 +22,7 @@ enum CommandValues {
     static func value(of name: String, in command: PlannedCommand) -> String? {
         guard name.hasPrefix(prefix) else { return nil }
         let parameter = String(name.dropFirst(prefix.count))
-        if parameter == "author" { return command.author }
+        if parameter == CommandPattern.authorName { return command.author }
         return (command.arguments[parameter] ?? []).joined(separator: " ")
     }
 }

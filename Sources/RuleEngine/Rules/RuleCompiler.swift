@@ -130,7 +130,7 @@ struct RuleCompiler {
             self.error(error.message, at: text.location(ofScalarOffset: scalars))
             return nil
         }
-        if pattern.parameters.contains(where: { $0.name == "author" }) {
+        if pattern.parameters.contains(where: { $0.name == CommandPattern.authorName }) {
             error(
                 "a parameter may not be named 'author': {{ command.author }} is who gave the command", at: text.location
             )
