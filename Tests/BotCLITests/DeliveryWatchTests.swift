@@ -59,8 +59,8 @@ private func step(_ machine: inout WatchMachine, at now: Duration) -> WatchMachi
     /// Events alike to the second are delivered and polled one for one.
     ///
     /// The builds one push queues, or the bot's cancels of them, are events of one kind,
-    /// repository, actor and second: none of them is a miss. Seen at gitbay's pace with a person pushing: taken as one, the second looked missed and every
-    /// such push made a full pass.
+    /// repository, actor and second: none of them is a miss. Seen at gitbay's pace with a person
+    /// pushing: taken as one, the second looked missed and every such push made a full pass.
     @Test func eventsAlikeToTheSecondAreMatchedOneForOneAndOneUndeliveredAmongThemIsMissed() throws {
         var watch = DeliveryWatch(grace: .seconds(60))
         let built = try event("build.created")
