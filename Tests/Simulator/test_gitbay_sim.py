@@ -640,7 +640,11 @@ class ReactionCommentIdAndRoleTests(FixtureSim):
             self.assertEqual({f["name"]: f["takes_value"] for f in entry["flags"]},
                              {**{v: True for v in spec.values}, **{b: False for b in spec.bools}})
             self.assertEqual(entry["positional_count"], {"min": 3, "max": spec.pos[1]})
-            self.assertEqual(entry["positionals"][2]["values"], gitbay_sim.REACTION_NAMES)
+            # Every name, then the emoji ParseReaction takes for them (the bot sends one for -1).
+            values = entry["positionals"][2]["values"]
+            self.assertEqual(values[:len(gitbay_sim.REACTION_NAMES)], gitbay_sim.REACTION_NAMES)
+            self.assertTrue(all(gitbay_sim.parse_reaction(v) for v in values), values)
+            self.assertIn("\U0001F44E", values)
             self.assertEqual(spec.usage, entry["path"] + " <owner/name> <n> [--comment <id>] <reaction> [--remove]")
 
 
