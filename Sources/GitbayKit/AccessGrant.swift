@@ -2,7 +2,7 @@
 /// (`internal/control/repo.go`, `runAccessList`).
 public struct AccessGrant: Codable, Sendable, Hashable {
     public var user: String
-    /// gitbay's role name (`read`, `write`, `admin`, ...).
+    /// gitbay's role name: `read`, `write` or `admin` (`store/repos.go`, `EffectiveAccess`).
     public var role: String
     /// Where the role comes from (`direct`, `team <t>`, `org admin`, ...), from newer servers.
     public var source: String?
@@ -13,8 +13,10 @@ public struct AccessGrant: Codable, Sendable, Hashable {
         self.source = source
     }
 
-    /// The roles that may write to the repository: those `policy.CanWrite` lets through.
-    public static let writingRoles: Set<String> = ["write", "maintain", "admin", "owner"]
+    /// The roles `policy.CanWrite` lets write to the repository.
+    ///
+    /// gitbay has no others: an owner's grant reads `admin`, with `source` saying `owner`.
+    public static let writingRoles: Set<String> = ["write", "admin"]
 
     /// Whether this grant lets its account write.
     public var canWrite: Bool { Self.writingRoles.contains(role) }
