@@ -32,12 +32,16 @@ struct Connection {
         case closed
     }
 
-    /// The bytes of a read; also the most a lingering close reads at once.
+    /// The bytes of a read of the head or body.
     private static let chunkSize = 4096
     /// The longest a lingering close waits for the client's end of file (and at most the write timeout).
     private static let lingerTime = Duration.seconds(1)
-    /// The most a lingering close reads and discards.
-    private static let lingerBytes = 65_536
+    /// The most a lingering close reads and discards: more than a sender that writes a whole
+    /// oversized body before it reads (gitbay's deliveries, curl without `Expect`) sends, so the 413
+    /// reaches it instead of a reset; the time bound, not this, is what stops a flood.
+    private static let lingerBytes = 16 << 20
+    /// The bytes a lingering close reads at once.
+    private static let lingerChunkSize = 65_536
 
     let descriptor: Int32
     let acceptedAt: ContinuousClock.Instant
@@ -231,7 +235,7 @@ struct Connection {
         shutdown(descriptor, Int32(SHUT_WR))
         let deadline = ContinuousClock.now + min(Self.lingerTime, limits.writeTimeout)
         var discarded = 0
-        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        var chunk = [UInt8](repeating: 0, count: Self.lingerChunkSize)
         while discarded < Self.lingerBytes, POSIX.wait(descriptor, for: Int32(POLLIN), until: deadline) == .ready {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {

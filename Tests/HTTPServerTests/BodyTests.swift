@@ -121,6 +121,27 @@ import Darwin
         #expect(recorder.seen.map(\.body) == [Array(fitting.utf8)])
     }
 
+    /// gitbay writes a whole delivery before it reads the answer: the 413 to one far past the
+    /// limit must reach it, not a reset from a close with its body unread.
+    @Test func aSenderWritingAllOfAnOversizedBodyReadsThe413() async throws {
+        let recorder = Recorder()
+        let server = try hookServer(recorder: recorder)
+        defer { server.stop() }
+        let port = server.port
+        let length = 8 << 20
+        let (written, answer) = try await offPool { () -> (Bool, (bytes: [UInt8], ending: RawClient.Ending)) in
+            let client = try RawClient(port: port)
+            let written =
+                client.write("POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n")
+                && client.write([UInt8](repeating: UInt8(ascii: "x"), count: length))
+            return (written, client.readToEnd(timeout: .seconds(20)))
+        }
+        #expect(written, "the server read the body to its end")
+        #expect(ParsedResponse(answer.bytes)?.status == 413)
+        #expect(answer.ending == .endOfFile)
+        #expect(recorder.seen.isEmpty)
+    }
+
     /// A deadline for each read would never cut this client: it sends a byte of its body every
     /// 100 ms, its head long done.
     @Test func aBodyTricklingInIsCutAtTheReadTimeoutWithoutTheHandler() async throws {
