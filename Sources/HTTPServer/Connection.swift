@@ -34,11 +34,12 @@ struct Connection {
 
     /// The bytes of a read of the head or body.
     private static let chunkSize = 4096
-    /// The longest a lingering close waits for the client's end of file (and at most the write timeout).
-    private static let lingerTime = Duration.seconds(1)
+    /// The longest a lingering close waits for the client's next bytes; the whole close takes at
+    /// most the write timeout.
+    private static let lingerPause = Duration.seconds(1)
     /// The most a lingering close reads and discards: more than a sender that writes a whole
     /// oversized body before it reads (gitbay's deliveries, curl without `Expect`) sends, so the 413
-    /// reaches it instead of a reset; the time bound, not this, is what stops a flood.
+    /// reaches it instead of a reset; the time bounds, not this, are what stop a flood.
     private static let lingerBytes = 16 << 20
     /// The bytes a lingering close reads at once.
     private static let lingerChunkSize = 65_536
@@ -225,18 +226,21 @@ struct Connection {
         return true
     }
 
-    /// Ends the server's side and reads what the client still sends, until its end of file, for at
-    /// most `lingerTime` (and the write timeout) and `lingerBytes`.
+    /// Ends the server's side and reads what the client still sends, until its end of file, a pause
+    /// longer than `lingerPause`, the write timeout or `lingerBytes`, whichever comes first.
     ///
     /// Closing a socket with unread bytes (a request body, pipelined requests, the rest of an
     /// oversized head) makes the kernel reset the connection, and a reset can destroy the response
     /// before the client has read it; after the end of file the close is clean.
     private func linger() {
         shutdown(descriptor, Int32(SHUT_WR))
-        let deadline = ContinuousClock.now + min(Self.lingerTime, limits.writeTimeout)
+        let deadline = ContinuousClock.now + limits.writeTimeout
         var discarded = 0
         var chunk = [UInt8](repeating: 0, count: Self.lingerChunkSize)
-        while discarded < Self.lingerBytes, POSIX.wait(descriptor, for: Int32(POLLIN), until: deadline) == .ready {
+        while discarded < Self.lingerBytes,
+            POSIX.wait(descriptor, for: Int32(POLLIN), until: min(deadline, ContinuousClock.now + Self.lingerPause))
+                == .ready
+        {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 discarded += count

@@ -22,6 +22,24 @@ private let forge = """
                            "created_at": "2026-11-30T09:00:00.000Z", "updated_at": "2026-11-30T09:00:00.000Z"}]}]}
     """
 
+/// A merge request whose one check is pending on a repository that requires green checks: gitbay
+/// refuses a plain merge (`mr merge` exits 4) and queues one `--when-ready`.
+private let pendingForge = """
+    {"format": "gitbay-forge-state/1", "now": "\(now)", "me": "triage-bot",
+     "users": ["triage-bot", "alice", "bob"],
+     "repos": [{"path": "krz/app", "default_branch": "main",
+       "branches": {"main": "\(sha("1"))", "feat": "\(sha("3"))"},
+       "access": ["triage-bot", {"user": "alice", "role": "write"}, {"user": "bob", "role": "read"}],
+       "settings": {"require_checks": true}, "ci_jobs": ["test"],
+       "merge_requests": [{"number": 3, "title": "Speed up the index", "state": "open", "draft": false,
+                           "author": "bob", "source": "feat", "target_ref": "main", "head_sha": "\(sha("3"))",
+                           "checks": [{"context": "ci/test", "state": "pending",
+                                       "updated_at": "2026-11-30T09:00:00.000Z"}],
+                           "created_at": "2026-11-30T09:00:00.000Z", "updated_at": "2026-11-30T09:00:00.000Z"}],
+       "builds": [{"number": 1, "job": "test", "status": "pending", "sha": "\(sha("3"))", "ref": "feat",
+                   "created_at": "2026-11-30T09:00:00Z"}]}]}
+    """
+
 /// The argv of every write the bot's account applied, in order.
 private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     try simulator.journalEntries().filter { $0["applied"] as? Bool == true && $0["user"] as? String == "triage-bot" }
@@ -73,5 +91,116 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             #expect(fresh.output.contains("nothing to do"), "the answers are on gitbay: \(fresh.output)")
             #expect(try botWrites(simulator) == writes)
         }
+    }
+
+    /// `/merge` while the checks run: the bot queues the merge in gitbay and acknowledges it, gitbay
+    /// merges it when the build passes, and no run after that sends anything.
+    @Test func aMergeOnPendingChecksIsQueuedAndLandsWhenTheBuildPasses() async throws {
+        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
+        try await SimulatorProcess.run(state: pendingForge, options: options) { simulator in
+            let asked = try await simulator.write(
+                ["mr", "comment", "krz/app", "3", "--message", "/merge squash"], token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            let state = BotState()
+            let first = await run(simulator, state: state)
+            #expect(first.code == 0, "\(first.output)\(first.error)")
+            let writes = try botWrites(simulator)
+            #expect(writes.first == "mr merge krz/app 3 --strategy squash --when-ready", "\(writes)")
+            #expect(writes.count == 2 && writes[1].hasPrefix("mr react krz/app 3 --comment "), "\(writes)")
+            let queued = try await mergeRequest(3, of: simulator)
+            #expect(queued["state"] as? String == "open")
+            #expect((queued["queued"] as? [String: Any])?["by"] as? String == "triage-bot", "\(queued)")
+
+            let waiting = await run(simulator, state: state)
+            #expect(waiting.output.contains("nothing to do"), "queued is done: \(waiting.output)")
+
+            try await simulator.control(
+                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            let merged = try await mergeRequest(3, of: simulator)
+            #expect(merged["state"] as? String == "merged", "\(merged)")
+            #expect(merged["merged_by"] as? String == "triage-bot")
+            let after = await run(simulator, state: BotState())
+            #expect(after.output.contains("nothing to do"), "\(after.output)")
+            #expect(try botWrites(simulator) == writes)
+        }
+    }
+
+    /// A token with an expiry cannot queue a merge (mergequeue.go): the person who asked is told
+    /// that, once, and no later run tries the merge again or acknowledges the command.
+    @Test func aMergeGitbayRefusesGetsOneReplyAndIsNeverRetried() async throws {
+        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
+        try await SimulatorProcess.run(state: pendingForge, options: options) { simulator in
+            try await simulator.control("{\"token_expires\": \"2027-06-01T00:00:00.000Z\"}")
+            let asked = try await simulator.write(
+                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            let state = BotState()
+            let first = await run(simulator, state: state)
+            #expect(first.code != 0, "a refused write is a failed action: \(first.output)")
+            #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"], "\(first.output)\(first.error)")
+            let reply = try #require(
+                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.last?["body"] as? String)
+            #expect(reply.hasPrefix("@alice: `/merge` was not done: gitbay refused merge:"), "\(reply)")
+            #expect(reply.contains("expir"), "the reason is the token's expiry: \(reply)")
+
+            for state in [state, BotState()] {
+                let again = await run(simulator, state: state)
+                #expect(again.output.contains("nothing to do"), "\(again.output)\(again.error)")
+            }
+            let merges = try simulator.journalEntries().filter {
+                (($0["argv"] as? [String]) ?? []).starts(with: ["mr", "merge"])
+            }
+            #expect(merges.count == 1, "tried once: \(merges)")
+            #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"])
+        }
+    }
+
+    /// A writer's `/label bug` is done and acknowledged from the comment's webhook delivery.
+    ///
+    /// No poll falls due on the watcher's clock, and the poll after adds nothing. The forge's clock
+    /// is the wall's, since `watch` judges the command window on it.
+    @Test func aLabelCommandIsAnsweredFromItsDeliveryWithoutAPoll() async throws {
+        let wall = ISO8601DateFormatter.string(
+            from: Date(), timeZone: TimeZone(identifier: "UTC")!,
+            formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let live = forge.replacingOccurrences(of: now, with: wall)
+            .replacingOccurrences(of: "2026-11-30T09:00:00.000Z", with: wall)
+        let options = [
+            "--clock", "running", "--api-rate", "6000", "--write-rate", "6000", "--webhook-allow-local",
+            "--user-token", "alice=\(ForgeActivity.personToken)",
+        ]
+        try await SimulatorProcess.run(state: live, options: options) { simulator in
+            let hooked = try await HookedWatcher(simulator, rules: commands)
+            let watcher = hooked.watcher
+            let answers = { try botWrites(simulator).filter { !$0.hasPrefix("webhook add") } }
+            #expect(try await watcher.nextWait() == .seconds(30), "\(watcher.console.error)")
+            #expect(try answers().isEmpty)
+
+            let asked = ContinuousClock.now
+            let commented = try await simulator.write(
+                ["issue", "comment", "krz/app", "1", "--message", "/label bug"], token: ForgeActivity.personToken)
+            #expect(commented == 200)
+            let answered = try await eventually(within: 30) {
+                let writes = try answers()
+                return writes.contains("issue label krz/app 1 --add bug")
+                    && writes.contains { $0.hasPrefix("issue react krz/app 1 --comment ") }
+            }
+            let took = ContinuousClock.now - asked
+            #expect(answered, "\(watcher.console.output)\n\(watcher.console.error)")
+            #expect(watcher.clock.now == .zero, "the delivery did it, no poll (answered in \(took))")
+            let writes = try answers()
+            #expect(writes.count == 2, "\(writes)")
+            watcher.clock.advance(to: .seconds(30))
+            #expect(try await watcher.nextWait() > .seconds(30), "\(watcher.console.error)")
+            #expect(try answers() == writes, "a poll adds nothing")
+            #expect(await watcher.stop() == 130)
+        }
+    }
+
+    /// Merge request `number` of krz/app as the simulator holds it.
+    private func mergeRequest(_ number: Int, of simulator: SimulatorProcess) async throws -> [String: Any] {
+        let repos = try #require(try await simulator.forge()["repos"] as? [[String: Any]])
+        let requests = try #require(repos.first?["merge_requests"] as? [[String: Any]])
+        return try #require(requests.first { $0["number"] as? Int == number })
     }
 }

@@ -41,14 +41,15 @@ private func delivery(id: Int, kind: String, repo: String, number: Int) -> Strin
 
 /// A watcher taking the simulator's webhook deliveries, on a clock that never moves unless the
 /// test moves it: what it does without the clock moving, it did because a delivery came.
-private struct HookedWatcher {
+struct HookedWatcher {
     let watcher: ClockedWatcher
     /// The status server's address, which the hook posts to.
     let endpoint: URL
     /// The status server's root.
     let base: URL
 
-    init(_ simulator: SimulatorProcess, state: BotState = BotState()) async throws {
+    /// A watcher of `folder` (the suite's own rules when `nil`) on `simulator`.
+    init(_ simulator: SimulatorProcess, state: BotState = BotState(), rules folder: String? = nil) async throws {
         let secretFile = Scratch.url("webhook-secret-\(UUID().uuidString)")
         try (secret + "\n").write(to: secretFile, atomically: true, encoding: .utf8)
         // The hook goes in before the watcher starts, so the start's check finds it: on a port free
@@ -61,7 +62,7 @@ private struct HookedWatcher {
             ["webhook", "add", "krz/app", endpoint.absoluteString, "--secret", "-"], stdin: secret)
         try #require(added == 200)
         watcher = ClockedWatcher(
-            simulator, rules: try scopedRuleFolder(rules), state: state,
+            simulator, rules: try folder ?? scopedRuleFolder(rules), state: state,
             ["--listen", "127.0.0.1:\(port)", "--webhook-secret-file", secretFile.path])
     }
 

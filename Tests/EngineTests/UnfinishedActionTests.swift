@@ -65,4 +65,28 @@ private let close = ["issue", "close", "krz/app", "34"]
         ]
         #expect(UnfinishedAction.find(in: journal).isEmpty)
     }
+
+    /// A command's merge that gitbay refused, its reply sent: the reply landing does not make the
+    /// merge or the acknowledgement left after it unfinished, and it settles what an earlier run of
+    /// the same command left.
+    @Test func aRefusedCommandIsSettledWithEverythingEarlierRunsLeftOfIt() {
+        let merge = ["mr", "merge", "krz/app", "34", "--when-ready"]
+        let react = ["mr", "react", "krz/app", "34", "--comment", "7", "+1"]
+        let reply = ["mr", "comment", "krz/app", "34", "--file", "-"]
+        let journal = [
+            entry("r1", .planned, "merge", merge), entry("r1", .planned, "react", react),
+            entry("r1", .intent, "merge", merge),
+            entry("r2", .planned, "merge", merge), entry("r2", .planned, "react", react),
+            entry("r2", .intent, "merge", merge), entry("r2", .result, "merge", merge, outcome: "refused"),
+            entry("r2", .intent, "comment", reply), entry("r2", .result, "comment", reply, outcome: "applied"),
+        ]
+        #expect(UnfinishedAction.find(in: Array(journal.prefix(3))).map(\.action).sorted() == ["merge", "react"])
+        #expect(UnfinishedAction.find(in: journal).isEmpty)
+        let failed = journal.map {
+            $0.outcome == "refused" ? entry("r2", .result, "merge", merge, outcome: "failed") : $0
+        }
+        #expect(
+            UnfinishedAction.find(in: failed).map(\.action).sorted() == ["merge", "react"],
+            "a plain failure is finished")
+    }
 }

@@ -107,7 +107,7 @@ struct PlanningRun {
         // the item, so `quiet` and `label_age` explain as the run judged them.
         let session = try await session(settings, access: .readOnly, stateUse: .planning)
         do {
-            let state = try await ReadPlanner(registry: registry).read(
+            let state = try await ReadPlanner(registry: registry, commandWindow: settings.commandWindow).read(
                 rules: rules, item: item, reader: session.client, now: input.now ?? Date(),
                 automation: settings.bots, activity: try await session.activity(for: rules), writers: settings.writers)
             return (rules, state, session.client.configuration.baseURL.absoluteString)

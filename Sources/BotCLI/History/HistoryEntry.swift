@@ -14,6 +14,8 @@ struct HistoryEntry: Sendable, Hashable, Codable {
         /// Planned for an entry whose run stopped before sending it, or stopped while it waited
         /// to go out (for the write budget, a `Retry-After`, a backoff).
         case notSent = "not-sent"
+        /// A command's action gitbay refused: its giver was told why, and it is never tried again.
+        case refused
     }
 
     /// When the write was about to be sent, or was planned.
@@ -49,6 +51,7 @@ struct HistoryEntry: Sendable, Hashable, Codable {
         case "already-done": outcome = .alreadyDone
         case "failed": outcome = .failed
         case "not-sent": outcome = .notSent
+        case JournalEntry.refusedOutcome: outcome = .refused
         default: outcome = record.attempted ? .unrecorded : .notSent
         }
         detail = record.detail

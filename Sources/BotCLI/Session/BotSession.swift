@@ -85,7 +85,7 @@ struct BotSession {
         _ rules: [Rule], now: Date, guards: EvaluationOptions?, trustCache: Bool = true,
         only targets: WatchTargets? = nil, readFeed: Bool = true, sweeps: Bool = false
     ) async throws -> (state: ForgeState, report: ReadPlanner.Report) {
-        try await ReadPlanner(registry: registry).read(
+        try await ReadPlanner(registry: registry, commandWindow: settings.commandWindow).read(
             rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
             automation: settings.bots, only: targets,
             activity: try await activity(for: sweeps && settings.sweepPeriod > 0 ? nil : rules, readFeed: readFeed),

@@ -196,7 +196,11 @@ public struct Applier: Sendable {
                     ["done on a fresh read after: \(error.message)", recorded ? nil : Self.unrecorded(report)]
                         .compactMap(\.self).joined(separator: "; "))
             }
-            let recorded = await record(.result, "failed", error.description)
+            // A command's action gitbay refuses is answered with a reply, never tried again: its
+            // entry is settled, so no later run finishes the rest of it.
+            let refused = entry.command != nil && !error.retryLater
+            let recorded = await record(
+                .result, refused ? JournalEntry.refusedOutcome : "failed", error.description)
             Self.noteHalt(error, in: &report)
             var failure = outcome(
                 entry, action, .failed,

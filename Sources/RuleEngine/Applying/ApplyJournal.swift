@@ -32,8 +32,8 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     public var item: String
     public var action: String
     public var argv: [String]
-    /// For a result: `applied`, `already-done`, `failed`, or `not-sent` (the run was stopped while
-    /// the write waited to go out).
+    /// For a result: `applied`, `already-done`, `failed`, `refused` (``refusedOutcome``) or
+    /// `not-sent` (the run was stopped while the write waited to go out).
     public var outcome: String?
     /// For a failure: what the server or the network said.
     public var detail: String?
@@ -43,6 +43,11 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     /// For an intent: why the rule chose the item (each condition and the value that satisfied
     /// it), so `history` can answer "why did the bot do this" long after the plan is gone.
     public var reasons: [ConditionResult]?
+
+    /// The result of a command's action that gitbay refused (a gate, an expiring token): a failure
+    /// whose entry is settled, since the person is told why and a later try could do what the reply
+    /// said was not done.
+    public static let refusedOutcome = "refused"
 
     public init(
         at: Date, run: String, phase: Phase, rule: String, item: String, action: String, argv: [String],

@@ -37,6 +37,12 @@ public struct UnfinishedAction: Sendable, Hashable {
             let entries = groups[key] ?? []
             let intents = entries.filter { $0.phase == .intent }
             let planned = entries.filter { $0.phase == .planned }
+            // A command gitbay refused is answered, not finished: nothing of its entry is left
+            // for a later run, nor of the same command's entries in earlier runs.
+            if entries.contains(where: { $0.phase == .result && $0.outcome == JournalEntry.refusedOutcome }) {
+                unfinished = unfinished.filter { $0.value.rule != key.rule || $0.value.item != key.item }
+                continue
+            }
             func done(_ intent: JournalEntry) -> Bool {
                 entries.contains {
                     $0.phase == .result && $0.action == intent.action && $0.argv == intent.argv

@@ -10,9 +10,13 @@ import GitbayKit
 /// does on a forge-state file, so online and offline plans agree.
 public struct ReadPlanner: Sendable {
     public let registry: PluginRegistry
+    /// How far back a comment may hold a command (`command_window:`): items commented on before
+    /// it are not read for command rules, on a guarded read and a full one alike.
+    public var commandWindow: TimeInterval
 
-    public init(registry: PluginRegistry) {
+    public init(registry: PluginRegistry, commandWindow: TimeInterval = EvaluationOptions.defaultCommandWindow) {
         self.registry = registry
+        self.commandWindow = commandWindow
     }
 
     /// The requests a listing of `rows` rows took: full pages of 200, and at least one.
@@ -53,6 +57,7 @@ public struct ReadPlanner: Sendable {
         sweep period: TimeInterval? = nil, budget: Int? = nil, writers: Set<String> = []
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader, readBudget: guards == nil ? nil : budget)
+        session.commandWindow = guards?.commandWindow ?? commandWindow
         session.only = only
         session.automation = automation
         session.context.cache = cache
@@ -129,6 +134,7 @@ public struct ReadPlanner: Sendable {
             return rule
         }
         var session = ReadSession(registry: registry, reader: reader)
+        session.commandWindow = commandWindow
         session.automation = automation
         let me = try await reader.send(WhoAmICommand()).username
         try await session.list(scoped, of: item.kind)

@@ -202,7 +202,7 @@ extension ReadSession {
             item: item, repository: repository, now: now, me: me, registry: registry, automation: automation)
         if rule.command != nil {
             // Acting or not is known only from the comments: each command's entry says.
-            guard mayHoldCommands(rule, item: item, now: now, window: evaluator.options.commandWindow) else {
+            guard mayHoldCommands(rule, item: item, now: now) else {
                 return .no
             }
             guard let commented = registry.commented(rule.kind), context.knows(commented.commandNeeds) else {

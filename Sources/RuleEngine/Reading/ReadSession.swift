@@ -15,6 +15,8 @@ struct ReadSession: Sendable {
     var freshDetails: [FreshDetail] = []
     /// The accounts besides the bot's whose activity is automation, as the conditions judge it.
     var automation: Set<String> = []
+    /// How far back a comment may hold a command (``ReadPlanner/commandWindow``).
+    var commandWindow = EvaluationOptions.defaultCommandWindow
 
     init(registry: PluginRegistry, reader: any ForgeReader, readBudget: Int? = nil) {
         context = ReadContext(registry: registry, reader: reader, readBudget: readBudget)
@@ -94,15 +96,11 @@ struct ReadSession: Sendable {
         }
     }
 
-    /// Whether `item` may hold a command for `rule` written within the default command window,
-    /// as far as its listing tells.
-    func mayHoldCommands(
-        _ rule: Rule, item: Item, now: Date, window: TimeInterval = EvaluationOptions.defaultCommandWindow
-    )
-        -> Bool
-    {
+    /// Whether `item` may hold a command for `rule` written within the command window, as far as
+    /// its listing tells.
+    func mayHoldCommands(_ rule: Rule, item: Item, now: Date) -> Bool {
         guard let commented = registry.commented(rule.kind) else { return false }
-        return commented.mayHoldComments(item, since: now.addingTimeInterval(-window))
+        return commented.mayHoldComments(item, since: now.addingTimeInterval(-commandWindow))
     }
 
     /// Sets every repository's activity from `history`, so each judgement weighs who did what.
