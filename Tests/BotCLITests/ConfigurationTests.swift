@@ -245,6 +245,37 @@ private func temporaryFolder() throws -> URL {
         }
     }
 
+    /// `writers:` and `command_window:`, which command rules read: values and their errors.
+    @Test func writersAndTheCommandWindowComeFromTheFile() throws {
+        #expect(try settings().writers.isEmpty)
+        #expect(try settings().commandWindow == 3 * 86_400)
+        let file = try settings(file: "writers:\n  - alice\n  - dana\ncommand_window: 12h\n")
+        #expect(file.writers == ["alice", "dana"])
+        #expect(file.commandWindow == 12 * 3600)
+        #expect(file.evaluationOptions.commandWindow == 12 * 3600)
+    }
+
+    @Test(arguments: ["soon", "30s", "0", "-3d"])
+    func aCommandWindowUnderAMinuteIsReportedWhereItIsWritten(value: String) throws {
+        do {
+            _ = try configuration("max_actions: 10\ncommand_window: \(value)\n")
+            Issue.record("command_window: \(value) was accepted")
+        } catch {
+            #expect(
+                error.description
+                    == "gitbay-bot.yml:2:17: error: command_window is a duration of a minute or more, such as 3d")
+        }
+    }
+
+    @Test func aWriterThatIsNoAccountNameIsReportedWhereItIsWritten() throws {
+        do {
+            _ = try configuration("writers:\n  - alice\n  - '@dana'\n")
+            Issue.record("writers: '@dana' was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("gitbay-bot.yml:3:5: error: writers lists gitbay account names"))
+        }
+    }
+
     @Test func theAnswerCapComesFromTheFileInBytesOrBinaryUnits() throws {
         #expect(try settings().maxResponseSize == .mebibytes(32))
         #expect(try settings(file: "max_response_size: 8MiB").maxResponseSize == .mebibytes(8))

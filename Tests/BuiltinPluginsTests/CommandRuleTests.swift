@@ -49,6 +49,12 @@ private func errors(_ rule: String) -> [String] {
                 == ["5:31: a parameter's type is word, label, user, number, or choices such as ff|merge"])
     }
 
+    @Test func aParameterNamedAuthorIsRefusedSinceTheGiverHasThatName() {
+        #expect(
+            errors("  - name: m\n    on: issues\n    command: /assign <author:user>\n    do: [close]\n")
+                == ["5:14: a parameter may not be named 'author': {{ command.author }} is who gave the command"])
+    }
+
     @Test func commandsAreForKindsWithCommentsAndAllowedNeedsACommand() {
         #expect(
             errors("  - name: b\n    on: builds\n    command: /retry\n    do: [cancel]\n").first?.hasPrefix(
