@@ -46,6 +46,14 @@ import YAML
         _ issues: [GitbayKit.Issue], writers: Set<String>? = ["maria"], activity: [ItemActivity] = [],
         rules: [Rule]? = nil, options: EvaluationOptions = EvaluationOptions()
     ) throws -> Plan {
+        Evaluator(registry: Fixtures.registry, options: options).plan(
+            rules: try rules ?? ruleSet(), state: state(issues, writers: writers, activity: activity), source: "test")
+    }
+
+    /// The forge of `issues`, every need known, gitbay telling `writers`.
+    private func state(
+        _ issues: [GitbayKit.Issue], writers: Set<String>? = ["maria"], activity: [ItemActivity] = []
+    ) -> ForgeState {
         let known = Set(Fixtures.registry.needs)
         var repository = RepositoryState(path: Fixtures.path, defaultBranch: "main", known: known)
         repository.issues = issues.map { IssueRecord(issue: $0, known: known) }
@@ -53,9 +61,26 @@ import YAML
         for issue in issues where !activity.isEmpty {
             repository.activity[ItemActivityKey(kind: .issues, number: issue.number)] = activity
         }
-        let state = ForgeState(now: Fixtures.now, me: Fixtures.me, repositories: [repository])
-        return Evaluator(registry: Fixtures.registry, options: options).plan(
-            rules: try rules ?? ruleSet(), state: state, source: "test")
+        return ForgeState(now: Fixtures.now, me: Fixtures.me, repositories: [repository])
+    }
+
+    /// `explain` of a command rule: matched by the command it answers, shown with its giver and
+    /// arguments, and not matched where no command waits, with no action whose template is unfilled.
+    @Test func explainShowsTheCommandWithItsArgumentsOrSaysNoneWaits() throws {
+        let issue = recent([said("maria", "/label bug", id: 17)])
+        let reference = try #require(Fixtures.registry.reference(parsing: "\(Fixtures.path)#\(issue.number)"))
+        let explanation = try #require(
+            Evaluator(registry: Fixtures.registry).explanation(
+                of: reference, rules: ruleSet(), state: state([issue]), source: "test"))
+        let label = try #require(explanation.rules.first { $0.name == "label-command" })
+        #expect(label.verdict == .matched)
+        #expect(label.commands?.map(\.summary) == ["/label bug by @maria (comment 17; labels: bug)"])
+        #expect(label.conditions.first?.observed == "/label bug by @maria (comment 17; labels: bug)")
+        #expect(label.actions.compactMap { $0.command?.argv.last } == ["bug", "+1"])
+        let close = try #require(explanation.rules.first { $0.name == "close-command" })
+        #expect(close.verdict == .notMatched)
+        #expect(close.actions.isEmpty, "\(close.actions)")
+        #expect(close.nearestMiss?.observed == "none unanswered in people's comments of the last 3 days")
     }
 
     private func recent(
@@ -71,7 +96,9 @@ import YAML
         let plan = try plan([recent([said("maria", "Looks like one.\n/label bug \"good first issue\"", id: 17)])])
         let entry = try #require(plan.entries.first)
         #expect(plan.entries.count == 1)
-        #expect(entry.command?.summary == "/label bug \"good first issue\" by @maria (comment 17)")
+        #expect(
+            entry.command?.summary
+                == "/label bug \"good first issue\" by @maria (comment 17; labels: bug, good first issue)")
         #expect(entry.command?.arguments == ["labels": ["bug", "good first issue"]])
         #expect(entry.reasons.first?.observed == entry.command?.summary)
         #expect(

@@ -45,6 +45,52 @@ extension Evaluator {
         return open
     }
 
+    /// How a rule with a command fares on one item, for `explain`: matched by each command the plan
+    /// answers (its line, giver and arguments first among the reasons, then the conditions as that
+    /// command met them, and its actions or its reply), else not matched, saying there is no
+    /// unanswered command, or unknown while the comments are not read or a condition is undecided.
+    func commandResult(
+        _ rule: Rule, inScope: Bool, context: ItemContext, plan: Plan, reference: ItemReference
+    ) -> Explanation.RuleResult {
+        let entries = plan.entries.filter { $0.rule == rule.name && $0.item.reference == reference.description }
+        var conditions = entries.flatMap(\.reasons)
+        let verdict: Explanation.Verdict
+        if !inScope {
+            verdict = .notMatched
+        } else if !entries.isEmpty {
+            verdict = .matched
+        } else {
+            var results: [ConditionResult] = []
+            let holds = rule.condition.evaluate(context, registry: registry, results: &results)
+            let open = rule.command.flatMap { openCommands(for: rule, trigger: $0, context: context) }
+            let observed: String
+            switch open {
+            case nil: observed = "the comments are not read"
+            case let open? where open.isEmpty:
+                observed =
+                    "none unanswered in people's comments of the last "
+                    + DurationLiteral.words(seconds: options.commandWindow)
+            case let open?:
+                observed =
+                    open.map { "\($0.command.text) by @\($0.comment.author) (comment \($0.id))" }
+                    .joined(separator: ", ") + ": waits for a condition that is not read"
+            }
+            let asked = open.map { !$0.isEmpty }
+            conditions =
+                [
+                    ConditionResult(
+                        condition: rule.command?.pattern.usage ?? "", field: CommandValues.field, observed: observed,
+                        holds: asked == true && holds == nil ? nil : asked, location: rule.location.description)
+                ] + results
+            verdict = asked == false ? .notMatched : .unknown
+        }
+        return Explanation.RuleResult(
+            name: rule.name, description: rule.description, location: rule.location.description, inScope: inScope,
+            verdict: verdict, conditions: conditions, actions: entries.flatMap(\.actions),
+            schedule: rule.schedule.map { Explanation.ScheduleResult($0, at: context.now) },
+            commands: entries.compactMap(\.command))
+    }
+
     /// Whether `rule` has a command to answer on the item of `context`: its comments are read and
     /// hold one.
     func hasOpenCommands(_ rule: Rule, context: ItemContext) -> Bool {
@@ -92,18 +138,21 @@ extension Evaluator {
                     rule: rule.name, item: item, reasons: reasons, actions: [action], precondition: .all([]),
                     command: planned)
             }
+            // Taken before the permission is checked, so a refusal still shows what was asked.
+            let arguments = trigger.pattern.arguments(of: found.command)
+            if case .success(let taken) = arguments {
+                planned.arguments = taken.values
+                reasons[0].observed = planned.summary
+            }
             if let refusal = permissionRefusal(
                 trigger.allowed, author: planned.author, commented: commented, context: context)
             {
                 entries.append(refuse(refusal))
                 continue
             }
-            switch trigger.pattern.arguments(of: found.command) {
-            case .failure(let problem):
+            if case .failure(let problem) = arguments {
                 entries.append(refuse(problem.description))
                 continue
-            case .success(let arguments):
-                planned.arguments = arguments.values
             }
             var results: [ConditionResult] = []
             let holds = rule.condition.evaluate(context, registry: registry, results: &results)

@@ -59,13 +59,16 @@ public struct Explanation: Sendable, Hashable, Codable {
         /// the kind's selection field that the server filters by (`state = open` lists open issues
         /// only), so a plan never looks at the item, whatever the other conditions say.
         public var outsideListing: String?
+        /// For a rule with a command: each command in the item's comments the rule answers now
+        /// (who gave it, in which comment, with what arguments); absent for a rule without one.
+        public var commands: [PlannedCommand]?
 
         /// A rule's result; `nearestMiss` is derived: the first failing condition of an in-scope,
         /// non-matching rule.
         public init(
             name: String, description: String?, location: String, inScope: Bool, verdict: Verdict,
             conditions: [ConditionResult], actions: [PlannedAction], schedule: ScheduleResult? = nil,
-            outsideListing: String? = nil
+            outsideListing: String? = nil, commands: [PlannedCommand]? = nil
         ) {
             self.name = name
             self.description = description
@@ -76,6 +79,7 @@ public struct Explanation: Sendable, Hashable, Codable {
             self.actions = actions
             self.schedule = schedule
             self.outsideListing = outsideListing
+            self.commands = commands
             self.nearestMiss =
                 inScope && verdict == .notMatched ? conditions.first { $0.holds == false } : nil
         }

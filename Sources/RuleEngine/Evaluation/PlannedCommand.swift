@@ -14,7 +14,7 @@ public struct PlannedCommand: Sendable, Hashable, Codable {
     public var line: Int
     /// When the comment was written.
     public var at: Date
-    /// Each parameter's values, as the pattern took them; empty for a refused command.
+    /// Each parameter's values, as the pattern took them; empty when they do not fit it.
     public var arguments: [String: [String]]
     /// Why the command is not done, as the reply says; `nil` when the entry carries it out.
     public var refusal: String?
@@ -32,8 +32,10 @@ public struct PlannedCommand: Sendable, Hashable, Codable {
         self.refusal = refusal
     }
 
-    /// One line for plans and history: `/label bug by @alice (comment 17)`.
+    /// One line for plans, `explain` and history: `/label bug by @alice (comment 17; labels: bug)`,
+    /// the arguments as the pattern took them, so a surprising action shows what it was given.
     public var summary: String {
-        "\(text) by @\(author) (comment \(comment))"
+        let given = arguments.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.joined(separator: ", "))" }
+        return "\(text) by @\(author) (" + (["comment \(comment)"] + given).joined(separator: "; ") + ")"
     }
 }
