@@ -153,6 +153,37 @@ import YAML
         #expect(try plan([recent([said("maria", "/label bug", id: 25)])], activity: [journal]).entries.isEmpty)
     }
 
+    /// A slip for a command the rules give gets one reply naming it, from the first rule that gives
+    /// it; a command no rule gives and nothing near one is none of the bot's business.
+    @Test func aMisspeltCommandIsAnsweredWithTheOneMeantAndNothingElse() throws {
+        let twice = try ruleSet(
+            Self.rules + """
+
+                  - name: label-again
+                    on: issues
+                    command: /label <labels:label>...
+                    do:
+                      - add-label: "{{ command.labels }}"
+                """)
+        let slipped = try plan([recent([said("maria", "/lable bug", id: 30)])], rules: twice)
+        #expect(slipped.entries.map(\.rule) == ["label-command"], "one reply for one slip")
+        let entry = try #require(slipped.entries.first)
+        #expect(entry.actions.map(\.action) == ["comment"])
+        #expect(
+            entry.actions.first?.command?.stdin?.hasPrefix(
+                "@maria: `/lable bug` was not done: `/lable` is not a command; `/label` is.") == true,
+            "\(entry.actions)")
+        #expect(try plan([recent([said("maria", "/clsoe", id: 31)])]).entries.map(\.rule) == ["close-command"])
+        let strangers = [
+            said("maria", "/lgtm", id: 32), said("maria", "/usr/bin/env is missing", id: 33),
+            said("maria", "/retest", id: 34), said("maria", "/lbl bug", id: 35),
+        ]
+        #expect(try plan([recent(strangers)]).entries.isEmpty)
+        #expect(
+            try plan([recent([said("maria", "/lable bug\n/label bug", id: 36)])]).entries.flatMap { $0.actions }
+                .map(\.action) == ["add-label", "react"], "the command given wins over the slip beside it")
+    }
+
     @Test func quotedOrFencedCommandsAndTheBotsOwnAreIgnored() throws {
         let comments = [
             said("maria", "> /label bug\nquoting", id: 26),

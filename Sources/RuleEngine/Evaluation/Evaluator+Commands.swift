@@ -9,6 +9,9 @@ extension Evaluator {
         let comment: Comment
         let id: Int
         let command: CommentCommand
+        /// Whether its name is a slip for the rule's (``CommandTrigger/mistakes(_:)``): it is
+        /// answered with a reply that names the command meant, and nothing else.
+        var misspelt = false
     }
 
     /// The commands for `rule` in the comments of the item of `context` that no run has answered,
@@ -31,16 +34,14 @@ extension Evaluator {
         for comment in comments where !comment.isSystem && comment.createdAt >= since {
             guard let id = comment.id, !context.isAutomation(comment.author) else { continue }
             let markup: CommentMarkup = comment.bodyFormat == .org ? .org : .markdown
-            guard
-                let command = CommentCommandScanner.commands(in: comment.body, markup: markup).first(where: {
-                    $0.name == trigger.pattern.name
-                })
-            else { continue }
+            let given = CommentCommandScanner.commands(in: comment.body, markup: markup)
+            let exact = given.first { $0.name == trigger.pattern.name }
+            guard let command = exact ?? given.first(where: { trigger.mistakes($0.name) }) else { continue }
             if comment.reactions.contains(where: \.me) { continue }
             let marker = Self.marker(rule: rule.name, item: reference, command: id)
             if comments.contains(where: { MarkedComments.isMarked($0, marker: marker, me: context.me) }) { continue }
             if journal.contains(where: { commented.acknowledges($0.argv ?? [], comment: id) }) { continue }
-            open.append(OpenCommand(comment: comment, id: id, command: command))
+            open.append(OpenCommand(comment: comment, id: id, command: command, misspelt: exact == nil))
         }
         return open
     }
@@ -137,6 +138,10 @@ extension Evaluator {
                 return PlanEntry(
                     rule: rule.name, item: item, reasons: reasons, actions: [action], precondition: .all([]),
                     command: planned)
+            }
+            if found.misspelt {
+                entries.append(refuse("`/\(found.command.name)` is not a command; `/\(trigger.pattern.name)` is"))
+                continue
             }
             // Taken before the permission is checked, so a refusal still shows what was asked.
             let arguments = trigger.pattern.arguments(of: found.command)

@@ -1,3 +1,4 @@
+import CommentCommands
 import Foundation
 import YAML
 
@@ -47,12 +48,29 @@ public struct RuleSet: Sendable {
                 diagnostics += error.diagnostics
             }
         }
+        linkCommands(&rules)
         diagnostics += compiler.diagnostics
         diagnostics += duplicateNames(names)
         diagnostics.sort { $0.location < $1.location }
         return RuleSet(
             rules: diagnostics.contains { $0.severity == .error } ? [] : rules, diagnostics: diagnostics,
             sources: sources)
+    }
+
+    /// Tells each command rule the command names of its kind, and the first rule with each name
+    /// that it answers the misspellings closest to it (``CommandTrigger/mistakes(_:)``).
+    private static func linkCommands(_ rules: inout [Rule]) {
+        var names: [ItemKind: Set<String>] = [:]
+        for rule in rules {
+            if let name = rule.command?.pattern.name { names[rule.kind, default: []].insert(name) }
+        }
+        var claimed: Set<String> = []
+        for index in rules.indices {
+            guard let name = rules[index].command?.pattern.name else { continue }
+            let kind = rules[index].kind
+            rules[index].command?.knownNames = names[kind] ?? []
+            rules[index].command?.answersMisspellings = claimed.insert("\(kind.rawValue) \(name)").inserted
+        }
     }
 
     /// The `name:` of each rule in a composed file, read from the YAML itself rather than from
