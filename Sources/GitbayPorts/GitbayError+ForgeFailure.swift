@@ -10,6 +10,7 @@ extension GitbayError: ForgeFailureConvertible {
             case .rateLimited: .rateLimited
             case .busy: .busy
             case .denied: .denied
+            case .failure, .usage, .notFound: .refused
             case _ where isUnreachable: .unreachable
             case .cancelled where !mayHaveApplied: .stopped
             default: .other

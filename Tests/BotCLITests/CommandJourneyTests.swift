@@ -155,6 +155,35 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
         }
     }
 
+    /// Two commands in one comment get one 👍, and only once both are done: while gitbay fails
+    /// the label with a server error (no refusal, so no reply), the assignment alone does not
+    /// acknowledge the comment, and the next run finishes both.
+    @Test func aCommentsCommandsAreAcknowledgedOnceAndOnlyWhenAllAreDone() async throws {
+        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
+        try await SimulatorProcess.run(state: forge, options: options) { simulator in
+            let asked = try await simulator.write(
+                ["issue", "comment", "krz/app", "1", "--message", "/label bug\n/assign me"],
+                token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            try await simulator.control("{\"faults\": [\"500,command=issue label,times=20\"]}")
+            let state = BotState()
+            let broken = await run(simulator, state: state)
+            #expect(broken.code != 0)
+            #expect(try botWrites(simulator) == ["issue assign krz/app 1 --add alice"], "\(broken.output)")
+
+            try await simulator.control("{\"faults\": []}")
+            let mended = await run(simulator, state: state)
+            #expect(mended.code == 0, "\(mended.output)\(mended.error)")
+            let writes = try botWrites(simulator)
+            #expect(writes.count == 3, "\(writes)")
+            #expect(writes.contains("issue label krz/app 1 --add bug"))
+            #expect(writes.filter { $0.hasPrefix("issue react krz/app 1 --comment ") }.count == 1, "\(writes)")
+            #expect(!writes.contains { $0.hasPrefix("issue comment") }, "a server error is no refusal")
+            let after = await run(simulator, state: BotState())
+            #expect(after.output.contains("nothing to do"), "\(after.output)")
+        }
+    }
+
     /// A writer's `/label bug` is done and acknowledged from the comment's webhook delivery.
     ///
     /// No poll falls due on the watcher's clock, and the poll after adds nothing. The forge's clock

@@ -203,8 +203,9 @@ import YAML
     @Test func aHeldCommandHoldsTheOthersOfItsComment() throws {
         let plan = try plan(
             [recent([said("cmc", "/label bug\n/close", id: 30)])], writers: ["cmc"],
-            options: EvaluationOptions(maxActions: 3))
+            options: EvaluationOptions(maxActions: 2))
         try #require(plan.entries.count == 2)
+        #expect(plan.entries.map { $0.actions.map(\.action) } == [["add-label"], ["close", "react"]], "one 👍, last")
         #expect(plan.entries.allSatisfy { !$0.hasPendingActions }, "no reaction while /close waits")
         #expect(plan.entries[0].actions.first?.note?.hasPrefix("held with another command of the same comment") == true)
     }

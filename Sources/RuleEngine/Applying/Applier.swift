@@ -63,7 +63,26 @@ public struct Applier: Sendable {
         for rule in plan.rules {
             schedules[rule.name] = rule.schedule
         }
+        // The commands of each comment answered so far, and those the plan answers: the comment's
+        // acknowledgement (in its last entry) goes out only when every one before it is answered.
+        var answered: [String: Int] = [:]
+        var answering: [String: Int] = [:]
         for entry in plan.entries {
+            let comment = entry.command.map { "\(entry.item.reference) \($0.comment)" }
+            let start = report.outcomes.count
+            var replied = false
+            defer {
+                if let comment {
+                    answering[comment, default: 0] += 1
+                    let outcomes = report.outcomes[start...]
+                    if replied
+                        || (!entry.hasHeldActions
+                            && outcomes.allSatisfy { $0.status == .applied || $0.status == .alreadyDone })
+                    {
+                        answered[comment, default: 0] += 1
+                    }
+                }
+            }
             // Outside its rule's schedule now, the entry waits, whatever held it when planning.
             if let note = schedules[entry.rule]?.heldNote(at: scheduleNow()) {
                 for action in entry.actions where action.status == .pending || action.status == .held {
@@ -123,18 +142,25 @@ public struct Applier: Sendable {
                     append(outcome(entry, action, .skipped, "not sent: \(failure.action) failed"))
                     continue
                 }
+                if let comment, answered[comment, default: 0] < answering[comment, default: 0],
+                    registry.isAcknowledgement(action, of: entry)
+                {
+                    append(outcome(entry, action, .skipped, "not sent: another command of the comment is not done"))
+                    continue
+                }
                 let applied = await apply(
                     action, of: entry, context: context, refresher: &refresher, writer: writer,
                     journal: journal, run: run, now: now, report: &report)
                 append(applied)
                 if entry.command != nil, applied.status == .failed { failure = applied }
             }
-            if let failure, !failure.retryLater, report.haltReason == nil,
+            if let failure, failure.refused, report.haltReason == nil,
                 let reply = await replyToRefusal(
                     failure, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal,
                     run: run, now: now, report: &report)
             {
                 append(reply)
+                replied = reply.status == .applied || reply.status == .alreadyDone
             }
         }
         if Task.isCancelled { report.interrupted = true }
@@ -198,7 +224,7 @@ public struct Applier: Sendable {
             }
             // A command's action gitbay refuses is answered with a reply, never tried again: its
             // entry is settled, so no later run finishes the rest of it.
-            let refused = entry.command != nil && !error.retryLater
+            let refused = entry.command != nil && error.isRefusal
             let recorded = await record(
                 .result, refused ? JournalEntry.refusedOutcome : "failed", error.description)
             Self.noteHalt(error, in: &report)
@@ -207,6 +233,7 @@ public struct Applier: Sendable {
                 [error.description, recorded ? nil : Self.unrecorded(report)].compactMap(\.self)
                     .joined(separator: "; "))
             failure.retryLater = error.retryLater
+            failure.refused = error.isRefusal
             return failure
         }
     }
@@ -332,7 +359,7 @@ public struct Applier: Sendable {
         switch failure.kind {
         case .tokenRejected: report.tokenRejection = failure.description
         case .unreachable: report.unreachable = failure.description
-        case .rateLimited, .busy, .stopped, .denied, .other: break
+        case .rateLimited, .busy, .stopped, .denied, .refused, .other: break
         }
     }
 

@@ -27,6 +27,9 @@ public struct ApplyOutcome: Sendable, Hashable, Codable {
     /// For a failure: the server was rate-limiting or busy past the client's patience, so running
     /// again later is the remedy.
     public var retryLater: Bool
+    /// For a failure: gitbay ran the command and refused it (``ForgeFailure/isRefusal``), which
+    /// running again does not change.
+    public var refused = false
 
     public init(
         rule: String, item: String, action: String, status: Status, detail: String? = nil, retryLater: Bool = false

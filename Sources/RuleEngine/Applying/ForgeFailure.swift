@@ -20,7 +20,10 @@ public struct ForgeFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case stopped
         /// The token may not do this here (gitbay's exit 4): a read only an admin may make, say.
         case denied
-        /// Anything else: a refusal, a missing item, a broken server or network.
+        /// gitbay ran the command and said no: the item's state (exit 1, such as a merge gate), a
+        /// value (exit 2) or an item it cannot find (exit 3). The same write gets the same answer.
+        case refused
+        /// Anything else: a broken server or network, an answer that is no gitbay envelope.
         case other
     }
 
@@ -41,6 +44,11 @@ public struct ForgeFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Whether waiting and running again may succeed.
     public var retryLater: Bool { kind == .rateLimited || kind == .busy }
+
+    /// Whether gitbay itself answered no (``Kind/refused``, ``Kind/denied``): a command in a
+    /// comment is then answered with the reason, where a broken network or server leaves it for
+    /// the next run.
+    public var isRefusal: Bool { kind == .refused || kind == .denied }
 }
 
 /// An error of a forge client that the engine can read as a ``ForgeFailure``.

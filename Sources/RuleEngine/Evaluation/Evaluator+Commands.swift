@@ -247,6 +247,27 @@ extension Evaluator {
         }
     }
 
+    /// Leaves the acknowledgement of a comment giving several commands to the last entry that
+    /// answers one of them: the reaction is one per comment, and once on it every command of the
+    /// comment reads as answered, so it goes out only after all of them (``Applier`` holds it back
+    /// when one of them failed).
+    func acknowledgeEachCommentOnce(_ entries: inout [PlanEntry]) {
+        var last: [String: Int] = [:]
+        for index in entries.indices {
+            guard let command = entries[index].command,
+                entries[index].actions.contains(where: { registry.isAcknowledgement($0, of: entries[index]) })
+            else { continue }
+            last["\(entries[index].item.reference) \(command.comment)"] = index
+        }
+        for index in entries.indices {
+            guard let command = entries[index].command,
+                let kept = last["\(entries[index].item.reference) \(command.comment)"], kept != index
+            else { continue }
+            let entry = entries[index]
+            entries[index].actions.removeAll { registry.isAcknowledgement($0, of: entry) }
+        }
+    }
+
     /// Holds every entry answering a comment some of whose commands a guard held, so the bot's
     /// acknowledgement (one reaction per comment) never marks a held command answered.
     func holdCommentsTogether(_ entries: inout [PlanEntry]) {
@@ -263,5 +284,14 @@ extension Evaluator {
             else { continue }
             entries[index].hold(note: "held with another command of the same comment: \(note)")
         }
+    }
+}
+
+extension PluginRegistry {
+    /// Whether `action` of `entry` is its command's acknowledgement (the 👍 on the comment).
+    func isAcknowledgement(_ action: PlannedAction, of entry: PlanEntry) -> Bool {
+        guard let command = entry.command, let argv = action.command?.argv, let commented = commented(entry.item.kind)
+        else { return false }
+        return commented.acknowledges(argv, comment: command.comment)
     }
 }

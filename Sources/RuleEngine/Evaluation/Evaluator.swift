@@ -59,6 +59,7 @@ public struct Evaluator: Sendable {
             holdBeyondGuards(
                 rule.rule, summary: summaries[index], entries: &entries, range: ranges[index], guards: &guards)
         }
+        acknowledgeEachCommentOnce(&entries)
         capActions(&entries, guards: &guards)
         holdCommentsTogether(&entries)
         waitForCommands(&entries)

@@ -33,9 +33,11 @@ public struct PlannedCommand: Sendable, Hashable, Codable {
     }
 
     /// One line for plans, `explain` and history: `/label bug by @alice (comment 17; labels: bug)`,
-    /// the arguments as the pattern took them, so a surprising action shows what it was given.
+    /// the arguments as the pattern took them (an optional one left out is not shown), so a
+    /// surprising action shows what it was given.
     public var summary: String {
-        let given = arguments.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.joined(separator: ", "))" }
+        let given = arguments.sorted { $0.key < $1.key }.filter { !$0.value.allSatisfy(\.isEmpty) }
+            .map { "\($0.key): \($0.value.joined(separator: ", "))" }
         return "\(text) by @\(author) (" + (["comment \(comment)"] + given).joined(separator: "; ") + ")"
     }
 }
