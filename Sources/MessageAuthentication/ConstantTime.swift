@@ -9,11 +9,14 @@ public enum ConstantTime {
     /// Sequences of different lengths are unequal, and their bytes are still all compared (the
     /// shorter one read as zeros past its end), so no content decides when the loop ends. The
     /// lengths themselves are not hidden: a signature's length is public.
-    public static func isEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+    ///
+    /// Generic so a test can count the bytes it reads: every one of both, wherever they differ.
+    public static func isEqual<Bytes: RandomAccessCollection<UInt8>>(_ left: Bytes, _ right: Bytes) -> Bool
+    where Bytes.Index == Int {
         var difference: UInt8 = left.count == right.count ? 0 : 1
-        for index in 0..<max(left.count, right.count) {
-            let leftByte = index < left.count ? left[index] : 0
-            let rightByte = index < right.count ? right[index] : 0
+        for offset in 0..<max(left.count, right.count) {
+            let leftByte = offset < left.count ? left[left.startIndex + offset] : 0
+            let rightByte = offset < right.count ? right[right.startIndex + offset] : 0
             difference |= leftByte ^ rightByte
         }
         return difference == 0

@@ -27,25 +27,42 @@ import Testing
         #expect(!ConstantTime.isEqual(code, []))
     }
 
-    /// A comparison that stopped at the first difference would take a millionth of the time for a
-    /// difference in the first byte that it takes for one in the last; the bound is a factor of
-    /// four between the fastest of several tries each, far from that and from a loaded machine's
-    /// noise.
-    @Test func theTimeDoesNotDependOnWhereTheSequencesDiffer() {
-        let size = 1 << 20
-        let reference = [UInt8](repeating: 0x5a, count: size)
-        var first = reference
-        first[0] ^= 0xff
-        var last = reference
-        last[size - 1] ^= 0xff
-        let clock = ContinuousClock()
-        var equal = false
-        func fastest(_ other: [UInt8]) -> Duration {
-            (0..<7).map { _ in clock.measure { equal = equal || ConstantTime.isEqual(reference, other) } }.min()!
-        }
-        let early = fastest(first)
-        let late = fastest(last)
-        #expect(!equal)
-        #expect(early * 4 > late && late * 4 > early, "first byte: \(early), last byte: \(late)")
+    /// A comparison that stopped at the first difference would read one byte of each for a
+    /// difference in the first byte and all of them for one in the last: this one reads every byte
+    /// of both whatever it finds (counted, not timed, so a loaded machine cannot fail it).
+    @Test(arguments: [0, 17, 63])
+    func everyByteIsReadWhereverTheSequencesDiffer(at index: Int) {
+        let reference = [UInt8](repeating: 0x5a, count: 64)
+        var other = reference
+        other[index] ^= 0xff
+        let reads = ReadCounter()
+        #expect(!ConstantTime.isEqual(CountedBytes(reference, reads), CountedBytes(other, reads)))
+        #expect(reads.count == 128, "read \(reads.count) of 128 bytes for a difference at \(index)")
+        #expect(ConstantTime.isEqual(CountedBytes(reference, reads), CountedBytes(reference, reads)))
+        #expect(reads.count == 256)
+    }
+}
+
+/// How many bytes a comparison read.
+private final class ReadCounter {
+    var count = 0
+}
+
+/// Bytes that count each read of them.
+private struct CountedBytes: RandomAccessCollection {
+    let bytes: [UInt8]
+    let reads: ReadCounter
+
+    init(_ bytes: [UInt8], _ reads: ReadCounter) {
+        self.bytes = bytes
+        self.reads = reads
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { bytes.count }
+
+    subscript(position: Int) -> UInt8 {
+        reads.count += 1
+        return bytes[position]
     }
 }

@@ -212,7 +212,8 @@ extension ReadSession {
                 rule.actionNeeds(registry: registry))
             let entries = evaluator.commandEntries(rule, context: context)
             let commands = entries.reduce(0) { $0 + $1.pendingCommandCount }
-            let complete = context.knows(needs.intersection(registry.beyondDetail))
+            // A detail from the read cache is not the fresh one an uncached action needs.
+            let complete = context.knows(needs)
             if commands > 0 { return .yes(commands: commands, complete: complete) }
             return complete ? .no : .unknown
         }
