@@ -184,6 +184,31 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
         }
     }
 
+    /// A `plan` first, as the docs advise, keeps the item's detail in the read cache; the `run`
+    /// after it still reads afresh what the `/assign` needs, and answers the whole comment.
+    @Test func aRunAfterAPlanAnswersWhatThePlanShowed() async throws {
+        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
+        try await SimulatorProcess.run(state: forge, options: options) { simulator in
+            let asked = try await simulator.write(
+                ["issue", "comment", "krz/app", "1", "--message", "/label bug\n/assign me"],
+                token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            let state = BotState()
+            let preview = await runBot(
+                [
+                    "plan", commands, "--url", simulator.baseURL.absoluteString, "--now", now, "--state-dir",
+                    state.folder,
+                ],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(preview.code == 0, "\(preview.output)\(preview.error)")
+            let applied = await run(simulator, state: state)
+            #expect(!applied.output.contains("\nheld: "), "\(applied.output)")
+            let writes = try botWrites(simulator)
+            #expect(Set(writes.prefix(2)) == ["issue label krz/app 1 --add bug", "issue assign krz/app 1 --add alice"])
+            #expect(writes.count == 3 && writes[2].hasPrefix("issue react krz/app 1 --comment "), "\(writes)")
+        }
+    }
+
     /// A writer's `/label bug` is done and acknowledged from the comment's webhook delivery.
     ///
     /// No poll falls due on the watcher's clock, and the poll after adds nothing. The forge's clock
