@@ -159,12 +159,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// the label with a server error (no refusal, so no reply), the assignment alone does not
     /// acknowledge the comment, and the next run finishes both.
     @Test func aCommentsCommandsAreAcknowledgedOnceAndOnlyWhenAllAreDone() async throws {
-        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
-        try await SimulatorProcess.run(state: forge, options: options) { simulator in
-            let asked = try await simulator.write(
-                ["issue", "comment", "krz/app", "1", "--message", "/label bug\n/assign me"],
-                token: ForgeActivity.personToken)
-            #expect(asked == 200)
+        try await withLabelAndAssignAsked { simulator in
             try await simulator.control("{\"faults\": [\"500,command=issue label,times=20\"]}")
             let state = BotState()
             let broken = await run(simulator, state: state)
@@ -187,12 +182,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// A `plan` first, as the docs advise, keeps the item's detail in the read cache; the `run`
     /// after it still reads afresh what the `/assign` needs, and answers the whole comment.
     @Test func aRunAfterAPlanAnswersWhatThePlanShowed() async throws {
-        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
-        try await SimulatorProcess.run(state: forge, options: options) { simulator in
-            let asked = try await simulator.write(
-                ["issue", "comment", "krz/app", "1", "--message", "/label bug\n/assign me"],
-                token: ForgeActivity.personToken)
-            #expect(asked == 200)
+        try await withLabelAndAssignAsked { simulator in
             let state = BotState()
             let preview = await runBot(
                 [
@@ -248,6 +238,19 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             #expect(try await watcher.nextWait() > .seconds(30), "\(watcher.console.error)")
             #expect(try answers() == writes, "a poll adds nothing")
             #expect(await watcher.stop() == 130)
+        }
+    }
+
+    /// Runs `body` on the suite's forge once alice, a writer, has asked for `/label bug` and
+    /// `/assign me` in one comment on issue 1.
+    private func withLabelAndAssignAsked(_ body: (SimulatorProcess) async throws -> Void) async throws {
+        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
+        try await SimulatorProcess.run(state: forge, options: options) { simulator in
+            let asked = try await simulator.write(
+                ["issue", "comment", "krz/app", "1", "--message", "/label bug\n/assign me"],
+                token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            try await body(simulator)
         }
     }
 
