@@ -40,6 +40,9 @@ private let pendingForge = """
                    "created_at": "2026-11-30T09:00:00Z"}]}]}
     """
 
+/// The simulator on a frozen clock, with alice, who may write, able to comment.
+private let writerOptions = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
+
 /// The argv of every write the bot's account applied, in order.
 private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     try simulator.journalEntries().filter { $0["applied"] as? Bool == true && $0["user"] as? String == "triage-bot" }
@@ -59,9 +62,8 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     }
 
     @Test func aWritersLabelIsDoneOnceAndAReadersMergeIsRefused() async throws {
-        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
         let bobToken = "gb_" + String(repeating: "c", count: 64)
-        try await SimulatorProcess.run(state: forge, options: options + ["--user-token", "bob=\(bobToken)"]) {
+        try await SimulatorProcess.run(state: forge, options: writerOptions + ["--user-token", "bob=\(bobToken)"]) {
             simulator in
             let labelled = try await simulator.write(
                 ["issue", "comment", "krz/app", "1", "--message", "Reproduced.\n/label bug"],
@@ -96,8 +98,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// `/merge` while the checks run: the bot queues the merge in gitbay and acknowledges it, gitbay
     /// merges it when the build passes, and no run after that sends anything.
     @Test func aMergeOnPendingChecksIsQueuedAndLandsWhenTheBuildPasses() async throws {
-        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
-        try await SimulatorProcess.run(state: pendingForge, options: options) { simulator in
+        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
             let asked = try await simulator.write(
                 ["mr", "comment", "krz/app", "3", "--message", "/merge squash"], token: ForgeActivity.personToken)
             #expect(asked == 200)
@@ -128,8 +129,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// A token with an expiry cannot queue a merge (mergequeue.go): the person who asked is told
     /// that, once, and no later run tries the merge again or acknowledges the command.
     @Test func aMergeGitbayRefusesGetsOneReplyAndIsNeverRetried() async throws {
-        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
-        try await SimulatorProcess.run(state: pendingForge, options: options) { simulator in
+        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
             try await simulator.control("{\"token_expires\": \"2027-06-01T00:00:00.000Z\"}")
             let asked = try await simulator.write(
                 ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
@@ -244,8 +244,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// Runs `body` on the suite's forge once alice, a writer, has asked for `/label bug` and
     /// `/assign me` in one comment on issue 1.
     private func withLabelAndAssignAsked(_ body: (SimulatorProcess) async throws -> Void) async throws {
-        let options = ["--clock", "frozen", "--user-token", "alice=\(ForgeActivity.personToken)"]
-        try await SimulatorProcess.run(state: forge, options: options) { simulator in
+        try await SimulatorProcess.run(state: forge, options: writerOptions) { simulator in
             let asked = try await simulator.write(
                 ["issue", "comment", "krz/app", "1", "--message", "/label bug\n/assign me"],
                 token: ForgeActivity.personToken)

@@ -68,7 +68,7 @@ public struct Applier: Sendable {
         var answered: [String: Int] = [:]
         var answering: [String: Int] = [:]
         for entry in plan.entries {
-            let comment = entry.command.map { "\(entry.item.reference) \($0.comment)" }
+            let comment = entry.commentKey
             let start = report.outcomes.count
             var replied = false
             defer {

@@ -12,6 +12,12 @@ extension Evaluator {
         /// Whether its name is a slip for the rule's (``CommandTrigger/mistakes(_:)``): it is
         /// answered with a reply that names the command meant, and nothing else.
         var misspelt = false
+
+        /// The command as a plan shows it, before its arguments are taken.
+        var planned: PlannedCommand {
+            PlannedCommand(
+                comment: id, author: comment.author, text: command.text, line: command.line, at: comment.createdAt)
+        }
     }
 
     /// The commands for `rule` in the comments of the item of `context` that no run has answered,
@@ -51,7 +57,8 @@ extension Evaluator {
     /// command met them, and its actions or its reply), else not matched, saying there is no
     /// unanswered command, or unknown while the comments are not read or a condition is undecided.
     func commandResult(
-        _ rule: Rule, inScope: Bool, context: ItemContext, plan: Plan, reference: ItemReference
+        _ rule: Rule, trigger: CommandTrigger, inScope: Bool, context: ItemContext, plan: Plan,
+        reference: ItemReference
     ) -> Explanation.RuleResult {
         let entries = plan.entries.filter { $0.rule == rule.name && $0.item.reference == reference.description }
         var conditions = entries.flatMap(\.reasons)
@@ -63,7 +70,7 @@ extension Evaluator {
         } else {
             var results: [ConditionResult] = []
             let holds = rule.condition.evaluate(context, registry: registry, results: &results)
-            let open = rule.command.flatMap { openCommands(for: rule, trigger: $0, context: context) }
+            let open = openCommands(for: rule, trigger: trigger, context: context)
             let observed: String
             switch open {
             case nil: observed = "the comments are not read"
@@ -73,14 +80,13 @@ extension Evaluator {
                     + DurationLiteral.words(seconds: options.commandWindow)
             case let open?:
                 observed =
-                    open.map { "\($0.command.text) by @\($0.comment.author) (comment \($0.id))" }
-                    .joined(separator: ", ") + ": waits for a condition that is not read"
+                    open.map(\.planned.summary).joined(separator: ", ") + ": waits for a condition that is not read"
             }
             let asked = open.map { !$0.isEmpty }
             conditions =
                 [
                     ConditionResult(
-                        condition: rule.command?.pattern.usage ?? "", field: CommandValues.field, observed: observed,
+                        condition: trigger.pattern.usage, field: CommandValues.field, observed: observed,
                         holds: asked == true && holds == nil ? nil : asked, location: rule.location.description)
                 ] + results
             verdict = asked == false ? .notMatched : .unknown
@@ -115,9 +121,7 @@ extension Evaluator {
             title: context.item.title, reference: reference)
         var entries: [PlanEntry] = []
         for found in open {
-            var planned = PlannedCommand(
-                comment: found.id, author: found.comment.author, text: found.command.text, line: found.command.line,
-                at: found.comment.createdAt)
+            var planned = found.planned
             var reasons = [
                 ConditionResult(
                     condition: trigger.pattern.usage, field: CommandValues.field, observed: planned.summary,
@@ -254,15 +258,13 @@ extension Evaluator {
     func acknowledgeEachCommentOnce(_ entries: inout [PlanEntry]) {
         var last: [String: Int] = [:]
         for index in entries.indices {
-            guard let command = entries[index].command,
+            guard let comment = entries[index].commentKey,
                 entries[index].actions.contains(where: { registry.isAcknowledgement($0, of: entries[index]) })
             else { continue }
-            last["\(entries[index].item.reference) \(command.comment)"] = index
+            last[comment] = index
         }
         for index in entries.indices {
-            guard let command = entries[index].command,
-                let kept = last["\(entries[index].item.reference) \(command.comment)"], kept != index
-            else { continue }
+            guard let comment = entries[index].commentKey, let kept = last[comment], kept != index else { continue }
             let entry = entries[index]
             entries[index].actions.removeAll { registry.isAcknowledgement($0, of: entry) }
         }
@@ -273,15 +275,13 @@ extension Evaluator {
     func holdCommentsTogether(_ entries: inout [PlanEntry]) {
         var held: [String: String] = [:]
         for entry in entries where entry.hasHeldActions {
-            guard let command = entry.command else { continue }
-            held["\(entry.item.reference) \(command.comment)"] =
+            guard let comment = entry.commentKey else { continue }
+            held[comment] =
                 entry.actions.first { $0.status == .held }?.note ?? "held"
         }
         guard !held.isEmpty else { return }
         for index in entries.indices {
-            guard let command = entries[index].command,
-                let note = held["\(entries[index].item.reference) \(command.comment)"]
-            else { continue }
+            guard let comment = entries[index].commentKey, let note = held[comment] else { continue }
             entries[index].hold(note: "held with another command of the same comment: \(note)")
         }
     }

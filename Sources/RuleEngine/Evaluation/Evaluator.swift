@@ -94,8 +94,9 @@ public struct Evaluator: Sendable {
             automation: state.automation)
         let results = rules.filter { $0.kind == reference.kind }.map { rule in
             let inScope = rule.scope.contains(reference.repository)
-            if rule.command != nil {
-                return commandResult(rule, inScope: inScope, context: context, plan: plan, reference: reference)
+            if let trigger = rule.command {
+                return commandResult(
+                    rule, trigger: trigger, inScope: inScope, context: context, plan: plan, reference: reference)
             }
             var conditions: [ConditionResult] = []
             let holds = rule.condition.evaluate(context, registry: registry, results: &conditions)

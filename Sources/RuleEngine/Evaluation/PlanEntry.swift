@@ -23,6 +23,12 @@ public struct PlanEntry: Sendable, Hashable, Codable {
         self.command = command
     }
 
+    /// The comment this entry answers a command of, as `owner/name#12 17`: the entries of one
+    /// comment share its one acknowledgement; `nil` for a rule without `command:`.
+    public var commentKey: String? {
+        command.map { "\(item.reference) \($0.comment)" }
+    }
+
     /// The marker of the bot's comments for this entry: its rule's on its item, and its command's.
     public var marker: String {
         Evaluator.marker(rule: rule, item: item.reference, command: command?.comment)

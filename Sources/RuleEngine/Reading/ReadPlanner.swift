@@ -57,7 +57,7 @@ public struct ReadPlanner: Sendable {
         sweep period: TimeInterval? = nil, budget: Int? = nil, writers: Set<String> = []
     ) async throws -> (ForgeState, Report) {
         var session = ReadSession(registry: registry, reader: reader, readBudget: guards == nil ? nil : budget)
-        session.commandWindow = guards?.commandWindow ?? commandWindow
+        session.commandWindow = commandWindow
         session.only = only
         session.automation = automation
         session.context.cache = cache
