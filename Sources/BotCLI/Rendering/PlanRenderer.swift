@@ -48,6 +48,10 @@ public enum PlanRenderer {
             lines.append("")
             lines += guards
         }
+        if let notes = plan.notes {
+            lines.append("")
+            lines += notes.map { "note: " + DisplayText.visible($0) }
+        }
         lines.append("")
         lines.append(summary(plan))
         return lines.joined(separator: "\n") + "\n"
@@ -116,6 +120,9 @@ public enum PlanRenderer {
         if !plan.guards.isEmpty {
             lines += ["", "> **Guards tripped**", ">"]
             lines += plan.guards.map { "> - " + MarkdownText.escape($0) }
+        }
+        if let notes = plan.notes {
+            lines += [""] + notes.map { "Note: " + MarkdownText.escape($0) }
         }
         lines += ["", "**\(summary(plan))**"]
         return lines.joined(separator: "\n") + "\n"

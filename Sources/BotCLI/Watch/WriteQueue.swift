@@ -23,9 +23,10 @@ struct WriteQueue: Sendable {
         static func < (lhs: Lane, rhs: Lane) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// One acting entry with what the applier needs to send it.
+    /// One acting unit (an entry, or a comment's whole answer: ``PlanUnit``) with what the applier
+    /// needs to send it.
     struct Job: Sendable {
-        /// A plan of this one entry, with its rule's summary (the applier checks its schedule).
+        /// A plan of this one unit, with its rules' summaries (the applier checks their schedules).
         let plan: Plan
         /// Who did what to the items, as the pass that judged the entry read it.
         let activity: ActivityHistory?
@@ -33,14 +34,13 @@ struct WriteQueue: Sendable {
         let facts: RepositoryFacts
         var lane: Lane
 
-        var entry: PlanEntry { plan.entries[0] }
-        var key: Key { Key(rule: entry.rule, item: entry.item.reference) }
-    }
+        let key: PlanUnit.Key
 
-    /// A rule's judgement of an item: what one job stands for.
-    struct Key: Hashable, Sendable {
-        let rule: String
-        let item: String
+        /// The unit's first entry.
+        var entry: PlanEntry { plan.entries[0] }
+
+        /// Whether a pass's judgement (`judged`) covers any entry of the job.
+        func isJudged(by judged: (PlanEntry) -> Bool) -> Bool { plan.entries.contains(where: judged) }
     }
 
     /// The jobs not yet begun, in the order they were handed over.
@@ -60,16 +60,17 @@ struct WriteQueue: Sendable {
     mutating func hand(
         _ plan: Plan, activity: ActivityHistory?, lane: Lane, judged: (PlanEntry) -> Bool
     ) {
-        var fresh: [Key: Job] = [:]
-        var order: [Key] = []
+        var fresh: [PlanUnit.Key: Job] = [:]
+        var order: [PlanUnit.Key] = []
         let facts = RepositoryFacts()
-        for entry in plan.entries where entry.hasPendingActions {
-            let job = Job(plan: plan.only(entry), activity: activity, facts: facts, lane: lane)
+        for unit in PlanUnit.all(in: plan.entries)
+        where unit.entries.contains(where: { plan.entries[$0].hasPendingActions }) {
+            let job = Job(plan: plan.only(unit), activity: activity, facts: facts, lane: lane, key: unit.key)
             if fresh.updateValue(job, forKey: job.key) == nil { order.append(job.key) }
         }
-        if let sending, judged(sending.entry) { sendingJudged = true }
+        if let sending, sending.isJudged(by: judged) { sendingJudged = true }
         waiting = waiting.compactMap { old in
-            guard judged(old.entry) else { return old }
+            guard old.isJudged(by: judged) else { return old }
             guard var new = fresh.removeValue(forKey: old.key) else { return nil }
             new.lane = min(old.lane, new.lane)
             return new
@@ -108,17 +109,20 @@ struct WriteQueue: Sendable {
 
     /// The commands waiting or being sent.
     var commands: Int {
-        waiting.reduce(sending?.entry.pendingCommandCount ?? 0) { $0 + $1.entry.pendingCommandCount }
+        waiting.reduce(sending?.plan.pendingCommandCount ?? 0) { $0 + $1.plan.pendingCommandCount }
     }
 }
 
 extension Plan {
-    /// This plan with only `entry`, and only its rule's summary: one job of a watcher's write queue.
-    fileprivate func only(_ entry: PlanEntry) -> Plan {
+    /// This plan with only the entries of `unit`, and only their rules' summaries: one job of a
+    /// watcher's write queue.
+    fileprivate func only(_ unit: PlanUnit) -> Plan {
         var plan = self
-        plan.entries = [entry]
-        plan.rules = rules.filter { $0.name == entry.rule }
+        plan.entries = unit.entries.map { entries[$0] }
+        let names = Set(plan.entries.map(\.rule))
+        plan.rules = rules.filter { names.contains($0.name) }
         plan.guards = []
+        plan.notes = nil
         return plan
     }
 }

@@ -63,104 +63,103 @@ public struct Applier: Sendable {
         for rule in plan.rules {
             schedules[rule.name] = rule.schedule
         }
-        // The commands of each comment answered so far, and those the plan answers: the comment's
-        // acknowledgement (in its last entry) goes out only when every one before it is answered.
-        var answered: [String: Int] = [:]
-        var answering: [String: Int] = [:]
-        for entry in plan.entries {
-            let comment = entry.commentKey
-            let start = report.outcomes.count
-            var replied = false
-            defer {
-                if let comment {
-                    answering[comment, default: 0] += 1
-                    let outcomes = report.outcomes[start...]
-                    if replied
-                        || (!entry.hasHeldActions
-                            && outcomes.allSatisfy { $0.status == .applied || $0.status == .alreadyDone })
-                    {
-                        answered[comment, default: 0] += 1
+        // A unit is an entry, or every entry answering one comment (``CommentAnswer``), sent in
+        // one go: the comment's acknowledgement, in its last entry, goes out only when every
+        // command before it is done or answered.
+        for unit in PlanUnit.all(in: plan.entries) {
+            var unanswered = false
+            for index in unit.entries {
+                let entry = plan.entries[index]
+                let start = report.outcomes.count
+                var replied = false
+                defer {
+                    if entry.command != nil {
+                        let outcomes = report.outcomes[start...]
+                        if !replied
+                            && (entry.hasHeldActions
+                                || !outcomes.allSatisfy { $0.status == .applied || $0.status == .alreadyDone })
+                        {
+                            unanswered = true
+                        }
                     }
                 }
-            }
-            // Outside its rule's schedule now, the entry waits, whatever held it when planning.
-            if let note = schedules[entry.rule]?.heldNote(at: scheduleNow()) {
-                for action in entry.actions where action.status == .pending || action.status == .held {
-                    append(outcome(entry, action, .waiting, note))
-                }
-                continue
-            }
-            let held = entry.actions.filter { $0.status == .held }
-            for action in held {
-                append(outcome(entry, action, .held, action.note))
-            }
-            guard entry.hasPendingActions else { continue }
-            if report.haltReason == nil && Task.isCancelled { report.interrupted = true }
-            if let reason = report.haltReason {
-                for action in entry.actions where action.status == .pending {
-                    append(outcome(entry, action, .notRun, reason))
-                }
-                continue
-            }
-            let context: ItemContext
-            do {
-                guard let fresh = try await refresher.context(for: entry, now: now()) else {
-                    skipAll(entry, "the item is gone").forEach(append)
+                // Outside its rule's schedule now, the entry waits, whatever held it when planning.
+                if let note = schedules[entry.rule]?.heldNote(at: scheduleNow()) {
+                    for action in entry.actions where action.status == .pending || action.status == .held {
+                        append(outcome(entry, action, .waiting, note))
+                    }
                     continue
                 }
-                context = fresh
-            } catch {
-                if Task.isCancelled {
-                    report.interrupted = true
-                    entry.actions.filter { $0.status == .pending }
-                        .map { outcome(entry, $0, .notRun, report.haltReason) }.forEach(append)
-                    continue
+                let held = entry.actions.filter { $0.status == .held }
+                for action in held {
+                    append(outcome(entry, action, .held, action.note))
                 }
-                Self.noteHalt(error, in: &report)
-                failAll(entry, "could not re-read the item: \(error)").forEach(append)
-                continue
-            }
-            let (holds, failing) = entry.precondition.check(context, registry: registry)
-            guard holds == true else {
-                let reason =
-                    holds == false
-                    ? "no longer matches: \(failing ?? "a condition fails")" : "could not re-check the conditions"
-                skipAll(entry, reason).forEach(append)
-                continue
-            }
-            await recordPlan(of: entry, journal: journal, run: run, at: now(), report: &report)
-            // A command is answered whole: after a failure nothing more of it is sent, least of all
-            // its acknowledgement.
-            var failure: ApplyOutcome?
-            for action in entry.actions where action.status == .pending {
+                guard entry.hasPendingActions else { continue }
                 if report.haltReason == nil && Task.isCancelled { report.interrupted = true }
                 if let reason = report.haltReason {
-                    append(outcome(entry, action, .notRun, reason))
+                    for action in entry.actions where action.status == .pending {
+                        append(outcome(entry, action, .notRun, reason))
+                    }
                     continue
                 }
-                if let failure {
-                    append(outcome(entry, action, .skipped, "not sent: \(failure.action) failed"))
+                let context: ItemContext
+                do {
+                    guard let fresh = try await refresher.context(for: entry, now: now()) else {
+                        skipAll(entry, "the item is gone").forEach(append)
+                        continue
+                    }
+                    context = fresh
+                } catch {
+                    if Task.isCancelled {
+                        report.interrupted = true
+                        entry.actions.filter { $0.status == .pending }
+                            .map { outcome(entry, $0, .notRun, report.haltReason) }.forEach(append)
+                        continue
+                    }
+                    Self.noteHalt(error, in: &report)
+                    failAll(entry, "could not re-read the item: \(error)").forEach(append)
                     continue
                 }
-                if let comment, answered[comment, default: 0] < answering[comment, default: 0],
-                    registry.isAcknowledgement(action, of: entry)
+                let (holds, failing) = entry.precondition.check(context, registry: registry)
+                guard holds == true else {
+                    let reason =
+                        holds == false
+                        ? "no longer matches: \(failing ?? "a condition fails")" : "could not re-check the conditions"
+                    skipAll(entry, reason).forEach(append)
+                    continue
+                }
+                await recordPlan(of: entry, journal: journal, run: run, at: now(), report: &report)
+                // A command is answered whole: after a failure nothing more of it is sent, least of all
+                // its acknowledgement.
+                var failure: ApplyOutcome?
+                for action in entry.actions where action.status == .pending {
+                    if report.haltReason == nil && Task.isCancelled { report.interrupted = true }
+                    if let reason = report.haltReason {
+                        append(outcome(entry, action, .notRun, reason))
+                        continue
+                    }
+                    if let failure {
+                        append(outcome(entry, action, .skipped, "not sent: \(failure.action) failed"))
+                        continue
+                    }
+                    if unanswered, registry.isAcknowledgement(action, of: entry) {
+                        append(outcome(entry, action, .skipped, "not sent: another command of the comment is not done"))
+                        continue
+                    }
+                    let applied = await apply(
+                        action, of: entry, context: context, refresher: &refresher, writer: writer,
+                        journal: journal, run: run, now: now, report: &report)
+                    append(applied)
+                    if entry.command != nil, applied.status == .failed { failure = applied }
+                }
+                if let failure, failure.refused, report.haltReason == nil,
+                    let reply = await replyToRefusal(
+                        failure, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal,
+                        run: run, now: now, report: &report)
                 {
-                    append(outcome(entry, action, .skipped, "not sent: another command of the comment is not done"))
-                    continue
+                    append(reply)
+                    replied = reply.status == .applied || reply.status == .alreadyDone
                 }
-                let applied = await apply(
-                    action, of: entry, context: context, refresher: &refresher, writer: writer,
-                    journal: journal, run: run, now: now, report: &report)
-                append(applied)
-                if entry.command != nil, applied.status == .failed { failure = applied }
-            }
-            if let failure, failure.refused, report.haltReason == nil,
-                let reply = await replyToRefusal(
-                    failure, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal,
-                    run: run, now: now, report: &report)
-            {
-                append(reply)
-                replied = reply.status == .applied || reply.status == .alreadyDone
             }
         }
         if Task.isCancelled { report.interrupted = true }

@@ -20,6 +20,17 @@ public struct EvaluationOptions: Sendable, Hashable {
     /// requests people have long moved past.
     public var commandWindow: TimeInterval = Self.defaultCommandWindow
 
+    /// The most comments one run answers with nothing but a refusal.
+    ///
+    /// Each reply (to `/label` by someone who may not give it, say) is a write against gitbay's
+    /// 12 a minute, and nobody's commands should take the run's writes from the rules. The rest
+    /// are answered by the next runs.
+    public var repliesPerRun = 10
+
+    /// The most commands one comment may give to be carried out: its answer is one unit that a
+    /// run sends whole, and fifty `/label` lines are a mistake or a prank, not fifty requests.
+    public var commandsPerComment = 10
+
     /// Three days: a scheduled bot down over a weekend still answers Friday's commands.
     public static let defaultCommandWindow: TimeInterval = 3 * 86_400
 

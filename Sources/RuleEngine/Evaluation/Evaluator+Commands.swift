@@ -40,14 +40,21 @@ extension Evaluator {
         for comment in comments where !comment.isSystem && comment.createdAt >= since {
             guard let id = comment.id, !context.isAutomation(comment.author) else { continue }
             let markup: CommentMarkup = comment.bodyFormat == .org ? .org : .markdown
-            let given = CommentCommandScanner.commands(in: comment.body, markup: markup)
-            let exact = given.first { $0.name == trigger.pattern.name }
-            guard let command = exact ?? given.first(where: { trigger.mistakes($0.name) }) else { continue }
+            // Every copy counts: `/label bug` and, further down, `/label ui` are two commands. A
+            // slip is answered only where the comment does not give the command itself.
+            let scanned = CommentCommandScanner.commands(in: comment.body, markup: markup)
+            let exact = scanned.filter { $0.name == trigger.pattern.name }
+            let given = exact.isEmpty ? scanned.filter { trigger.mistakes($0.name) } : exact
+            guard !given.isEmpty else { continue }
             if comment.reactions.contains(where: \.me) { continue }
             let marker = Self.marker(rule: rule.name, item: reference, command: id)
             if comments.contains(where: { MarkedComments.isMarked($0, marker: marker, me: context.me) }) { continue }
             if journal.contains(where: { commented.acknowledges($0.argv ?? [], comment: id) }) { continue }
-            open.append(OpenCommand(comment: comment, id: id, command: command, misspelt: exact == nil))
+            for command in given {
+                open.append(
+                    OpenCommand(
+                        comment: comment, id: id, command: command, misspelt: command.name != trigger.pattern.name))
+            }
         }
         return open
     }
@@ -128,23 +135,31 @@ extension Evaluator {
                     holds: true,
                     location: rule.location.description)
             ]
-            func refuse(_ reason: String) -> PlanEntry {
+            /// The entry that tells the giver why the command was not done; with `budgeted` (a
+            /// person outside `allowed:`, or arguments that do not fit), nothing is said to
+            /// someone told on this item within the day (``toldRecently``): their entry shows the
+            /// refusal and sends nothing.
+            func refuse(_ reason: String, budgeted: Bool = false) -> PlanEntry {
                 planned.refusal = reason
                 reasons[0].holds = false
                 reasons[0].observed = "\(planned.summary); not done: \(reason)"
-                let text = "@\(planned.author): `\(planned.text)` was not done: \(reason)."
-                let definition = registry.action(commented.reply, for: rule.kind)
-                let reply = RuleAction(
-                    name: commented.reply, argument: .template(.literal(text)), location: rule.location)
-                let action = plannedAction(
-                    reply, definition: definition, needs: definition?.needs ?? [], rule: rule, context: context,
+                if budgeted, let told = toldRecently(planned.author, at: found.comment.createdAt, context: context) {
+                    reasons[0].observed += "; not answered: @\(planned.author) was told on this item at \(told)"
+                    return PlanEntry(
+                        rule: rule.name, item: item, reasons: reasons, actions: [], precondition: .all([]),
+                        command: planned)
+                }
+                let action = reply(
+                    "@\(planned.author): `\(planned.text)` was not done: \(reason).", rule: rule.name, context: context,
                     reference: reference, command: planned)
                 return PlanEntry(
                     rule: rule.name, item: item, reasons: reasons, actions: [action], precondition: .all([]),
                     command: planned)
             }
             if found.misspelt {
-                entries.append(refuse("`/\(found.command.name)` is not a command; `/\(trigger.pattern.name)` is"))
+                entries.append(
+                    refuse(
+                        "`/\(found.command.name)` is not a command; `/\(trigger.pattern.name)` is", budgeted: true))
                 continue
             }
             // Taken before the permission is checked, so a refusal still shows what was asked.
@@ -156,11 +171,11 @@ extension Evaluator {
             if let refusal = permissionRefusal(
                 trigger.allowed, author: planned.author, commented: commented, context: context)
             {
-                entries.append(refuse(refusal))
+                entries.append(refuse(refusal, budgeted: true))
                 continue
             }
             if case .failure(let problem) = arguments {
-                entries.append(refuse(problem.description))
+                entries.append(refuse(problem.description, budgeted: true))
                 continue
             }
             var results: [ConditionResult] = []
@@ -240,7 +255,9 @@ extension Evaluator {
     /// run rather than act past them (a merge the `/hold` was meant to stop).
     func waitForCommands(_ entries: inout [PlanEntry]) {
         var asked: [String: String] = [:]
-        for entry in entries where entry.hasPendingActions || entry.hasHeldActions {
+        // A refused command changes nothing the rule sees, and one by anybody would let them hold
+        // the bot's work on any item they may comment on.
+        for entry in entries where !entry.isRefusal && (entry.hasPendingActions || entry.hasHeldActions) {
             guard let command = entry.command, asked[entry.item.reference] == nil else { continue }
             asked[entry.item.reference] = command.summary
         }
@@ -248,41 +265,6 @@ extension Evaluator {
         for index in entries.indices where entries[index].command == nil && entries[index].hasPendingActions {
             guard let summary = asked[entries[index].item.reference] else { continue }
             entries[index].hold(note: "waits until \(summary) is answered, which may change what this rule sees")
-        }
-    }
-
-    /// Leaves the acknowledgement of a comment giving several commands to the last entry that
-    /// answers one of them: the reaction is one per comment, and once on it every command of the
-    /// comment reads as answered, so it goes out only after all of them (``Applier`` holds it back
-    /// when one of them failed).
-    func acknowledgeEachCommentOnce(_ entries: inout [PlanEntry]) {
-        var last: [String: Int] = [:]
-        for index in entries.indices {
-            guard let comment = entries[index].commentKey,
-                entries[index].actions.contains(where: { registry.isAcknowledgement($0, of: entries[index]) })
-            else { continue }
-            last[comment] = index
-        }
-        for index in entries.indices {
-            guard let comment = entries[index].commentKey, let kept = last[comment], kept != index else { continue }
-            let entry = entries[index]
-            entries[index].actions.removeAll { registry.isAcknowledgement($0, of: entry) }
-        }
-    }
-
-    /// Holds every entry answering a comment some of whose commands a guard held, so the bot's
-    /// acknowledgement (one reaction per comment) never marks a held command answered.
-    func holdCommentsTogether(_ entries: inout [PlanEntry]) {
-        var held: [String: String] = [:]
-        for entry in entries where entry.hasHeldActions {
-            guard let comment = entry.commentKey else { continue }
-            held[comment] =
-                entry.actions.first { $0.status == .held }?.note ?? "held"
-        }
-        guard !held.isEmpty else { return }
-        for index in entries.indices {
-            guard let comment = entries[index].commentKey, let note = held[comment] else { continue }
-            entries[index].hold(note: "held with another command of the same comment: \(note)")
         }
     }
 }

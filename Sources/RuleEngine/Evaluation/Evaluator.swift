@@ -39,12 +39,23 @@ public struct Evaluator: Sendable {
         var guards: [String] = []
         var ranges: [Range<Int>] = []
         entries.reserveCapacity(matches.items.reduce(0) { $0 + $1.count })
+        // The command rules that matched each item: a comment's commands are answered together.
+        var commandRules: [Int: [Rule]] = [:]
+        for (index, rule) in prepared.enumerated() where rule.rule.command != nil {
+            for item in matches.items[index] {
+                commandRules[item, default: []].append(rule.rule)
+            }
+        }
+        var answered: [Int: [String: [PlanEntry]]] = [:]
         // Built straight into the plan, rule after rule, so no entry is ever copied or moved.
         for (index, rule) in prepared.enumerated() {
             let start = entries.endIndex
             for item in matches.items[index] {
                 if rule.rule.command != nil {
-                    entries += commandEntries(rule.rule, context: matches.contexts[item])
+                    if answered[item] == nil {
+                        answered[item] = commandAnswers(commandRules[item] ?? [], context: matches.contexts[item])
+                    }
+                    entries += answered[item]?[rule.rule.name] ?? []
                 } else {
                     entries.append(entry(rule, context: matches.contexts[item], values: &matches.values[item]))
                 }
@@ -59,9 +70,10 @@ public struct Evaluator: Sendable {
             holdBeyondGuards(
                 rule.rule, summary: summaries[index], entries: &entries, range: ranges[index], guards: &guards)
         }
-        acknowledgeEachCommentOnce(&entries)
-        capActions(&entries, guards: &guards)
-        holdCommentsTogether(&entries)
+        CommentAnswer.settle(&entries) { registry.isAcknowledgement($0, of: $1) }
+        let answers = CommentAnswer.all(in: entries)
+        capActions(&entries, answers: answers, guards: &guards)
+        let notes = limitReplies(&entries, answers: answers)
         waitForCommands(&entries)
         guards += state.unread
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
@@ -74,6 +86,7 @@ public struct Evaluator: Sendable {
         var plan = Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
         plan.automation = state.automation.isEmpty ? nil : state.automation.sorted()
+        plan.notes = notes.isEmpty ? nil : notes
         return plan
     }
 
@@ -221,8 +234,9 @@ public struct Evaluator: Sendable {
         _ rule: Rule, summary: Plan.RuleSummary, entries: inout [PlanEntry], range: Range<Int>,
         guards: inout [String]
     ) {
+        // A refusal is not the rule acting: it has a budget of its own (``limitReplies``).
         var acting = 0
-        for index in range where entries[index].hasPendingActions {
+        for index in range where entries[index].hasPendingActions && !entries[index].isRefusal {
             acting += 1
         }
         if options.trips(acting: acting, considered: summary.considered) {
@@ -235,7 +249,7 @@ public struct Evaluator: Sendable {
                 "tripwire: rule '\(rule.name)' would act on \(acting) of \(summary.considered) \(rule.kind.rawValue) "
                 + "(\(percent)%, more than \(limit)%); check the rule, then use --force"
             guards.append(note)
-            for index in range {
+            for index in range where !entries[index].isRefusal {
                 entries[index].hold(note: note)
             }
             return
@@ -243,7 +257,7 @@ public struct Evaluator: Sendable {
         if let limit = rule.limit, acting > limit {
             var seen = 0
             let note = "rule '\(rule.name)' limit of \(limit) reached"
-            for index in range where entries[index].hasPendingActions {
+            for index in range where entries[index].hasPendingActions && !entries[index].isRefusal {
                 seen += 1
                 if seen > limit { entries[index].hold(note: note) }
             }
@@ -251,15 +265,18 @@ public struct Evaluator: Sendable {
         }
     }
 
-    /// The run-wide cap on commands, entry by entry: an entry's actions run together or not at all.
+    /// The run-wide cap on commands, unit by unit (an entry, or a comment's whole answer): a
+    /// unit's actions run together or not at all.
     ///
     /// Splitting an entry would leave it half done with nothing to finish it: its first action
     /// (a label, say) changes what its conditions see, so the rule no longer matches on the next
-    /// run and the rest (the notice) would never be sent. Entries are taken in plan order, and the
-    /// first one that does not fit in what is left holds back every later one, so the next run
-    /// resumes exactly there; an entry needing more commands than the whole cap could never fit,
-    /// so it alone is held, saying so, and the run goes on past it.
-    private func capActions(_ entries: inout [PlanEntry], guards: inout [String]) {
+    /// run and the rest (the notice) would never be sent; splitting a comment's answer would send
+    /// its 👍 over a command not done. Units are taken in plan order, and the first one that does
+    /// not fit in what is left holds back every later one, so the next run resumes exactly there;
+    /// a unit needing more commands than the whole cap could never fit, so it alone is held,
+    /// saying so, and the run goes on past it. Replies to refused commands are not counted: they
+    /// have their own budget (``limitReplies(_:answers:)``).
+    private func capActions(_ entries: inout [PlanEntry], answers: [CommentAnswer], guards: inout [String]) {
         var sent = 0
         var full = false
         var heldCommands = 0
@@ -267,24 +284,40 @@ public struct Evaluator: Sendable {
         let note =
             "--max-actions \(options.maxActions) reached"
             + (options.reserved > 0 ? " (\(options.reserved) kept for what an earlier run left half done)" : "")
-        // Each entry taken in place: reading its count through `entries[index]` copied it whole.
-        func cap(_ entry: inout PlanEntry) {
-            let commands = entry.pendingCommandCount
+        func cap(_ indices: some Collection<Int>) {
+            var commands = 0
+            for index in indices where !entries[index].isRefusal {
+                commands += entries[index].pendingCommandCount
+            }
             guard commands > 0 else { return }
             if options.exceedsCap(commands) {
-                entry.hold(
-                    note: "needs \(commands) commands, more than --max-actions \(options.maxActions) allows in one run")
+                for index in indices {
+                    entries[index].hold(
+                        note:
+                            "needs \(commands) commands, more than --max-actions \(options.maxActions) allows in one run"
+                    )
+                }
                 oversized[commands, default: 0] += 1
             } else if full || sent + commands > options.budget {
                 full = true
-                entry.hold(note: note)
+                for index in indices {
+                    entries[index].hold(note: note)
+                }
                 heldCommands += commands
             } else {
                 sent += commands
             }
         }
+        var answerAt: [Int: [Int]] = [:]
+        for answer in answers {
+            answerAt[answer.entries[0]] = answer.entries
+        }
         for index in entries.indices {
-            cap(&entries[index])
+            if entries[index].answerKey == nil {
+                cap(CollectionOfOne(index))
+            } else if let answer = answerAt[index] {
+                cap(answer)
+            }
         }
         if heldCommands > 0 {
             guards.append("\(note): \(heldCommands) more commands left for the next run")
@@ -295,5 +328,30 @@ public struct Evaluator: Sendable {
                     + "\(commands) commands each, more than one run may send; raise --max-actions to let "
                     + "\(count == 1 ? "it" : "them") run")
         }
+    }
+
+    /// Sends at most ``EvaluationOptions/repliesPerRun`` answers that only refuse, in plan order.
+    ///
+    /// The rest wait for the next run, which a note says (not a guard: nothing the rules asked for
+    /// is held, so the run is not incomplete). Answers the notes.
+    private func limitReplies(_ entries: inout [PlanEntry], answers: [CommentAnswer]) -> [String] {
+        var replies = 0
+        var waiting = 0
+        for answer in answers {
+            guard answer.entries.allSatisfy({ entries[$0].isRefusal }),
+                answer.entries.contains(where: { entries[$0].hasPendingActions })
+            else { continue }
+            replies += 1
+            guard replies > options.repliesPerRun else { continue }
+            waiting += 1
+            for index in answer.entries {
+                entries[index].actions.removeAll { $0.status == .pending }
+            }
+        }
+        guard waiting > 0 else { return [] }
+        return [
+            "\(waiting) refused \(waiting == 1 ? "comment waits" : "comments wait") for a reply: at most "
+                + "\(options.repliesPerRun) a run"
+        ]
     }
 }

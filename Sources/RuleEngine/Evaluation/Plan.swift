@@ -60,6 +60,9 @@ public struct Plan: Sendable, Hashable, Codable {
     public var entries: [PlanEntry]
     /// Guards that tripped (the blast-radius tripwire, the action cap), for the output's summary.
     public var guards: [String]
+    /// What the plan leaves for later runs without holding back anything the rules asked for
+    /// (refusals beyond a run's replies); absent when nothing.
+    public var notes: [String]?
 
     public init(
         evaluatedAt: Date, me: String, source: String, rules: [RuleSummary], entries: [PlanEntry], guards: [String]

@@ -23,11 +23,16 @@ public struct PlanEntry: Sendable, Hashable, Codable {
         self.command = command
     }
 
-    /// The comment this entry answers a command of, as `owner/name#12 17`: the entries of one
-    /// comment share its one acknowledgement; `nil` for a rule without `command:`.
-    public var commentKey: String? {
-        command.map { "\(item.reference) \($0.comment)" }
+    /// The comment this entry answers a command of, whose entries are answered as one
+    /// (``CommentAnswer``); `nil` for a rule without `command:`.
+    public var answerKey: CommentAnswer.Key? {
+        command.map { CommentAnswer.Key(item: item.reference, comment: $0.comment) }
     }
+
+    /// Whether the entry only tells a person why their command was not done: such replies have a
+    /// budget of their own and never count toward a rule's limit, the tripwire or `--max-actions`,
+    /// so nobody can hold the bot's real work back by giving commands they may not give.
+    public var isRefusal: Bool { command?.refusal != nil }
 
     /// The marker of the bot's comments for this entry: its rule's on its item, and its command's.
     public var marker: String {

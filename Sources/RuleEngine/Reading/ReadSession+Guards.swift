@@ -210,7 +210,8 @@ extension ReadSession {
             }
             let needs = rule.condition.needs(registry: registry, kind: rule.kind).union(
                 rule.actionNeeds(registry: registry))
-            let entries = evaluator.commandEntries(rule, context: context)
+            // A refusal's reply counts toward no guard (the evaluator's ``PlanEntry/isRefusal``).
+            let entries = evaluator.commandEntries(rule, context: context).filter { !$0.isRefusal }
             let commands = entries.reduce(0) { $0 + $1.pendingCommandCount }
             // A detail from the read cache is not the fresh one an uncached action needs.
             let complete = context.knows(needs)

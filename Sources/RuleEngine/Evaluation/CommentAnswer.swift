@@ -1,0 +1,108 @@
+/// The bot's answer to one comment: every entry that carries out or refuses one of its commands,
+/// and the one acknowledgement that marks them all answered.
+///
+/// A comment may give several commands (`/label bug` and `/assign me`), to several rules, and
+/// several copies of one. Each command gets an entry of its own rule (its conditions, its limit,
+/// its history), but the comment is answered once: the bot's 👍 on it reads as "every command
+/// here is answered" to every later run, and a refusal is one reply listing what was not done.
+/// So the comment's entries are one unit. This type is that unit, and the one place that knows
+/// it: the plan's guards hold it whole, the run cap takes it whole, the applier sends it in one
+/// go with the acknowledgement last and only once every command of it is done or answered, and a
+/// watcher queues it as one job.
+///
+/// An entry of a rule without a command is a unit on its own (``PlanUnit``).
+public struct CommentAnswer: Sendable, Hashable {
+    /// Which comment: the item it is on and its id, which is unique among one kind's comments.
+    public struct Key: Sendable, Hashable {
+        public let item: String
+        public let comment: Int
+
+        public init(item: String, comment: Int) {
+            self.item = item
+            self.comment = comment
+        }
+    }
+
+    public let key: Key
+    /// The indices of its entries in the plan, in plan order.
+    public private(set) var entries: [Int]
+
+    /// The answers in `entries`, in the order of their first entry.
+    public static func all(in entries: [PlanEntry]) -> [CommentAnswer] {
+        var positions: [Key: Int] = [:]
+        var answers: [CommentAnswer] = []
+        for index in entries.indices {
+            guard let key = entries[index].answerKey else { continue }
+            if let position = positions[key] {
+                answers[position].entries.append(index)
+            } else {
+                positions[key] = answers.count
+                answers.append(CommentAnswer(key: key, entries: [index]))
+            }
+        }
+        return answers
+    }
+
+    /// Gives the comment its one acknowledgement, in its last entry that acts, and holds every
+    /// entry of it when any is held: a 👍 on a comment one of whose commands waits would mark
+    /// that command answered for good.
+    ///
+    /// - Parameter isAcknowledgement: whether an action of an entry is its command's acknowledgement.
+    static func settle(
+        _ entries: inout [PlanEntry], isAcknowledgement: (PlannedAction, PlanEntry) -> Bool
+    ) {
+        for answer in all(in: entries) {
+            let acknowledging = answer.entries.filter { index in
+                entries[index].actions.contains { isAcknowledgement($0, entries[index]) }
+            }
+            for index in acknowledging.dropLast() {
+                let entry = entries[index]
+                entries[index].actions.removeAll { isAcknowledgement($0, entry) }
+            }
+            var held: String?
+            for index in answer.entries where held == nil {
+                held = entries[index].actions.first { $0.status == .held }?.note
+            }
+            if let held {
+                for index in answer.entries {
+                    entries[index].hold(note: "held with another command of the same comment: \(held)")
+                }
+            }
+        }
+    }
+}
+
+/// What a guard takes or holds whole, the applier sends in one go and a watcher queues as one job:
+/// one entry of a rule without a command, or a ``CommentAnswer``.
+public struct PlanUnit: Sendable, Hashable {
+    /// What stands for the unit in a watcher's queue: a later judgement of the same replaces it.
+    public enum Key: Sendable, Hashable {
+        case entry(rule: String, item: String)
+        case comment(CommentAnswer.Key)
+    }
+
+    public let key: Key
+    /// The indices of its entries in the plan, in plan order.
+    public let entries: [Int]
+
+    /// The plan's units, each at the place of its first entry.
+    public static func all(in entries: [PlanEntry]) -> [PlanUnit] {
+        let answers = CommentAnswer.all(in: entries)
+        var first: [Int: CommentAnswer] = [:]
+        for answer in answers {
+            first[answer.entries[0]] = answer
+        }
+        var units: [PlanUnit] = []
+        for index in entries.indices {
+            if let key = entries[index].answerKey {
+                guard let answer = first[index] else { continue }
+                units.append(PlanUnit(key: .comment(key), entries: answer.entries))
+            } else {
+                units.append(
+                    PlanUnit(
+                        key: .entry(rule: entries[index].rule, item: entries[index].item.reference), entries: [index]))
+            }
+        }
+        return units
+    }
+}

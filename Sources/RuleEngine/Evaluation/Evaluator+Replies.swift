@@ -1,0 +1,132 @@
+import Foundation
+import GitbayKit
+
+extension Evaluator {
+    /// How long one reply to a person on an item stands for every refusal of theirs there: one
+    /// reply a person a day an item, so giving commands one may not give costs the bot one write.
+    static let replyPeriod: TimeInterval = 86_400
+
+    /// The reply that answers `command` with `text`, under the marker of `command` for `rule`
+    /// (`markers` adds the markers of other rules the same reply answers).
+    func reply(
+        _ text: String, rule: String, context: ItemContext, reference: String, command: PlannedCommand,
+        markers: [String] = []
+    ) -> PlannedAction {
+        let kind = context.item.kind
+        guard let commented = registry.commented(kind), let definition = registry.action(commented.reply, for: kind)
+        else { return PlannedAction(action: "reply", status: .invalid, note: "no plugin offers replies") }
+        let marker = ([Self.marker(rule: rule, item: reference, command: command.comment)] + markers)
+            .joined(separator: "\n")
+        guard context.knows(definition.needs) else {
+            return PlannedAction(action: definition.name, status: .held, note: Self.unreadNote)
+        }
+        let request = ActionRequest(argument: .text(text), rule: rule, marker: marker, command: command)
+        switch definition.verdict(request, context) {
+        case .refused(let reason):
+            return PlannedAction(action: definition.name, status: .refused, note: reason, argument: request.argument)
+        case .done:
+            return PlannedAction(action: definition.name, status: .alreadyDone, argument: request.argument)
+        case .due:
+            break
+        }
+        do {
+            return PlannedAction(
+                action: definition.name, status: .pending, command: try definition.command(request, context),
+                argument: request.argument)
+        } catch {
+            return PlannedAction(
+                action: definition.name, status: .invalid, note: "\(error)", argument: request.argument)
+        }
+    }
+
+    /// When the bot last told `author` on the item of `context` why a command was not done, if
+    /// that was within ``replyPeriod`` of `date` (the refused comment's time); `nil` otherwise.
+    ///
+    /// Read from the bot's own replies on the server (their marker and the `@author:` they open
+    /// with), so a lost state database still keeps the budget, and every run decides alike.
+    func toldRecently(_ author: String, at date: Date, context: ItemContext) -> String? {
+        guard let commented = registry.commented(context.item.kind) else { return nil }
+        let opening = "@\(author): "
+        let told = commented.comments(of: context.item).last { comment in
+            comment.author == context.me && !comment.isSystem
+                && abs(comment.createdAt.timeIntervalSince(date))
+                    < Self.replyPeriod
+                && comment.body.hasPrefix(opening) && comment.body.contains(" command=")
+                && comment.body.contains("<!-- gitbay-bot:rule=")
+        }
+        return told.map { $0.createdAt.formatted(.iso8601) }
+    }
+
+    /// Makes the refusals of one comment a single reply: the first refused entry of the comment
+    /// says every command of it that was not done and carries every refused rule's marker (so each
+    /// rule reads its command answered); the others send nothing of their own.
+    ///
+    /// - Parameter entries: the command entries of one item, every rule's.
+    func joinReplies(_ entries: inout [PlanEntry], context: ItemContext) {
+        var byComment: [Int: [Int]] = [:]
+        for index in entries.indices where entries[index].isRefusal && entries[index].hasPendingActions {
+            guard let comment = entries[index].command?.comment else { continue }
+            byComment[comment, default: []].append(index)
+        }
+        for indices in byComment.values where indices.count > 1 {
+            let first = entries[indices[0]]
+            guard let command = first.command else { continue }
+            let lines = indices.compactMap { index in
+                entries[index].command.map { "- `\($0.text)`: \($0.refusal ?? "refused")" }
+            }
+            let text = "@\(command.author): these commands were not done:\n" + lines.joined(separator: "\n")
+            let markers = Set(indices.dropFirst().map { entries[$0].marker }).subtracting([first.marker]).sorted()
+            entries[indices[0]].actions = [
+                reply(
+                    text, rule: first.rule, context: context, reference: first.item.reference, command: command,
+                    markers: markers)
+            ]
+            for index in indices.dropFirst() {
+                entries[index].actions = []
+            }
+        }
+    }
+
+    /// The entries of every command rule in `rules` on the item of `context`, by rule name: each
+    /// rule's own (``commandEntries(_:context:)``), with the refusals of each comment joined into
+    /// one reply.
+    func commandAnswers(_ rules: [Rule], context: ItemContext) -> [String: [PlanEntry]] {
+        var entries = rules.flatMap { commandEntries($0, context: context) }
+        refuseCrowdedComments(&entries, context: context)
+        joinReplies(&entries, context: context)
+        return Dictionary(grouping: entries, by: \.rule)
+    }
+
+    /// Refuses every command of a comment that gives more than
+    /// ``EvaluationOptions/commandsPerComment`` to carry out, with one reply: such an answer
+    /// could outgrow a run's `--max-actions` and wait for ever, and half of it would be a 👍 over
+    /// commands not done.
+    func refuseCrowdedComments(_ entries: inout [PlanEntry], context: ItemContext) {
+        var byComment: [Int: [Int]] = [:]
+        for index in entries.indices where !entries[index].isRefusal {
+            guard let comment = entries[index].command?.comment else { continue }
+            byComment[comment, default: []].append(index)
+        }
+        for indices in byComment.values where indices.count > options.commandsPerComment {
+            let all = entries.indices.filter { entries[$0].command?.comment == entries[indices[0]].command?.comment }
+            let reason =
+                "the comment gives \(indices.count) commands, more than the \(options.commandsPerComment) the bot "
+                + "takes from one comment"
+            for index in all {
+                let given = entries[index].command?.refusal
+                entries[index].command?.refusal = given ?? reason
+                entries[index].reasons[0].holds = false
+                entries[index].actions = []
+            }
+            let first = entries[all[0]]
+            guard let command = first.command else { continue }
+            let markers = Set(all.dropFirst().map { entries[$0].marker }).subtracting([first.marker]).sorted()
+            entries[all[0]].actions = [
+                reply(
+                    "@\(command.author): none of the \(all.count) commands of this comment was done: \(reason).",
+                    rule: first.rule, context: context, reference: first.item.reference, command: command,
+                    markers: markers)
+            ]
+        }
+    }
+}
