@@ -72,12 +72,17 @@ extension MergeRequestsPlugin {
             ),
         ]
 
-    /// `merge`: gitbay's queued merge (`mr merge --when-ready`).
+    /// `merge`: `mr merge`, sent once every gate passes.
     ///
-    /// It merges at once when every gate passes and otherwise waits in gitbay's queue, retried by
-    /// gitbay whenever a gate may have changed (`internal/control/mergequeue.go`). The bot never retries a refusal: gates (exit 4)
-    /// and a merged or closed merge request (exit 2) are reported as they are. The queue is tied to
-    /// the bot's token: one with an expiry cannot queue, and revoking it drops what it queued.
+    /// The bot keeps its own queue rather than gitbay's (`mr merge --when-ready`): gitbay retries a
+    /// queued merge on every push and status as the account that queued it
+    /// (`internal/control/mergequeue.go`, `attemptQueuedMerge`), so a head pushed after a writer's
+    /// `/merge`, by someone without write access, would be merged on the bot's rights with nobody
+    /// re-checking the rule, the giver's access or a `/hold`. Instead the action waits while
+    /// gitbay's gates (`mr show`'s `gates.unmet`) do not pass, and every run judges it again: the
+    /// rule, who gave the command, and the gates, before it merges. The bot never retries a
+    /// refusal: a gate that closed meanwhile (exit 4) and a merged or closed merge request (exit
+    /// 2) are reported as they are.
     private static let merge = ActionDefinition(
         "merge", argument: .parameters,
         parameters: [
@@ -87,21 +92,23 @@ extension MergeRequestsPlugin {
                     + "otherwise.")
         ],
         needs: [.detail],
-        doc: "Merges it when every gate passes, else queues the merge in gitbay (`mr merge --when-ready`); done "
-            + "when it is merged or a merge is queued.",
+        doc: "Merges it (`mr merge`) once every gate passes, and waits while one does not (gitbay's unmet gates, "
+            + "judged again each run); done when it is merged.",
         command: { request, context in
             try MergeRequestMergeCommand(
                 repository: context.repository.path, number: context.item.number,
-                strategy: request.argument.parameter("strategy").flatMap(MergeStrategy.init(rawValue:))
+                strategy: request.argument.parameter("strategy").flatMap(MergeStrategy.init(rawValue:)),
+                whenReady: false
             ).control
         },
-        isDone: { _, context in
-            guard let mr = context.mergeRequest else { return false }
-            return mr.state == .merged || mr.queued != nil
-        },
+        isDone: { _, context in context.mergeRequest?.state == .merged },
         refusal: { context in
             guard let mr = context.mergeRequest, mr.state == .closed || mr.state == .sourceGone else { return nil }
             return "!\(mr.number) is \(mr.state.rawValue); only an open merge request can be merged"
+        },
+        wait: { _, context in
+            guard let unmet = context.mergeRequest?.gates?.unmet, !unmet.isEmpty else { return nil }
+            return "gitbay's gates do not pass: " + unmet.joined(separator: "; ")
         })
 
     /// `set-status`: a commit status on the head, saying on the merge request what it waits for.

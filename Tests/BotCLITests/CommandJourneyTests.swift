@@ -95,9 +95,11 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
         }
     }
 
-    /// `/merge` while the checks run: the bot queues the merge in gitbay and acknowledges it, gitbay
-    /// merges it when the build passes, and no run after that sends anything.
-    @Test func aMergeOnPendingChecksIsQueuedAndLandsWhenTheBuildPasses() async throws {
+    /// `/merge` while the checks run waits in the bot's own queue, never in gitbay's (which would
+    /// merge later on the bot's rights with nobody re-checking): the run sends nothing and says
+    /// what it waits for, and the run after the build passes merges it and acknowledges the
+    /// comment; no run after that sends anything.
+    @Test func aMergeOnPendingChecksWaitsInTheBotsQueueAndMergesOnceTheBuildPasses() async throws {
         try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
             let asked = try await simulator.write(
                 ["mr", "comment", "krz/app", "3", "--message", "/merge squash"], token: ForgeActivity.personToken)
@@ -105,18 +107,21 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             let state = BotState()
             let first = await run(simulator, state: state)
             #expect(first.code == 0, "\(first.output)\(first.error)")
-            let writes = try botWrites(simulator)
-            #expect(writes.first == "mr merge krz/app 3 --strategy squash --when-ready", "\(writes)")
-            #expect(writes.count == 2 && writes[1].hasPrefix("mr react krz/app 3 --comment "), "\(writes)")
-            let queued = try await mergeRequest(3, of: simulator)
-            #expect(queued["state"] as? String == "open")
-            #expect((queued["queued"] as? [String: Any])?["by"] as? String == "triage-bot", "\(queued)")
-
-            let waiting = await run(simulator, state: state)
-            #expect(waiting.output.contains("nothing to do"), "queued is done: \(waiting.output)")
+            #expect(try botWrites(simulator).isEmpty, "nothing queued in gitbay")
+            #expect(
+                first.output.contains("note: krz/app!3: /merge squash by @alice (comment")
+                    && first.output.contains("waits: gitbay's gates do not pass:"), "\(first.output)")
+            #expect((try await mergeRequest(3, of: simulator))["queued"] == nil)
 
             try await simulator.control(
                 "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            #expect(
+                (try await mergeRequest(3, of: simulator))["state"] as? String == "open", "gitbay waits for the bot")
+            let second = await run(simulator, state: state)
+            #expect(second.code == 0, "\(second.output)\(second.error)")
+            let writes = try botWrites(simulator)
+            #expect(writes.first == "mr merge krz/app 3 --strategy squash", "\(writes)")
+            #expect(writes.count == 2 && writes[1].hasPrefix("mr react krz/app 3 --comment "), "\(writes)")
             let merged = try await mergeRequest(3, of: simulator)
             #expect(merged["state"] as? String == "merged", "\(merged)")
             #expect(merged["merged_by"] as? String == "triage-bot")
@@ -126,32 +131,36 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
         }
     }
 
-    /// A token with an expiry cannot queue a merge (mergequeue.go): the person who asked is told
-    /// that, once, and no later run tries the merge again or acknowledges the command.
-    @Test func aMergeGitbayRefusesGetsOneReplyAndIsNeverRetried() async throws {
+    /// A waiting `/merge` is judged afresh every run, after any newer command on the item: the
+    /// `/hold` given while it waited is answered first, the merge is then refused with a reply
+    /// saying why, and nothing is merged though the build passed.
+    @Test func aWaitingMergeIsRefusedWhenItsRuleNoLongerHolds() async throws {
         try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
-            try await simulator.control("{\"token_expires\": \"2027-06-01T00:00:00.000Z\"}")
             let asked = try await simulator.write(
                 ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
             #expect(asked == 200)
             let state = BotState()
-            let first = await run(simulator, state: state)
-            #expect(first.code != 0, "a refused write is a failed action: \(first.output)")
-            #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"], "\(first.output)\(first.error)")
+            _ = await run(simulator, state: state)
+            #expect(try botWrites(simulator).isEmpty)
+            let held = try await simulator.write(
+                ["mr", "comment", "krz/app", "3", "--message", "/hold"], token: ForgeActivity.personToken)
+            #expect(held == 200)
+            try await simulator.control(
+                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            let second = await run(simulator, state: state)
+            #expect(second.code == 3, "the /merge is held while the newer /hold is answered: \(second.output)")
+            #expect(second.output.contains("waits until /hold by @alice"), "\(second.output)")
+            let third = await run(simulator, state: state)
+            #expect(third.code == 0, "\(third.output)\(third.error)")
+            let writes = try botWrites(simulator)
+            #expect(!writes.contains { $0.hasPrefix("mr merge") }, "\(writes)")
+            #expect(writes.contains("mr label krz/app 3 --add hold"), "\(writes)")
             let reply = try #require(
-                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.last?["body"] as? String)
-            #expect(reply.hasPrefix("@alice: `/merge` was not done: gitbay refused merge:"), "\(reply)")
-            #expect(reply.contains("expir"), "the reason is the token's expiry: \(reply)")
-
-            for state in [state, BotState()] {
-                let again = await run(simulator, state: state)
-                #expect(again.output.contains("nothing to do"), "\(again.output)\(again.error)")
-            }
-            let merges = try simulator.journalEntries().filter {
-                (($0["argv"] as? [String]) ?? []).starts(with: ["mr", "merge"])
-            }
-            #expect(merges.count == 1, "tried once: \(merges)")
-            #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"])
+                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.compactMap {
+                    $0["body"] as? String
+                }.first { $0.hasPrefix("@alice: `/merge` was not done") })
+            #expect(reply.contains("labels lacks hold does not hold"), "\(reply)")
+            #expect((try await mergeRequest(3, of: simulator))["state"] as? String == "open")
         }
     }
 

@@ -8,6 +8,7 @@ extension PlannedAction.Status {
         case .alreadyDone: return "="
         case .refused: return "!"
         case .held: return "~"
+        case .waiting: return "."
         case .invalid: return "x"
         }
     }
@@ -19,6 +20,7 @@ extension PlannedAction.Status {
         case .alreadyDone: return "already done"
         case .refused: return "refused"
         case .held: return "held back"
+        case .waiting: return "waiting"
         case .invalid: return "invalid"
         }
     }

@@ -18,7 +18,7 @@ struct TextStyle: Sendable {
         case .pending: return green(text)
         case .held, .refused: return yellow(text)
         case .invalid: return red(text)
-        case .alreadyDone: return text
+        case .alreadyDone, .waiting: return text
         }
     }
 

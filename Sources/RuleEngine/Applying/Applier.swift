@@ -180,6 +180,7 @@ public struct Applier: Sendable {
         switch definition.verdict(request, context) {
         case .refused(let reason): return outcome(entry, action, .skipped, reason)
         case .done: return outcome(entry, action, .alreadyDone, "already so on a fresh read")
+        case .waiting(let reason): return outcome(entry, action, .waiting, "not yet on a fresh read: \(reason)")
         case .due: break
         }
         func record(_ phase: JournalEntry.Phase, _ result: String?, _ detail: String?) async -> Bool {

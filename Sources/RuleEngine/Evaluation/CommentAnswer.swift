@@ -43,9 +43,9 @@ public struct CommentAnswer: Sendable, Hashable {
         return answers
     }
 
-    /// Gives the comment its one acknowledgement, in its last entry that acts, and holds every
-    /// entry of it when any is held: a 👍 on a comment one of whose commands waits would mark
-    /// that command answered for good.
+    /// Gives the comment its one acknowledgement, in its last entry that acts (none while one of
+    /// its commands waits), and holds every entry of it when any is held: a 👍 on a comment one of
+    /// whose commands waits would mark that command answered for good.
     ///
     /// - Parameter isAcknowledgement: whether an action of an entry is its command's acknowledgement.
     static func settle(
@@ -55,7 +55,9 @@ public struct CommentAnswer: Sendable, Hashable {
             let acknowledging = answer.entries.filter { index in
                 entries[index].actions.contains { isAcknowledgement($0, entries[index]) }
             }
-            for index in acknowledging.dropLast() {
+            // A command that waits (a merge whose gates do not pass) keeps the 👍 back altogether.
+            let waits = answer.entries.contains { index in entries[index].actions.contains { $0.status == .waiting } }
+            for index in waits ? acknowledging : acknowledging.dropLast() {
                 let entry = entries[index]
                 entries[index].actions.removeAll { isAcknowledgement($0, entry) }
             }

@@ -199,6 +199,15 @@ extension Evaluator {
                 entries.append(refuse("\(refused.action): \(refused.note ?? "refused")"))
                 continue
             }
+            // Not due yet (a merge whose gates do not pass): the command stays open, unanswered,
+            // and the next run judges it afresh, its giver's right included.
+            if actions.contains(where: { $0.status == .waiting }) {
+                entries.append(
+                    PlanEntry(
+                        rule: rule.name, item: item, reasons: reasons, actions: actions,
+                        precondition: Precondition(rule.condition), command: planned))
+                continue
+            }
             let acknowledging = commented.acknowledgement(of: found.id)
             let acknowledgement = RuleAction(
                 name: acknowledging.action, argument: .parameters(acknowledging.argument.mapValues(Template.literal)),
@@ -250,23 +259,39 @@ extension Evaluator {
         return "only \(list) may give it" + (unknownWriters.map { " (\($0))" } ?? "")
     }
 
-    /// Holds the entries of rules without a command on an item where a command is still to be
-    /// answered: a person asked for something (`/hold`) the rule cannot see yet, so it waits one
-    /// run rather than act past them (a merge the `/hold` was meant to stop).
+    /// Holds what a command still to be answered on the same item may change.
+    ///
+    /// That is the entries of rules without a command (a merge the `/hold` was meant to stop), and
+    /// the answers to older comments (a `/merge` that waited for its checks, given before the
+    /// `/hold`). The newest word is answered first and the rest decide again on the next run. A refused command changes
+    /// nothing and holds nothing, or anybody could hold the bot's work on any item they may
+    /// comment on.
     func waitForCommands(_ entries: inout [PlanEntry]) {
-        var asked: [String: String] = [:]
-        // A refused command changes nothing the rule sees, and one by anybody would let them hold
-        // the bot's work on any item they may comment on.
-        for entry in entries where !entry.isRefusal && (entry.hasPendingActions || entry.hasHeldActions) {
-            guard let command = entry.command, asked[entry.item.reference] == nil else { continue }
-            asked[entry.item.reference] = command.summary
+        var newest: [String: PlannedCommand] = [:]
+        for entry in entries where !entry.isRefusal && entry.actions.contains(where: \.isOutstanding) {
+            guard let command = entry.command else { continue }
+            if let known = newest[entry.item.reference], (known.at, known.comment) >= (command.at, command.comment) {
+                continue
+            }
+            newest[entry.item.reference] = command
         }
-        guard !asked.isEmpty else { return }
-        for index in entries.indices where entries[index].command == nil && entries[index].hasPendingActions {
-            guard let summary = asked[entries[index].item.reference] else { continue }
-            entries[index].hold(note: "waits until \(summary) is answered, which may change what this rule sees")
+        guard !newest.isEmpty else { return }
+        for index in entries.indices where !entries[index].isRefusal {
+            guard let asked = newest[entries[index].item.reference] else { continue }
+            if let command = entries[index].command, command.comment == asked.comment { continue }
+            guard entries[index].actions.contains(where: \.isOutstanding) else { continue }
+            let note = "waits until \(asked.summary) is answered, which may change what this rule sees"
+            for action in entries[index].actions.indices where entries[index].actions[action].isOutstanding {
+                entries[index].actions[action].status = .held
+                entries[index].actions[action].note = note
+            }
         }
     }
+}
+
+extension PlannedAction {
+    /// Whether it is still to be done: pending, or waiting for what it needs.
+    var isOutstanding: Bool { status == .pending || status == .waiting }
 }
 
 extension PluginRegistry {

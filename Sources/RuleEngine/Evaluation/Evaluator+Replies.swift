@@ -26,7 +26,7 @@ extension Evaluator {
             return PlannedAction(action: definition.name, status: .refused, note: reason, argument: request.argument)
         case .done:
             return PlannedAction(action: definition.name, status: .alreadyDone, argument: request.argument)
-        case .due:
+        case .waiting, .due:
             break
         }
         do {
@@ -127,6 +127,16 @@ extension Evaluator {
                     rule: first.rule, context: context, reference: first.item.reference, command: command,
                     markers: markers)
             ]
+        }
+    }
+
+    /// A note for each command that waits (a `/merge` whose gates do not pass): the bot's own
+    /// queue, which the plan, the run's output and the status page show.
+    func waitingCommands(in entries: [PlanEntry]) -> [String] {
+        entries.compactMap { entry in
+            guard let command = entry.command, let waiting = entry.actions.first(where: { $0.status == .waiting })
+            else { return nil }
+            return "\(entry.item.reference): \(command.summary) waits: \(waiting.note ?? "not due yet")"
         }
     }
 }

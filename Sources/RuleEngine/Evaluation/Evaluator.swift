@@ -73,7 +73,7 @@ public struct Evaluator: Sendable {
         CommentAnswer.settle(&entries) { registry.isAcknowledgement($0, of: $1) }
         let answers = CommentAnswer.all(in: entries)
         capActions(&entries, answers: answers, guards: &guards)
-        let notes = limitReplies(&entries, answers: answers)
+        let notes = limitReplies(&entries, answers: answers) + waitingCommands(in: entries)
         waitForCommands(&entries)
         guards += state.unread
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
@@ -178,6 +178,8 @@ public struct Evaluator: Sendable {
             return PlannedAction(action: action.name, status: .refused, note: reason, argument: request.argument)
         case .done:
             return PlannedAction(action: action.name, status: .alreadyDone, argument: request.argument)
+        case .waiting(let reason):
+            return PlannedAction(action: action.name, status: .waiting, note: reason, argument: request.argument)
         case .due:
             break
         }

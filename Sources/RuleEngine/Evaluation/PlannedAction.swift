@@ -12,6 +12,9 @@ public struct PlannedAction: Sendable, Hashable, Codable {
         case refused
         /// A limit or guard held it back; the reason says which.
         case held
+        /// Not due yet (a merge whose gates do not pass): nothing is sent this run, no guard
+        /// holds it, and a later run sends it once what it waits for is there; the note says what.
+        case waiting
         /// The command could not be built (a value gitbay would refuse).
         case invalid
     }

@@ -22,6 +22,10 @@ public struct ActionDefinition: Sendable {
     /// A reason the action must not run on this item at all, whatever the rule says (never cancel
     /// the build of an open merge request's head); `nil` when it may.
     public var refusal: @Sendable (ItemContext) -> String?
+    /// Why the action is not due yet though its rule holds (a merge whose gates do not pass):
+    /// it sends nothing this run and is judged again on the next, where a queue in gitbay would
+    /// act later on the bot's authority with nobody re-checking the rule; `nil` when it may go.
+    public var wait: @Sendable (ActionRequest, ItemContext) -> String?
     /// A caution to show in the plan (`mr ready` may start a queued merge); `nil` when none.
     public var warning: @Sendable (ItemContext) -> String?
     /// Another action the rule should take too for this one to work as documented, and what
@@ -39,6 +43,7 @@ public struct ActionDefinition: Sendable {
         command: @escaping @Sendable (ActionRequest, ItemContext) throws -> ControlCommand,
         isDone: @escaping @Sendable (ActionRequest, ItemContext) -> Bool,
         refusal: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
+        wait: @escaping @Sendable (ActionRequest, ItemContext) -> String? = { _, _ in nil },
         warning: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
         companion: (action: String, without: String)? = nil
     ) {
@@ -50,6 +55,7 @@ public struct ActionDefinition: Sendable {
         self.command = command
         self.isDone = isDone
         self.refusal = refusal
+        self.wait = wait
         self.warning = warning
         self.companion = companion
     }
@@ -68,16 +74,19 @@ public struct ActionDefinition: Sendable {
         case refused(String)
         /// The item is already as the action would leave it.
         case done
+        /// Not yet: the reason says what it waits for.
+        case waiting(String)
         /// It has to be sent.
         case due
     }
 
-    /// The one order in which planning and applying ask: refusal, then done.
+    /// The one order in which planning and applying ask: refusal, then done, then waiting.
     ///
     /// A refusal is the stronger statement (the action must never run on this item), so it wins
     /// over "already so", and `plan` and `apply` report the same item the same way.
     public func verdict(_ request: ActionRequest, _ context: ItemContext) -> Verdict {
         if let reason = refusal(context) { return .refused(reason) }
-        return isDone(request, context) ? .done : .due
+        if isDone(request, context) { return .done }
+        return wait(request, context).map(Verdict.waiting) ?? .due
     }
 }
