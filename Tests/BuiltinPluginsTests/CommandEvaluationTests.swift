@@ -137,6 +137,19 @@ import YAML
         #expect(body.contains("<labels> is missing; usage: /label <labels:label>..."), "\(body)")
     }
 
+    /// `/label --remove bug` is answered with why and the usage line, and nothing is labelled: gitbay's
+    /// `issue label --add` would take `--remove` verbatim as a new label's name.
+    @Test func aLabelStartingWithADashIsRefusedWithTheUsage() throws {
+        let plan = try plan([recent([said("maria", "/label --remove bug", id: 37)])])
+        let entry = try #require(plan.entries.first)
+        #expect(entry.actions.map(\.action) == ["comment"])
+        let body = try #require(entry.actions.first?.command?.stdin)
+        #expect(
+            body.hasPrefix(
+                "@maria: `/label --remove bug` was not done: labels: --remove is not a label: a label does not "
+                    + "start with -; usage: /label <labels:label>..."), "\(body)")
+    }
+
     @Test func anAnsweredCommandIsNotAnsweredAgain() throws {
         let mine = ReactionCount(reaction: "+1", count: 1, me: true)
         let theirs = ReactionCount(reaction: "+1", count: 1, me: false)
