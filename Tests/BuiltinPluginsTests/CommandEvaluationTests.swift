@@ -166,14 +166,14 @@ import YAML
         #expect(try plan([recent([said("maria", "/label bug", id: 25)])], activity: [journal]).entries.isEmpty)
     }
 
-    /// A slip for a command the rules give gets one reply naming it, from the first rule that gives
-    /// it; a command no rule gives and nothing near one is none of the bot's business.
+    /// A slip for a command the rules give gets one reply naming it, from the rule of the item's kind
+    /// that gives it; a command no rule gives and nothing near one is none of the bot's business.
     @Test func aMisspeltCommandIsAnsweredWithTheOneMeantAndNothingElse() throws {
         let twice = try ruleSet(
             Self.rules + """
 
                   - name: label-again
-                    on: issues
+                    on: merge_requests
                     command: /label <labels:label>...
                     do:
                       - add-label: "{{ command.labels }}"
