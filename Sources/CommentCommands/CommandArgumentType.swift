@@ -1,11 +1,21 @@
 /// What a command's parameter takes, so that a wrong argument is refused before anything is sent.
 ///
 /// gitbay's own limits decide the shapes: a label is 1 to 50 characters (`internal/control/label.go`),
-/// an account name is what gitbay lets people register, and a number is an item's.
+/// not starting with `-` (see ``label``), an account name is what gitbay lets people register, and a
+/// number is an item's.
 public enum CommandArgumentType: Sendable, Hashable, CustomStringConvertible {
     /// Any one word (or quoted phrase).
     case word
-    /// A label name: 1 to 50 characters, no line break.
+    /// A label name: 1 to 50 characters, no line break, not starting with `-`.
+    ///
+    /// The bot sends labels as `issue label <repo> <n> --add <label>`, and gitbay's `parseFlags`
+    /// (`internal/control/flags.go`) hands a value flag the next argument verbatim, so `--add
+    /// --remove` would create a label named `--remove` (`runIssueLabel` in `internal/control/issue.go`
+    /// checks no name). Yet gitbay would never take such a name anywhere else: `runLabelSet` reads
+    /// its name through `parseFlags`, which takes an argument starting with `--` for a flag and
+    /// refuses it as unknown, and `--` alone ends the flags. A single leading `-` is refused too:
+    /// the bot's commands take no options, so `/label -bug` is someone reaching for one (to remove
+    /// `bug`, say), not naming a label, and it is better answered with the usage line than obeyed.
     case label
     /// An account name, with or without a leading `@`, which is dropped.
     case user
@@ -47,6 +57,9 @@ public enum CommandArgumentType: Sendable, Hashable, CustomStringConvertible {
         case .label:
             guard (1...50).contains(argument.count), !argument.contains(where: \.isNewline) else {
                 return .failure(CommandArgumentProblem("a label is 1 to 50 characters"))
+            }
+            guard !argument.hasPrefix("-") else {
+                return .failure(CommandArgumentProblem("\(argument) is not a label: a label does not start with -"))
             }
             return .success(argument)
         case .user:

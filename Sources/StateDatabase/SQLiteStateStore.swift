@@ -134,23 +134,12 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
-    /// Kept in `webhook_deliveries`; the check, the insert and the trim are one transaction.
-    public func takeDelivery(_ id: Int, at date: Date) async throws -> Bool {
+    /// Kept in `webhook_bodies` (``DeliveryRows``); the check, the insert and the trim are one
+    /// transaction.
+    public func takeDelivery(_ id: Int, bodyDigest: [UInt8], at date: Date) async throws -> Bool {
         try await access("record a webhook delivery") { connection in
             try connection.transaction {
-                let newest = try connection.integer("SELECT coalesce(max(id), 0) FROM webhook_deliveries")
-                let kept = Int64(Self.deliveriesKept)
-                guard Int64(id) > newest - kept else { return false }
-                let seen = try connection.rows(
-                    "SELECT 1 FROM webhook_deliveries WHERE id = ?", [.integer(Int64(id))]
-                ) { $0.integer(0) }
-                guard seen.isEmpty else { return false }
-                try connection.run(
-                    "INSERT INTO webhook_deliveries (id, taken_at) VALUES (?, ?)",
-                    [.integer(Int64(id)), .real(date.timeIntervalSince1970)])
-                try connection.run(
-                    "DELETE FROM webhook_deliveries WHERE id <= ?", [.integer(max(newest, Int64(id)) - kept)])
-                return true
+                try DeliveryRows.take(id, bodyDigest: bodyDigest, at: date, kept: Self.deliveriesKept, in: connection)
             }
         }
     }

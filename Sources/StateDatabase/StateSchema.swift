@@ -23,6 +23,13 @@
 /// - `read_cache`: one row per item whose detail read is kept (``RuleEngine/CachedDetail``), by
 ///   the item's reference, with its kind (indexed: a run loads one kind at a time), the plugin's
 ///   format, the version that validates it, the payload and when it was kept.
+///
+/// Version 6:
+/// - `webhook_bodies` (``DeliveryRows``) replaces version 5's `webhook_deliveries`, which kept
+///   only the unsigned delivery ids, within 10,000 of the largest: one replayed body under a huge
+///   id moved that window past every genuine delivery. Its ids cannot be turned into bodies, so
+///   they go: a delivery taken just before the upgrade and sent again just after is taken twice,
+///   which costs one more pass over its repository.
 enum StateSchema {
     /// `PRAGMA application_id` of every gitbay-bot state database: "GBot" in ASCII, so `file(1)`
     /// and the bot itself can tell it from other SQLite files.
@@ -86,6 +93,15 @@ enum StateSchema {
         """,
         """
         CREATE TABLE webhook_deliveries (id INTEGER PRIMARY KEY NOT NULL, taken_at REAL NOT NULL);
+        """,
+        """
+        DROP TABLE webhook_deliveries;
+        CREATE TABLE webhook_bodies (
+            arrival INTEGER PRIMARY KEY NOT NULL,
+            digest TEXT NOT NULL UNIQUE,
+            delivery INTEGER NOT NULL,
+            taken_at REAL NOT NULL
+        );
         """,
     ]
 

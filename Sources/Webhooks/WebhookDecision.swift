@@ -3,8 +3,8 @@ import HTTPServer
 /// What the intake makes of one request: a delivery to take, or a refusal to answer.
 ///
 /// A value, so the whole judgement of a request is tested without a socket, and the caller
-/// decides what taking a delivery means (the state database keeps the ids seen, so a retried one
-/// is taken once).
+/// decides what taking a delivery means (the state database keeps the digests of the bodies taken,
+/// so a retried one, or a body replayed under another id, is taken once).
 public enum WebhookDecision: Sendable, Hashable {
     /// A signed, well-formed delivery: 202.
     case accepted(GitbayDelivery)

@@ -8,7 +8,7 @@ import Testing
 /// A delivery of `kind` in `krz/app`, gitbay's delivery `id`.
 private func delivery(_ id: Int, _ kind: String = "push") throws -> WebhookInbox.Delivery {
     WebhookInbox.Delivery(
-        id: id,
+        id: id, bodyDigest: [UInt8(truncatingIfNeeded: id)],
         event: FeedEvent(
             id: 0, repo: try RepositoryPath("krz/app"), actor: "alice", kind: kind, number: nil,
             createdAt: Date(timeIntervalSince1970: 1_790_000_000)))

@@ -138,8 +138,8 @@ struct HookedWatcher {
 
     /// What a sender without the secret, or a replay, can do to a watcher: nothing.
     ///
-    /// Each request is refused (or, for a replay, taken once), no write is sent, and no pass runs
-    /// for it.
+    /// Each request is refused (or, for a replay, taken once, under any id), no write is sent, and
+    /// no pass runs for it; gitbay's next delivery after a replay under a huge id is still taken.
     @Test func forgedOversizeReplayedAndOutOfScopeDeliveriesChangeNothing() async throws {
         try await SimulatorProcess.run(state: forge, options: options) { simulator in
             let hooked = try await HookedWatcher(simulator)
@@ -167,20 +167,29 @@ struct HookedWatcher {
             let polled = try await eventually(within: 30) { watcher.passes.count == passesBefore + 1 }
             #expect(polled, "\(watcher.passes)")
             #expect(try await hooked.post(comment, signature: hooked.sign(comment)) == 202, "gitbay's retry")
+            // The id is not signed: the same body under an id far beyond gitbay's is a replay.
+            #expect(try await hooked.post(comment, signature: hooked.sign(comment), id: Int.max) == 202)
             let metrics = try await eventually(within: 30) {
                 try await hooked.metrics().contains(
-                    "gitbay_bot_webhook_deliveries_total{event=\"issue.commented\",outcome=\"duplicate\"} 1")
+                    "gitbay_bot_webhook_deliveries_total{event=\"issue.commented\",outcome=\"duplicate\"} 2")
             }
+            #expect(watcher.passes.count == passesBefore + 1, "the replays ran no pass: \(watcher.passes)")
+            // gitbay's next delivery, under a smaller id than the replay's, is taken.
+            let next = comment.replacingOccurrences(of: "12:00:00.000Z", with: "12:00:01.000Z")
+            #expect(try await hooked.post(next, signature: hooked.sign(next), id: 991) == 202)
+            let taken = try await eventually(within: 30) { watcher.passes.count == passesBefore + 2 }
+            #expect(taken, "\(watcher.passes)")
             let scraped = try await hooked.metrics()
             #expect(metrics, "\(scraped)")
             for line in [
                 "{event=\"issue.commented\",outcome=\"bad-signature\"} 3",
                 "{event=\"issue.commented\",outcome=\"out-of-scope\"} 1",
-                "{event=\"issue.commented\",outcome=\"accepted\"} 2",
+                "{event=\"issue.commented\",outcome=\"accepted\"} 4",
+                "{event=\"issue.commented\",outcome=\"duplicate\"} 2",
             ] {
                 #expect(scraped.contains("gitbay_bot_webhook_deliveries_total" + line), "\(line) in \(scraped)")
             }
-            #expect(watcher.passes.count == passesBefore + 1, "the replay ran no pass: \(watcher.passes)")
+            #expect(watcher.passes.count == passesBefore + 2, "\(watcher.passes)")
             #expect(try botWrites(simulator).isEmpty)
             #expect(watcher.clock.now == .zero)
             #expect(await watcher.stop() == 130)

@@ -137,6 +137,19 @@ import YAML
         #expect(body.contains("<labels> is missing; usage: /label <labels:label>..."), "\(body)")
     }
 
+    /// `/label --remove bug` is answered with why and the usage line, and nothing is labelled: gitbay's
+    /// `issue label --add` would take `--remove` verbatim as a new label's name.
+    @Test func aLabelStartingWithADashIsRefusedWithTheUsage() throws {
+        let plan = try plan([recent([said("maria", "/label --remove bug", id: 37)])])
+        let entry = try #require(plan.entries.first)
+        #expect(entry.actions.map(\.action) == ["comment"])
+        let body = try #require(entry.actions.first?.command?.stdin)
+        #expect(
+            body.hasPrefix(
+                "@maria: `/label --remove bug` was not done: labels: --remove is not a label: a label does not "
+                    + "start with -; usage: /label <labels:label>..."), "\(body)")
+    }
+
     @Test func anAnsweredCommandIsNotAnsweredAgain() throws {
         let mine = ReactionCount(reaction: "+1", count: 1, me: true)
         let theirs = ReactionCount(reaction: "+1", count: 1, me: false)
@@ -153,14 +166,14 @@ import YAML
         #expect(try plan([recent([said("maria", "/label bug", id: 25)])], activity: [journal]).entries.isEmpty)
     }
 
-    /// A slip for a command the rules give gets one reply naming it, from the first rule that gives
-    /// it; a command no rule gives and nothing near one is none of the bot's business.
+    /// A slip for a command the rules give gets one reply naming it, from the rule of the item's kind
+    /// that gives it; a command no rule gives and nothing near one is none of the bot's business.
     @Test func aMisspeltCommandIsAnsweredWithTheOneMeantAndNothingElse() throws {
         let twice = try ruleSet(
             Self.rules + """
 
                   - name: label-again
-                    on: issues
+                    on: merge_requests
                     command: /label <labels:label>...
                     do:
                       - add-label: "{{ command.labels }}"

@@ -64,6 +64,37 @@ private func errors(_ rule: String) -> [String] {
                 == ["5:14: 'allowed' says who may give a command; add 'command:' or drop it"])
     }
 
+    /// A second rule of one kind giving a command name is refused where it gives it, naming the first.
+    ///
+    /// A comment belongs to one item of one kind, so both rules would answer every such command.
+    /// Rules on different kinds may share a name.
+    @Test func aCommandNameGivenTwiceForOneKindIsRefusedAtTheSecond() throws {
+        func rules(_ secondKind: String, _ secondCommand: String = "/label <names:label>...") -> String {
+            """
+              - name: label-command
+                on: issues
+                command: /label <labels:label>...
+                do: [close]
+              - name: label-again
+                on: \(secondKind)
+                command: \(secondCommand)
+                do: [close]
+
+            """
+        }
+        #expect(
+            errors(rules("issues"))
+                == [
+                    "9:14: /label is already the command of rule 'label-command' (rules.yml:5:14) for issues; "
+                        + "one comment would be answered by both"
+                ])
+        let notes = try #require(load(rules("issues")).diagnostics.first?.notes)
+        #expect(notes.map { "\($0.location.line):\($0.location.column): \($0.message)" } == ["5:14: first given here"])
+        #expect(errors(rules("merge_requests")).isEmpty, "a comment on an issue is not one on a merge request")
+        #expect(errors(rules("issues", "/unlabel <labels:label>...")).isEmpty)
+        #expect(errors(rules("issues", "\"  /label\"")).first?.hasPrefix("9:17: /label is already") == true)
+    }
+
     @Test func allowedTakesAuthorWritersOrAccountsAndCatchesASlip() {
         let rule = "  - name: a\n    on: issues\n    command: /close\n    allowed: [%@]\n    do: [close]\n"
         #expect(

@@ -80,6 +80,22 @@ import Testing
         #expect(fit(number, ["-1"]).failure != nil)
         #expect(fit(number, ["x"]).failure != nil)
     }
+
+    /// A label starting with `-` is refused with the usage line, before anything is sent.
+    ///
+    /// gitbay reads an argument starting with `--` as a flag (`parseFlags`, internal/control/flags.go),
+    /// and `issue label --add` takes the next argument verbatim: `/label --remove bug` made a label
+    /// named `--remove`.
+    @Test(arguments: ["--remove", "-bug", "-", "--"])
+    func aLabelStartingWithADashIsRefusedWithTheUsage(_ argument: String) throws {
+        let label = try CommandPattern(parsing: "/label <labels: label>...")
+        let command = CommentCommand(name: "label", arguments: [argument, "bug"], line: 1, text: "")
+        #expect(
+            label.arguments(of: command).failure?.description
+                == "labels: \(argument) is not a label: a label does not start with -; usage: /label <labels:label>...")
+        let inside = CommentCommand(name: "label", arguments: ["needs-review", "x-y"], line: 1, text: "")
+        #expect(try label.arguments(of: inside).get().values["labels"] == ["needs-review", "x-y"])
+    }
 }
 
 extension Result {

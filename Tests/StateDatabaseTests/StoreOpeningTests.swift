@@ -63,7 +63,7 @@ import Testing
             await store.close()
         }
         try raw(path).execute(
-            "DROP INDEX journal_by_at; DROP TABLE read_cache; DROP TABLE activity; DROP TABLE webhook_deliveries; "
+            "DROP INDEX journal_by_at; DROP TABLE read_cache; DROP TABLE activity; DROP TABLE webhook_bodies; "
                 + "PRAGMA user_version = 1")
         let store = try SQLiteStateStore(path: path, mode: .applying)
         #expect(try raw(path).integer("PRAGMA user_version") == StateSchema.version)
@@ -72,6 +72,28 @@ import Testing
                 == 1)
         #expect(try await store.cachedDetails(of: ItemKind(rawValue: "issues")).isEmpty)
         #expect(try await store.history(HistoryQuery(limit: 1)).map(\.run) == ["r1"])
+    }
+
+    /// Version 5 kept delivery ids alone, which cannot be turned into the bodies version 6 keeps:
+    /// they go, and bodies are taken from then on.
+    @Test func aVersion5DatabaseLetsItsDeliveryIdsGoAndTakesBodies() async throws {
+        let path = scratchDatabase()
+        do {
+            let store = try SQLiteStateStore(path: path, mode: .applying)
+            await store.close()
+        }
+        try raw(path).execute(
+            "DROP TABLE webhook_bodies; "
+                + "CREATE TABLE webhook_deliveries (id INTEGER PRIMARY KEY NOT NULL, taken_at REAL NOT NULL); "
+                + "INSERT INTO webhook_deliveries VALUES (41, 0); PRAGMA user_version = 5")
+        let store = try SQLiteStateStore(path: path, mode: .applying)
+        #expect(try raw(path).integer("PRAGMA user_version") == 6)
+        #expect(try raw(path).integer("SELECT count(*) FROM sqlite_master WHERE name = 'webhook_deliveries'") == 0)
+        let body = Array("body 41".utf8)
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        #expect(try await store.takeDelivery(41, bodyDigest: body, at: at))
+        #expect(try await store.takeDelivery(41, bodyDigest: body, at: at) == false)
+        #expect(try raw(path).integer("SELECT count(*) FROM webhook_bodies") == 1)
     }
 
     @Test(arguments: [SQLiteStateStore.Mode.applying, .reading])

@@ -31,7 +31,7 @@ struct WebhookEndpoint: Sendable {
             telemetry.deliveryReceived(delivery.event, outcome: "not-a-delivery")
             return .text("the delivery's data cannot be read\n", status: 400)
         }
-        guard inbox.offer(WebhookInbox.Delivery(id: delivery.id, event: event)) else {
+        guard inbox.offer(WebhookInbox.Delivery(id: delivery.id, bodyDigest: delivery.bodyDigest, event: event)) else {
             telemetry.deliveryReceived(delivery.event, outcome: "inbox-full")
             return .text("busy: too many deliveries wait; send it again later\n", status: 503)
         }

@@ -139,8 +139,9 @@ struct Watcher {
         return control.stoppedCode
     }
 
-    /// Takes the deliveries the inbox holds: each delivery id once (the state database keeps
-    /// them, ``DeliveryLog``), told to `machine`; answers the pushes among them, for the next pass.
+    /// Takes the deliveries the inbox holds: each signed body once, whatever its id (the state
+    /// database keeps their digests, ``DeliveryLog``), told to `machine`; answers the pushes among
+    /// them, for the next pass.
     private func takeDeliveries(
         _ machine: inout WatchMachine, store: any StateStore, me: String
     ) async throws(CommandFailure) -> [FeedEvent] {
@@ -149,7 +150,7 @@ struct Watcher {
         for delivery in inbox.take() {
             let first: Bool
             do {
-                first = try await store.takeDelivery(delivery.id, at: Date())
+                first = try await store.takeDelivery(delivery.id, bodyDigest: delivery.bodyDigest, at: Date())
             } catch {
                 throw CommandFailure("\(error)", code: .ioError)
             }

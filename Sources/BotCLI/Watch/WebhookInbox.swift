@@ -8,10 +8,11 @@ import Synchronization
 /// once; the watcher takes them at its next step, which a delivery starts at once when it idles.
 /// Bounded: a full inbox refuses (the endpoint answers 503, and gitbay tries again later).
 final class WebhookInbox: Sendable {
-    /// One accepted delivery: gitbay's delivery id and the event it carries, as the feed would
-    /// show it (without the feed's id, which a delivery does not carry).
+    /// One accepted delivery: gitbay's delivery id, the digest of its signed body and the event it
+    /// carries, as the feed would show it (without the feed's id, which a delivery does not carry).
     struct Delivery: Sendable, Hashable {
         let id: Int
+        let bodyDigest: [UInt8]
         let event: FeedEvent
     }
 

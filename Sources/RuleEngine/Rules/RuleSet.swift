@@ -26,6 +26,7 @@ public struct RuleSet: Sendable {
             registry: registry, scopeOverride: scopeOverride, defaultSchedule: defaultSchedule)
         var rules: [Rule] = []
         var names: [Located<String>] = []
+        var commands: [GivenCommand] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: [UInt8]] = [:]
         for file in files {
@@ -33,6 +34,7 @@ public struct RuleSet: Sendable {
             do {
                 let root = try YAML.compose(bytes: file.bytes, file: file.path)
                 names += ruleNames(in: root)
+                commands += givenCommands(in: root)
                 let decoder = YAMLDecoder()
                 let source = try decoder.decode(RuleFileSource.self, from: root)
                 var decoded: [RuleFileSource.RuleSource] = []
@@ -51,6 +53,7 @@ public struct RuleSet: Sendable {
         linkCommands(&rules)
         diagnostics += compiler.diagnostics
         diagnostics += duplicateNames(names)
+        diagnostics += commandsGivenTwice(commands)
         diagnostics.sort { $0.location < $1.location }
         return RuleSet(
             rules: diagnostics.contains { $0.severity == .error } ? [] : rules, diagnostics: diagnostics,
@@ -85,7 +88,7 @@ public struct RuleSet: Sendable {
     }
 
     /// The value of the first `key` of a mapping; `nil` for anything else.
-    private static func value(of key: String, in node: Node) -> Node? {
+    static func value(of key: String, in node: Node) -> Node? {
         guard case .mapping(let pairs) = node.content else { return nil }
         return pairs.first { $0.key.scalar == key }?.value
     }

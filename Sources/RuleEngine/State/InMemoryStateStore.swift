@@ -14,7 +14,9 @@ public final class InMemoryStateStore: StateStore {
         var feedPosition: Int?
         var activityPosition: Int?
         var activity: [Int: FeedEvent] = [:]
-        var deliveries: Set<Int> = []
+        /// The bodies taken (their digests), and the same in the order they were taken.
+        var deliveries: Set<[UInt8]> = []
+        var deliveryOrder: [[UInt8]] = []
     }
 
     private let state: Mutex<State>
@@ -45,12 +47,17 @@ public final class InMemoryStateStore: StateStore {
         state.withLock { $0.feedPosition = id }
     }
 
-    public func takeDelivery(_ id: Int, at date: Date) -> Bool {
+    /// Keeps the newest ``DeliveryLog/deliveriesKept`` bodies in the order they came; `id` is
+    /// not compared.
+    public func takeDelivery(_ id: Int, bodyDigest: [UInt8], at date: Date) -> Bool {
         state.withLock { state in
-            let newest = state.deliveries.max() ?? 0
-            guard id > newest - Self.deliveriesKept, state.deliveries.insert(id).inserted else { return false }
-            let floor = max(newest, id) - Self.deliveriesKept
-            state.deliveries = state.deliveries.filter { $0 > floor }
+            guard state.deliveries.insert(bodyDigest).inserted else { return false }
+            state.deliveryOrder.append(bodyDigest)
+            let forgotten = state.deliveryOrder.count - Self.deliveriesKept
+            if forgotten > 0 {
+                for digest in state.deliveryOrder.prefix(forgotten) { state.deliveries.remove(digest) }
+                state.deliveryOrder.removeFirst(forgotten)
+            }
             return true
         }
     }
