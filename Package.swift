@@ -125,7 +125,7 @@ let package = Package(
             dependencies: ["GitbayKit", "GitbayClient", "CPOSIXShims"],
             path: "Tests/GitbayTestSupport"
         ),
-        .testTarget(name: "GitbayTestSupportTests", dependencies: ["GitbayTestSupport"]),
+        .testTarget(name: "GitbayTestSupportTests", dependencies: ["GitbayTestSupport", "GitbayKit", "GitbayClient"]),
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),

@@ -12,14 +12,15 @@ import Testing
             #expect(!sample.control.argv.contains { $0.hasPrefix("--") && $0.contains("=") }, "\(sample.name)")
         }
         let covered = Set(samples.map(\.name))
-        #expect(covered.count == 36)
+        #expect(covered.count == 37)
     }
 
     @Test func effectsSplitReadsFromWrites() throws {
         let reads: Set = [
             "IssueListCommand", "IssueQueryCommand", "IssueShowCommand", "MergeRequestListCommand",
-            "MergeRequestQueryCommand", "MergeRequestShowCommand", "BuildListCommand", "LabelListCommand",
-            "MilestoneListCommand", "RepoListCommand", "RepoShowCommand", "RepoRefsCommand", "RepoDepsStatusCommand",
+            "MergeRequestQueryCommand", "MergeRequestShowCommand", "MergeRequestRevisionsCommand", "BuildListCommand",
+            "LabelListCommand", "MilestoneListCommand", "RepoListCommand", "RepoShowCommand", "RepoRefsCommand",
+            "RepoDepsStatusCommand",
             "WhoAmICommand", "FeedCommand", "WebhookListCommand", "WebhookDeliveriesCommand", "RepoAccessListCommand",
         ]
         for sample in try SampleCommand.all() {

@@ -41,6 +41,7 @@ struct FixtureCase: Sendable, CustomStringConvertible {
         make("mr-ready", DraftReply.self),
         make("mr-merge", MergeReply.self, optional: ["sha"]),
         make("mr-merge-queued", MergeReply.self, optional: ["strategy", "reason"]),
+        make("mr-revisions", [MergeRequestRevision].self, optional: ["base_sha", "current", "exit_code"]),
         make("issue-label", LabelsReply.self),
         make("build-cancel-refused", Empty.self, optional: ["exit_code"]),
         make(

@@ -54,6 +54,9 @@ struct SampleCommand: Sendable, CustomStringConvertible {
             SampleCommand(
                 try MergeRequestShowCommand(repository: repo, number: 160), ["mr", "show", "krz/gitbay", "160"]),
             SampleCommand(
+                try MergeRequestRevisionsCommand(repository: repo, number: 160),
+                ["mr", "revisions", "krz/gitbay", "160"]),
+            SampleCommand(
                 try BuildListCommand(repository: repo, ref: "feat-x", status: .running, job: "test", limit: 4),
                 [
                     "build", "list", "krz/gitbay", "--ref", "feat-x", "--status", "running", "--job", "test", "--limit",

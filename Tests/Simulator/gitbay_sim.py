@@ -29,6 +29,11 @@ For tests:
       delivery attempts, of those that delivered, of those that failed, and of deliveries given up.
 The thread is a daemon with a stop event: it stops with the server.
 
+Every head a merge request has had is kept as gitbay's mr_heads rows (`revisions` in the file,
+`mr revisions` on the wire); the `push` control records one for each MR whose head it moves,
+whoever the pusher. `repo access revoke` takes an account's own grant away, and the merge queue
+asks whether the queuer, and a pusher, may still write (control/mergequeue.go).
+
 --token-expires gives the main token an expiry (also `POST /_sim/control {"token_expires": TS|null}`):
 it cannot queue a merge (mr merge --when-ready, exit 4, as gitbay's mergequeue.go queueMerge
 refuses any expiring credential) and is refused with 401 once the expiry has passed. A queued
@@ -448,6 +453,7 @@ class Forge:
             _require(m["number"] not in numbers, "%s: MR !%s twice" % (path, m["number"]))
             numbers.add(m["number"])
             self._load_thread(m, "mr", "%s!%s" % (path, m["number"]))
+            load_revisions(m, "%s!%s" % (path, m["number"]))
             for k in DERIVED_MR_KEYS:
                 m.pop(k, None)
             # An MR's checks are the commit statuses of its head (control/mr.go runMRShow reads
@@ -567,7 +573,8 @@ class Forge:
         for m in r["merge_requests"]:
             if m["number"] == n:
                 return m
-        raise CmdError(EXIT_NOT_FOUND, "merge request !%d not found in %s" % (n, r["path"]))
+        # control/mr.go mrRef: `MR !n not found in <repo>`.
+        raise CmdError(EXIT_NOT_FOUND, "MR !%d not found in %s" % (n, r["path"]))
 
     @staticmethod
     def build(r, n):
@@ -793,6 +800,93 @@ def reactions_out(reactions, viewer):
 
 
 # ---------------------------------------------------------------------------------------------
+# Revisions: the heads a merge request has had (store/mrs.go MRHeads over the mr_heads table,
+# internal/store/migrations/0039_mr_head_history.up.sql)
+
+SHA_RE = re.compile(r"^[0-9a-f]{4,64}$")
+
+
+def load_revisions(m, where):
+    """A merge request's `revisions` in the forge-state file: the rows of gitbay's `mr_heads`, oldest
+    first, each `{"sha", "base_sha"?, "created_at"}` (`n` and `current`, which `mr revisions` derives,
+    are accepted and dropped, so a reply pasted into a file loads). As gitbay keeps them: each
+    `created_at` a timestamp, never earlier than the one before (rows are numbered by id as they are
+    inserted, stamped by the default `strftime(..., 'now')`); no row repeating the sha of the row
+    before (store UpdateMRHead skips a head equal to the newest row); the newest row the MR's
+    `head_sha` (UpdateMRHead inserts it in the transaction that sets the head).
+    Without `revisions`, the MR gets one: its head, stamped with its `created_at`, no base
+    (store CreateMR inserts the opening head with the MR, `base_sha` left ''). guess: the same
+    millisecond as the MR's `created_at` (CreateMR's two inserts stamp separately); an MR with no
+    head gets none. A file cannot say an MR predates migration 0039 (first row stamped at migration
+    time) other than by giving that row."""
+    head = m["head_sha"]
+    if "revisions" not in m:
+        opened = state_ts(m["created_at"], where + ".created_at")
+        m["revisions"] = [{"sha": head, "created_at": fmt_ms(opened)}] if head else []
+        return
+    revs = m["revisions"]
+    _require(isinstance(revs, list), "%s.revisions must be a list of {sha, base_sha?, created_at}" % where)
+    out, last = [], None
+    for i, rv in enumerate(revs):
+        at = "%s.revisions[%d]" % (where, i)
+        _require(isinstance(rv, dict) and set(rv) <= {"sha", "base_sha", "created_at", "n", "current"},
+                 "%s: a revision is {sha, base_sha?, created_at}" % at)
+        _require(isinstance(rv.get("sha"), str) and SHA_RE.match(rv["sha"]), "%s: sha must be hex" % at)
+        _require(isinstance(rv.get("base_sha", ""), str), "%s: base_sha must be a string" % at)
+        _require(isinstance(rv.get("created_at"), str), "%s: created_at must be a timestamp" % at)
+        when = state_ts(rv["created_at"], at + ".created_at")
+        _require(last is None or when >= last[1], "%s: created_at is earlier than the revision before "
+                 "(mr_heads rows are stamped as they are inserted)" % at)
+        _require(last is None or rv["sha"] != last[0], "%s: the same sha as the revision before (store "
+                 "UpdateMRHead records no revision for an unchanged head)" % at)
+        row = {"sha": rv["sha"], "created_at": fmt_ms(when)}
+        if rv.get("base_sha"):
+            row["base_sha"] = rv["base_sha"]
+        out.append(row)
+        last = (rv["sha"], when)
+    _require((out[-1]["sha"] if out else "") == head, "%s.revisions: the newest revision must be head_sha %s "
+             "(store UpdateMRHead records the head in the same transaction)" % (where, head or '""'))
+    m["revisions"] = out
+
+
+def state_ts(text, where):
+    """A forge-state file's timestamp, or a StateError naming where it is."""
+    try:
+        return parse_ts(text)
+    except (ValueError, TypeError):
+        raise StateError("%s: not a timestamp: %s" % (where, json.dumps(text)))
+
+
+def record_revision(m, sha, base_sha, now):
+    """store/mrs.go UpdateMRHead's history row: appended unless the newest row already has the sha
+    ("same head twice is a push that changed nothing about this merge request"), stamped now in
+    milliseconds; `base_sha` is left out when empty (RevisionOut's omitempty)."""
+    revs = m.setdefault("revisions", [])
+    if revs and revs[-1]["sha"] == sha:
+        return
+    row = {"sha": sha, "created_at": fmt_ms(now)}
+    if base_sha:
+        row["base_sha"] = base_sha
+    revs.append(row)
+
+
+def revisions_out(m):
+    """control/mr.go mrRevisions: one RevisionOut per row, oldest first: `n` (1 for the first row,
+    the position and not a stored id), `sha`, `base_sha` (omitempty), `created_at`, `current`
+    (omitempty; `sha == head_sha`, so a head pushed back to an older sha marks both rows)."""
+    out = []
+    for i, rv in enumerate(m.get("revisions") or []):
+        row = {"n": i + 1, "sha": rv["sha"]}
+        if rv.get("base_sha"):
+            row["base_sha"] = rv["base_sha"]
+        row["created_at"] = rv["created_at"]
+        if rv["sha"] == m["head_sha"]:
+            row["current"] = True
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # Output shapes (literal gitbay field names)
 
 ISSUE_ROW_KEYS = ("number", "title", "state", "author", "milestone", "created_at")
@@ -939,7 +1033,7 @@ READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
     "help;keys list;repo tree;repo cat;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
     "repo settings show;mr diff;dashboard;notifications list;notifications settings show;"
     "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
-    "mr revisions;mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
+    "mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
     "org label list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
     "wiki show;issue templates;repo log;repo readme;repo symbols;repo runner list;repo secret list;repo domain list;"
     "repo mirror list;repo deploy-key list;org team list;org team show;pgp list;audit;web diff show;web theme show;"
@@ -2134,6 +2228,17 @@ def h_mr_react(ctx, fl, p):
     return react(ctx, fl, "mr")
 
 
+def h_mr_revisions(ctx, fl, p):
+    """`mr revisions <owner/name> <n>` (control/mr.go runMRRevisions, 67d2c52b): mrRef with CanRead
+    first (repository 3, `bad MR number "x"` 2, `MR !n not found in <repo>` 3), then exactly two
+    words (the usage, exit 2). Read-only; not paged; an archived repository is no refusal.
+    Answers every revision, oldest first (revisions_out)."""
+    r, m = readable_item(ctx, fl.pos[0], fl.pos[1], "mr")
+    if len(fl.pos) != 2:
+        raise usage_error("", SPECS[("mr", "revisions")].usage)
+    return revisions_out(m)
+
+
 def h_mr_edit(ctx, fl, p):
     usage = SPECS[("mr", "edit")].usage
     if fl.has("--superseded-by"):
@@ -2259,17 +2364,22 @@ def dequeue(forge, m, reason, now):
 
 def attempt_queued_merge(forge, r, m, now):
     """control/mergequeue.go attemptLocked: a queued merge runs as the account that queued it.
-    An MR no longer open is dequeued (its source branch was deleted); unmet gates keep it queued
-    with the refusal as the reason; otherwise it merges and `mr.merged` has the QUEUER as actor.
-    guess: the queuer still has write access and its credential is still good (the simulator has
-    no write permissions); the credential it was queued with is checked (queueCredentialLapsed,
-    after the account and its write access, before the merge): a token revoked, expired or
-    narrowed dequeues it with the reason."""
+    An MR no longer open is dequeued (its source branch was deleted); then the queuer's write
+    access as it is now (store AccessRole, policy.CanWrite: can_write, so a `repo access revoke`
+    counts): without it, dequeued with `<queuer> no longer has write access to <repo>`; then the
+    credential it was queued with (queueCredentialLapsed): a token revoked, expired or narrowed
+    dequeues it with the reason; unmet gates keep it queued with the refusal as the reason;
+    otherwise it merges and `mr.merged` has the QUEUER as actor. guess: the queuer's account is
+    active (the simulator has no disabled or pending accounts)."""
     q = m.get("queued")
     if not q:
         return None
     if m["state"] != "open":
         dequeue(forge, m, "the source branch was deleted", now)
+        return None
+    queuer = q.get("by") or forge.me
+    if not can_write(forge, queuer, r):
+        dequeue(forge, m, "%s no longer has write access to %s" % (queuer, r["path"]), now)
         return None
     tok, at = forge.queue_tokens.get((r["path"], m["number"]), (None, None))
     lapsed = forge.credential_lapsed(tok if at == q.get("queued_at") else None, now)
@@ -2690,14 +2800,27 @@ def can_read(forge, user, r):
     return r.get("visibility", "public") == "public" or forge.reachable(user, r) or can_admin(forge, user, r)
 
 
+def can_write(forge, user, r):
+    """policy/access.go CanWrite over store/repos.go AccessRole: the strongest role the account holds
+    through its own grant, the owning org (admin, or members_role for a member), a team grant, or
+    ownership, `write` or `admin`. It is `effective_access`'s role for the account.
+    guess (the known departure, docs/gitbay-conformance.md): a repository whose file has no
+    `access` list lets every account write, as the simulator always did; one with `access` (or
+    after a `repo access revoke` wrote one) follows the roles."""
+    if "access" not in r:
+        return True
+    return any(e["user"] == user and e["role"] in ("write", "admin") for e in effective_access(forge, r))
+
+
 def resolve_admin_repo(ctx, path):
     """control/repo.go resolveRepo(c, path, policy.CanAdmin): an unknown or unreadable repository
-    exits 3 `repository X not found`, a readable one the caller may not administer exits 4."""
+    exits 3 `repository X not found`, a readable one the caller may not administer exits 4
+    `permission denied on X; ask its owner for access` (repo.go at 02a67948)."""
     r = ctx.forge.repo(path)
     if not can_admin(ctx.forge, ctx.user, r):
         if not can_read(ctx.forge, ctx.user, r):
             raise CmdError(EXIT_NOT_FOUND, "repository %s not found" % path)
-        raise CmdError(EXIT_DENIED, "permission denied on %s" % path)
+        raise CmdError(EXIT_DENIED, "permission denied on %s; ask its owner for access" % path)
     return r
 
 
@@ -2708,6 +2831,43 @@ def h_repo_access_list(ctx, fl, p):
     is `null`, which an admin's own row rules out in practice."""
     r = resolve_admin_repo(ctx, fl.pos[0])
     return effective_access(ctx.forge, r) or None
+
+
+def revoke_direct_grant(forge, r, user):
+    """store/repos.go RevokeAccess: deletes the account's own repo_access row (`subject_kind =
+    'user'`), ErrNotFound when there is none. In the file that row is a plain username or a grant
+    without `team` in `access`, or a name in `admins` (the simulator's direct admin grants); a team
+    grant, org membership and ownership are other rows and stay. The implicit `access: [me]` and
+    `admins: [me]` of a file without those keys are grants too: revoking `me` writes the list
+    without it (guess: that is what the two guesses stand for). Answers whether a grant went."""
+    gone = False
+    access = r["access"] if "access" in r else [forge.me]
+    kept = [g for g in access if not (g == user or (isinstance(g, dict) and g["user"] == user and not g.get("team")))]
+    if len(kept) != len(access):
+        r["access"], gone = kept, True
+    admins = r["admins"] if "admins" in r else [forge.me]
+    if user in admins:
+        r["admins"], gone = [a for a in admins if a != user], True
+    return gone
+
+
+def h_repo_access_revoke(ctx, fl, p):
+    """`repo access revoke <owner/name> <user>` (control/repo.go runAccessRevoke, 02a67948): exactly
+    two positionals (else the usage, exit 2, before any lookup), CanAdmin through resolveRepo (3 for
+    an unknown or unreadable repository, 4 for one the caller may read but not administer), the
+    account (3 `no such user "x"`), its direct grant (store RevokeAccess; none is exit 3 `<user> has
+    no grant on <repo>`). Answers {"revoked": username}. It records no event; an archived
+    repository does not refuse it (refuseArchived's comment: access commands stay available). Every
+    later check reads the new grants: can_read, can_write, can_admin, effective_access, and the
+    merge queue at its next attempt (mergequeue.go attemptLocked)."""
+    r = resolve_admin_repo(ctx, fl.pos[0])
+    user = fl.pos[1]
+    if user not in ctx.forge.users:
+        raise CmdError(EXIT_NOT_FOUND, "no such user %s" % go_quote(user))
+    if not revoke_direct_grant(ctx.forge, r, user):
+        raise CmdError(EXIT_NOT_FOUND, "%s has no grant on %s" % (user, r["path"]))
+    ctx.applied = True
+    return {"revoked": user}
 
 
 def go_parse_int(s):
@@ -3111,6 +3271,8 @@ SPECS = {
     ("repo", "show"): Spec(h_repo_show, "repo show " + REPO, True, pos=(1, 1)),
     ("repo", "refs"): Spec(h_repo_refs, "repo refs " + REPO, True, pos=(1, 1)),
     ("repo", "access", "list"): Spec(h_repo_access_list, "repo access list " + REPO, True, pos=(1, 1)),
+    ("repo", "access", "revoke"): Spec(h_repo_access_revoke, "repo access revoke %s <user>" % REPO, False,
+                                       pos=(2, 2)),
     ("repo", "deps", "status"): Spec(h_deps_status, "repo deps status " + REPO, True, pos=(1, 1)),
     ("label", "list"): Spec(h_label_list, "label list " + REPO, True, pos=(1, 1)),
     ("label", "set"): Spec(h_label_set, "label set %s <label> [--color <rrggbb>]" % REPO, False, "flags", (2, 2),
@@ -3151,6 +3313,8 @@ SPECS = {
                          "[--cursor <c>]" % REPO, True, "custom",
                          values=("--state", "--label", "--author", "--milestone", "--search")),
     ("mr", "show"): Spec(h_mr_show, "mr show %s <n>" % REPO, True, pos=(2, 2)),
+    # mrRef runs before runMRRevisions counts the words, so a third word is refused after the lookup.
+    ("mr", "revisions"): Spec(h_mr_revisions, "mr revisions %s <n>" % REPO, True, pos=(2, 2), check="at_least"),
     ("mr", "label"): Spec(h_mr_label, "mr label %s <n> [--add <label>]... [--remove <label>]..." % REPO, False,
                           "flags", (2, 2), "at_least", multi=("--add", "--remove")),
     ("mr", "comment"): Spec(h_mr_comment, "mr comment %s <n> (--message <m> | --file -) [--format md|org]" % REPO,
@@ -3833,9 +3997,15 @@ def push(forge, req, now):
     brings a source_gone one back to open, and retries a queued merge (QueuedMergePushed). It
     records no merge-request event. `delete: true` deletes the branch: its open MRs become
     source_gone (store SetMRState: updated_at moves) and a queued merge is dequeued.
+    Each moved head is recorded as a revision (store UpdateMRHead's mr_heads row, `mr revisions`),
+    whoever pushed, unless it is the newest revision's sha already; the pusher is not part of it.
+    A queued merge goes through QueuedMergePushed: a pusher who cannot write to the repository
+    (can_write) dequeues it with `<pusher> pushed and cannot merge into <repo>`, otherwise it is
+    tried at the new head.
     Keys: repo, branch, sha (40 hex; not with delete), actor (default "alice"), forced,
     same_change (the new head proposes the old diff, so fresh reviews follow it: #198),
-    subject (the commit's first line, for the builds)."""
+    subject (the commit's first line, for the builds), base_sha (the revision's merge base;
+    default the target branch's tip, "" for none)."""
     _require(isinstance(req, dict), "push must be an object")
     r = forge.repo(req.get("repo"))
     branch, sha = req.get("branch"), req.get("sha")
@@ -3847,6 +4017,7 @@ def push(forge, req, now):
     else:
         _require(isinstance(sha, str) and re.fullmatch("[0-9a-f]{40}", sha or ""), "push needs a 40-hex sha")
     actor = req.get("actor") or "alice"
+    _require(isinstance(req.get("base_sha", ""), str), "push: base_sha must be a string")
     old = r["branches"].get(branch, ZERO_SHA)
     if old == sha:
         return  # git runs no hook for a ref that did not move
@@ -3876,6 +4047,10 @@ def push(forge, req, now):
         m["head_sha"] = sha
         m["updated_at"] = fmt_ms(now)
         m.pop("checks_combined", None)
+        # refsupdated.go works out the merge base of the target branch and the new head; guess:
+        # with no commit graph, the target's tip stands for it unless the push names one.
+        base = req["base_sha"] if "base_sha" in req else r["branches"].get(m["target_ref"], "")
+        record_revision(m, sha, base or "", now)
         if not req.get("same_change"):
             for rv in m.get("reviews") or []:
                 rv["stale"] = True
@@ -3886,7 +4061,12 @@ def push(forge, req, now):
             for k in ("merged_at", "merged_by", "closed_at", "closed_by"):
                 m.pop(k, None)
         if m.get("queued"):
-            attempt_queued_merge(forge, r, m, now)  # guess: the pusher may write to the target
+            # mergequeue.go QueuedMergePushed: the queuer's authority must not merge commits
+            # someone who cannot merge chose.
+            if not can_write(forge, actor, r):
+                dequeue(forge, m, "%s pushed and cannot merge into %s" % (actor, r["path"]), now)
+            else:
+                attempt_queued_merge(forge, r, m, now)
 
 
 def finish_build(forge, req, now):

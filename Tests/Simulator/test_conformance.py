@@ -836,9 +836,9 @@ class WebhookTests(StateSim):
         self.start_hooks(repos, orgs={"acme": {"members": ["alice"], "admins": ["alice"]}})
         self.add_hook(repo="krz/app")  # `me` administers a repository without `admins`
         self.assertEqual(self.refused("webhook", "add", "krz/app", self.receiver.url, token=ALICE),
-                         (403, 4, "permission denied on krz/app"))
+                         (403, 4, "permission denied on krz/app; ask its owner for access"))
         self.assertEqual(self.refused("webhook", "add", "krz/shared", self.receiver.url),
-                         (403, 4, "permission denied on krz/shared"))
+                         (403, 4, "permission denied on krz/shared; ask its owner for access"))
         self.assertEqual(self.refused("webhook", "add", "krz/secret", self.receiver.url, token=ALICE),
                          (404, 3, "repository krz/secret not found"))
         self.assertEqual(self.refused("webhook", "add", "krz/none", self.receiver.url),
@@ -1313,7 +1313,7 @@ class ReactionTests(StateSim):
             (("issue", "react", "krz/app", "1", "--comment", "3", "+1"), 3, "comment 3 not found on #1"),
             (("mr", "react", "krz/app", "1", "--comment", "2", "eyes"), 3, "comment 2 not found on !1"),
             (("mr", "react", "krz/app", "1", "--comment", "5", "eyes"), 3, "comment 5 not found on !1"),
-            (("mr", "react", "krz/app", "9", "eyes"), 3, "merge request !9 not found in krz/app"),
+            (("mr", "react", "krz/app", "9", "eyes"), 3, "MR !9 not found in krz/app"),
         ]
         for argv, code, message in cases:
             status, exit_code, error = self.refused(*argv)
@@ -1414,7 +1414,7 @@ class AccessListTests(StateSim):
                                                             access=[{"user": "alice", "role": "admin"}]),
                           dict(app_repo(), path="krz/secret", visibility="private", access=[], admins=[])]))
         self.assertEqual(self.refused("repo", "access", "list", "krz/app", token=ALICE),
-                         (403, 4, "permission denied on krz/app"))
+                         (403, 4, "permission denied on krz/app; ask its owner for access"))
         self.assertEqual(self.refused("repo", "access", "list", "krz/secret", token=ALICE),
                          (404, 3, "repository krz/secret not found"))
         self.assertEqual(self.refused("repo", "access", "list", "krz/none"), (404, 3, "repository krz/none not found"))
@@ -1496,3 +1496,150 @@ class QueueCredentialTests(StateSim):
                          "dequeued the merge queued by triage-bot: the token it was queued with no longer has full "
                          "scope")
         self.assertEqual(self.mr("krz/app", 1)["queued"]["by"], "alice")  # still queued: no credential to lapse
+
+
+class RevisionTests(StateSim):
+    """`mr revisions` (control/mr.go runMRRevisions, mrRevisions, RevisionOut at 67d2c52b) over the
+    mr_heads rows store/mrs.go CreateMR and UpdateMRHead write, the latter from
+    control/refsupdated.go RefsUpdated for every push to an MR's source branch."""
+
+    def revisions(self, n=1, repo="krz/app"):
+        return self.ok("mr", "revisions", repo, str(n))
+
+    def test_the_opening_head_is_the_first_revision_and_a_read_token_may_ask(self):
+        self.start(forge([app_repo()]))
+        opening = [{"n": 1, "sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z", "current": True}]
+        self.assertEqual(self.revisions(), opening)
+        status, _, env = self.sim.get("mr", "revisions", "krz/app", "1", token=READ_ONLY)  # ReadOnly: true
+        self.assertEqual((status, env["data"]), (200, opening))
+
+    def test_every_push_to_the_source_branch_records_a_revision_whoever_pushes(self):
+        self.start(forge([app_repo(settings={"require_approvals": 1})]))
+        self.sim.control(advance_seconds=60, push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E,
+                                                   "actor": "alice"})
+        self.sim.control(advance_seconds=0.25, push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_D,
+                                                     "actor": "cmc", "forced": True})
+        self.assertEqual(self.revisions(), [
+            {"n": 1, "sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z"},
+            {"n": 2, "sha": SHA_E, "base_sha": SHA_A, "created_at": "2026-11-29T12:01:00.000Z"},
+            {"n": 3, "sha": SHA_D, "base_sha": SHA_A, "created_at": "2026-11-29T12:01:00.250Z", "current": True}])
+        self.assertEqual(self.mr("krz/app", 1)["head_sha"], SHA_D)
+        # Neither the pusher nor a push shows anywhere else the API reaches: no event in the feed.
+        self.assertEqual(self.feed(), [])
+
+    def test_an_unchanged_head_adds_nothing_and_a_head_pushed_back_adds_a_row(self):
+        # The file's branch tip differs from the MR's head: pushing the head moves the branch (a hook
+        # runs) but not the head, and UpdateMRHead skips a sha equal to the newest row.
+        self.start(forge([app_repo(branches={"main": SHA_A, "feat-1": SHA_D})]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_B})
+        self.assertEqual([r["sha"] for r in self.revisions()], [SHA_B])
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_B, "base_sha": ""})
+        revisions = self.revisions()
+        self.assertEqual([(r["n"], r["sha"], r.get("current")) for r in revisions],
+                         [(1, SHA_B, True), (2, SHA_E, None), (3, SHA_B, True)])  # current is by sha
+        self.assertNotIn("base_sha", revisions[2])
+
+    def test_a_deleted_branch_records_none_and_pushing_it_again_does(self):
+        self.start(forge([app_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "delete": True})
+        self.assertEqual(self.mr("krz/app", 1)["state"], "source_gone")
+        self.assertEqual([r["sha"] for r in self.revisions()], [SHA_B])
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E})
+        self.assertEqual(self.mr("krz/app", 1)["state"], "open")
+        self.assertEqual([r["sha"] for r in self.revisions()], [SHA_B, SHA_E])
+
+    def test_refusals_in_mrrefs_order(self):
+        self.start(forge([app_repo(), dict(app_repo(), path="krz/old", archived=True),
+                          dict(app_repo(), path="krz/secret", visibility="private", access=[BOT])]))
+        for argv, want in [
+                (("krz/app",), (400, 2)),
+                (("krz/none", "1"), (404, 3, "repository krz/none not found")),
+                (("krz/app", "one"), (400, 2, 'bad MR number "one"')),
+                (("krz/app", "9"), (404, 3, "MR !9 not found in krz/app")),
+                (("krz/none", "1", "--limit", "5"), (404, 3, "repository krz/none not found")),  # looked up first
+                (("krz/app", "1", "--limit", "5"), (400, 2))]:
+            got = self.refused("mr", "revisions", *argv)
+            self.assertEqual(got[:len(want)], want, argv)
+        self.assertEqual(self.refused("mr", "revisions", "krz/secret", "1", token=ALICE),
+                         (404, 3, "repository krz/secret not found"))
+        self.assertEqual(len(self.revisions(repo="krz/old")), 1)  # a read: an archived repository answers
+        self.assertEqual(len(self.revisions(repo="krz/secret")), 1)
+        self.ok("mr", "merge", "krz/app", "1")
+        self.assertEqual(self.revisions(), [{"n": 1, "sha": SHA_B, "created_at": "2026-11-01T00:00:00.000Z",
+                                             "current": True}])  # a merged MR keeps its history
+
+
+class AccessRevokeTests(StateSim):
+    """`repo access revoke` (control/repo.go runAccessRevoke at 02a67948; store/repos.go RevokeAccess)
+    and what losing write does to a queued merge (control/mergequeue.go attemptLocked,
+    QueuedMergePushed at c1f3c195)."""
+
+    def access(self, repo="krz/app"):
+        return self.sim.data("repo", "access", "list", repo)
+
+    def test_revoke_takes_the_direct_grant_only_and_answers_the_user(self):
+        repo = app_repo(access=["alice", {"user": "cmc", "role": "read"},
+                                {"user": "cmc", "role": "write", "team": "core"}], admins=[BOT])
+        self.start(forge([repo, dict(app_repo(), path="krz/old", archived=True, access=["alice"], admins=[BOT])]))
+        self.assertEqual(self.ok("repo", "access", "revoke", "krz/app", "alice"), {"revoked": "alice"})
+        self.assertNotIn("alice", [e["user"] for e in self.access()])
+        self.assertEqual(self.ok("repo", "access", "revoke", "krz/app", "cmc"), {"revoked": "cmc"})
+        self.assertIn({"user": "cmc", "role": "write", "source": "team core"}, self.access())  # a team grant stays
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/app", "alice"),
+                         (404, 3, "alice has no grant on krz/app"))
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/app", "cmc"),
+                         (404, 3, "cmc has no grant on krz/app"))
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/app", "nobody"),
+                         (404, 3, 'no such user "nobody"'))
+        self.assertEqual(self.ok("repo", "access", "revoke", "krz/old", "alice"), {"revoked": "alice"})  # archived
+        self.assertEqual(self.feed(), [])  # no event
+        self.assertEqual([(j["argv"][:3], j["applied"]) for j in self.sim.journal_lines()][0],
+                         (["repo", "access", "revoke"], True))
+
+    def test_refusals_in_order(self):
+        self.start(forge([app_repo(access=["alice"], admins=[BOT]),
+                          dict(app_repo(), path="krz/secret", visibility="private", access=[BOT])]))
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/none")[:2], (400, 2))  # count first
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/none", "alice", "x")[:2], (400, 2))
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/none", "alice"),
+                         (404, 3, "repository krz/none not found"))
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/secret", "alice", token=ALICE),
+                         (404, 3, "repository krz/secret not found"))
+        self.assertEqual(self.refused("repo", "access", "revoke", "krz/app", "nobody", token=ALICE),
+                         (403, 4, "permission denied on krz/app; ask its owner for access"))
+        status, _, env = self.sim.get("repo", "access", "revoke", "krz/app", "alice")  # a write: never a GET
+        self.assertEqual(status, 400, env)
+
+    def test_a_queuer_who_lost_write_is_dequeued_at_the_next_attempt(self):
+        self.start(forge([app_repo(access=[BOT, "alice"])]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready", token=ALICE)  # a draft: stays queued
+        self.ok("repo", "access", "revoke", "krz/app", "alice")
+        self.assertEqual(self.mr("krz/app", 2)["queued"]["by"], "alice")  # nothing tries the queue at a revoke
+        self.ok("mr", "ready", "krz/app", "2")
+        shown = self.mr("krz/app", 2)
+        self.assertEqual((shown["state"], shown.get("queued")), ("open", None))
+        self.assertEqual(shown["comments"][-1]["body"],
+                         "dequeued the merge queued by alice: alice no longer has write access to krz/app")
+        self.assertEqual(self.kinds(), ["mr.draft"])  # a dequeue records no event
+
+    def test_a_push_by_someone_who_cannot_write_dequeues_and_still_records_the_revision(self):
+        self.start(forge([app_repo(access=[BOT, "alice"], settings={"require_approvals": 1})]))
+        self.ok("mr", "merge", "krz/app", "1", "--when-ready", token=ALICE)
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E, "actor": "alice"})
+        self.assertEqual(self.mr("krz/app", 1)["queued"]["by"], "alice")  # a writer's push: tried, still waits
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_D, "actor": "cmc"})
+        shown = self.mr("krz/app", 1)
+        self.assertNotIn("queued", shown)
+        self.assertEqual(shown["comments"][-1]["body"],
+                         "dequeued the merge queued by alice: cmc pushed and cannot merge into krz/app")
+        self.assertEqual([r["sha"] for r in self.ok("mr", "revisions", "krz/app", "1")], [SHA_B, SHA_E, SHA_D])
+
+    def test_revoking_me_where_the_file_gave_no_grants_writes_them_down(self):
+        # guess: the implicit `access: [me]` and `admins: [me]` are grants, and a revoke writes the
+        # lists without `me`; from then on the repository follows its roles for writes too.
+        self.start(forge([app_repo()]))
+        self.assertEqual(self.ok("repo", "access", "revoke", "krz/app", BOT), {"revoked": BOT})
+        state = json.loads(self.sim.raw("GET", "/_sim/state")[2])["repos"][0]
+        self.assertEqual((state["access"], state["admins"]), ([], []))
+        self.assertEqual(self.refused("repo", "access", "list", "krz/app")[:2], (403, 4))

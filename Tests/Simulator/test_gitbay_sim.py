@@ -1132,6 +1132,100 @@ class GeneratedMilestoneTests(unittest.TestCase):
         self.assertEqual(json.dumps(with_them, sort_keys=True), json.dumps(without, sort_keys=True))
 
 
+def revision_forge(**mr):
+    """One repository with one open MR; `mr` adds or replaces the MR's keys."""
+    m = {"number": 1, "title": "feature", "state": "open", "author": "alice", "source": "feat", "target_ref": "main",
+         "head_sha": "b" * 40, "created_at": "2026-11-01T00:00:00Z"}
+    m.update(mr)
+    return {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+            "repos": [{"path": "krz/app", "branches": {"main": "a" * 40, "feat": "b" * 40}, "merge_requests": [m]}]}
+
+
+class RevisionStateFileTests(unittest.TestCase):
+    """An MR's `revisions` in the forge-state file: gitbay's mr_heads rows (store/mrs.go MRHeads;
+    internal/store/migrations/0039_mr_head_history.up.sql), kept across a dump and a reload."""
+
+    def revisions(self, doc):
+        f = gitbay_sim.Forge(json.loads(json.dumps(doc)))
+        dumped = f.dump(f.now)
+        self.assertEqual(gitbay_sim.Forge(json.loads(json.dumps(dumped))).dump(f.now), dumped)
+        return dumped["repos"][0]["merge_requests"][0]["revisions"]
+
+    def test_a_merge_request_without_revisions_gets_its_opening_head(self):
+        # guess: store CreateMR's opening row, stamped with the MR's own created_at.
+        self.assertEqual(self.revisions(revision_forge()),
+                         [{"sha": "b" * 40, "created_at": "2026-11-01T00:00:00.000Z"}])
+        self.assertEqual(self.revisions(revision_forge(head_sha="")), [])  # CreateMR records no empty head
+
+    def test_revisions_load_as_given_and_a_reply_pasted_in_loads(self):
+        given = [{"n": 1, "sha": "b" * 40, "created_at": "2026-11-01T00:00:00Z"},
+                 {"n": 2, "sha": "c" * 40, "base_sha": "a" * 40, "created_at": "2026-11-02T00:00:00.5Z"},
+                 {"n": 3, "sha": "b" * 40, "base_sha": "", "created_at": "2026-11-02T00:00:00.500Z", "current": True}]
+        self.assertEqual(self.revisions(revision_forge(revisions=given)), [
+            {"sha": "b" * 40, "created_at": "2026-11-01T00:00:00.000Z"},
+            {"sha": "c" * 40, "base_sha": "a" * 40, "created_at": "2026-11-02T00:00:00.500Z"},
+            {"sha": "b" * 40, "created_at": "2026-11-02T00:00:00.500Z"}])
+        self.assertEqual(self.revisions(revision_forge(head_sha="", revisions=[])), [])
+
+    def test_bad_revisions_are_refused(self):
+        b, c = "b" * 40, "c" * 40
+        for revisions in ({"sha": b}, [{"created_at": "2026-11-01T00:00:00Z"}],
+                          [{"sha": "not hex", "created_at": "2026-11-01T00:00:00Z"}],
+                          [{"sha": b, "created_at": "yesterday"}],
+                          [{"sha": b, "created_at": "2026-11-01T00:00:00Z", "pusher": "alice"}],
+                          [{"sha": b, "created_at": "2026-11-01T00:00:00Z", "base_sha": 7}],
+                          [{"sha": c, "created_at": "2026-11-01T00:00:00Z"}],  # not the head
+                          [],  # the head has no revision
+                          [{"sha": c, "created_at": "2026-11-02T00:00:00Z"},
+                           {"sha": b, "created_at": "2026-11-01T00:00:00Z"}],  # earlier than the one before
+                          [{"sha": b, "created_at": "2026-11-01T00:00:00Z"},
+                           {"sha": b, "created_at": "2026-11-02T00:00:00Z"}]):  # an unchanged head twice
+            with self.assertRaises(gitbay_sim.StateError, msg=repr(revisions)):
+                gitbay_sim.Forge(revision_forge(revisions=revisions))
+
+    def test_a_pushed_revision_survives_the_state_file_and_a_reload(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "forge.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(revision_forge(), f)
+            sim = Sim(path, "--clock", "frozen")
+            try:
+                sim.control(advance_seconds=1.5, push={"repo": "krz/app", "branch": "feat", "sha": "c" * 40,
+                                                       "actor": "cmc"})
+                before = sim.data("mr", "revisions", "krz/app", "1")
+                self.assertEqual([r["sha"] for r in before], ["b" * 40, "c" * 40])
+                self.assertEqual(before[1]["created_at"], "2026-11-29T12:00:01.500Z")
+                state = json.loads(sim.raw("GET", "/_sim/state")[2])
+                self.assertEqual(state["repos"][0]["merge_requests"][0]["revisions"][1],
+                                 {"sha": "c" * 40, "base_sha": "a" * 40, "created_at": "2026-11-29T12:00:01.500Z"})
+                sim.control(state=state)
+                self.assertEqual(sim.data("mr", "revisions", "krz/app", "1"), before)
+                self.assertNotIn("revisions", sim.data("mr", "show", "krz/app", "1"))  # not part of mr show
+            finally:
+                sim.stop()
+
+
+class RevisionAndRevokeRegistryTests(unittest.TestCase):
+    """The registry copy's rows of `mr revisions` (control/mr.go init, runMRRevisions) and
+    `repo access revoke` (control/repo.go init, runAccessRevoke) against the simulated commands."""
+
+    def test_the_rows_match_the_simulated_commands(self):
+        path = os.path.join(HERE, "..", "GitbayKitTests", "Fixtures", "gitbay-registry.json")
+        with open(path, encoding="utf-8") as f:
+            registry = json.load(f)
+        for name, read_only in (("mr revisions", True), ("repo access revoke", False)):
+            self.assertIn(name, registry["known_paths"])
+            entry = next(c for c in registry["commands"] if c["path"] == name)
+            spec = gitbay_sim.SPECS[tuple(name.split())]
+            self.assertEqual((entry["read_only"], entry["reads_stdin"], entry["parser"], entry["flags"]),
+                             (read_only, spec.reads_stdin, spec.parser, []))
+            self.assertEqual(spec.read_only, read_only)
+            self.assertEqual(entry["positional_count"], {"min": 2, "max": spec.pos[1]})
+            self.assertTrue(spec.usage.startswith(name + " <owner/name> "), spec.usage)
+        self.assertFalse(gitbay_sim.is_read_only(("repo", "access", "revoke")))
+        self.assertTrue(gitbay_sim.is_read_only(("mr", "revisions")))
+
+
 if __name__ == "__main__":
     unittest.main()
 
