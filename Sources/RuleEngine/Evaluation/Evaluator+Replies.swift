@@ -75,7 +75,7 @@ extension Evaluator {
                 entries[index].command.map { "- `\($0.text)`: \($0.refusal ?? "refused")" }
             }
             let text = "@\(command.author): these commands were not done:\n" + lines.joined(separator: "\n")
-            let markers = Set(indices.dropFirst().map { entries[$0].marker }).subtracting([first.marker]).sorted()
+            let markers = Self.otherMarkers(of: indices, in: entries)
             entries[indices[0]].actions = [
                 reply(
                     text, rule: first.rule, context: context, reference: first.item.reference, command: command,
@@ -120,7 +120,7 @@ extension Evaluator {
             }
             let first = entries[all[0]]
             guard let command = first.command else { continue }
-            let markers = Set(all.dropFirst().map { entries[$0].marker }).subtracting([first.marker]).sorted()
+            let markers = Self.otherMarkers(of: all, in: entries)
             entries[all[0]].actions = [
                 reply(
                     "@\(command.author): none of the \(all.count) commands of this comment was done: \(reason).",
@@ -138,5 +138,12 @@ extension Evaluator {
             else { return nil }
             return "\(entry.item.reference): \(command.summary) waits: \(waiting.note ?? "not due yet")"
         }
+    }
+
+    /// The markers of the entries at `indices` other than the first's: one reply answering them
+    /// all carries them, so each rule reads its command answered.
+    static func otherMarkers(of indices: [Int], in entries: [PlanEntry]) -> [String] {
+        guard let first = indices.first else { return [] }
+        return Set(indices.dropFirst().map { entries[$0].marker }).subtracting([entries[first].marker]).sorted()
     }
 }
