@@ -21,4 +21,9 @@ extension ItemContext {
         }
         return read.sha == record.mergeRequest.headSHA ? read.statuses : []
     }
+
+    /// The heads the merge request has had, oldest first, as far as they are read; empty otherwise.
+    var revisions: [MergeRequestRevision] {
+        item.box(as: MergeRequestRecord.self)?.record.revisions ?? []
+    }
 }

@@ -10,19 +10,31 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
 
     /// The list in the file's order, as the file says it (so errors point at the right index),
     /// each with its head's statuses from the repository's `statuses`, descriptions included:
-    /// what `status list` would answer, so an offline plan judges `set-status` as a live one does.
+    /// what `status list` would answer, so an offline plan judges `set-status` as a live one does;
+    /// and each with its heads from the repository's `revisions` (by number, as `mr revisions`
+    /// lists them), else its head as the one it was opened with.
     func decodeStateFile(
         from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
     ) throws -> any ItemCollection {
         let mergeRequests = try container.decodeIfPresent([MergeRequest].self, forKey: key) ?? []
         let statuses =
             try container.decodeIfPresent([String: [CommitStatus]].self, forKey: StateFileKey("statuses")) ?? [:]
+        let revisions =
+            try container.decodeIfPresent([String: [MergeRequestRevision]].self, forKey: StateFileKey("revisions"))
+            ?? [:]
         return Records(
             mergeRequests.map { mergeRequest in
                 MergeRequestRecord(
                     mergeRequest: mergeRequest, known: Set(ReadNeed.item),
-                    headStatuses: Self.headStatuses(of: mergeRequest, recorded: statuses[mergeRequest.headSHA] ?? []))
+                    headStatuses: Self.headStatuses(of: mergeRequest, recorded: statuses[mergeRequest.headSHA] ?? []),
+                    revisions: revisions[String(mergeRequest.number)] ?? [Self.opening(mergeRequest)])
             })
+    }
+
+    /// The revision gitbay records when a merge request is opened (`internal/store/mrs.go`,
+    /// `CreateMR`): a file that lists no revisions says no push has moved the head since.
+    static func opening(_ mergeRequest: MergeRequest) -> MergeRequestRevision {
+        MergeRequestRevision(number: 1, sha: mergeRequest.headSHA, createdAt: mergeRequest.createdAt, isCurrent: true)
     }
 
     /// The statuses of `mergeRequest`'s head: those recorded for the commit, then each of its
@@ -63,11 +75,13 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
         let derived = ForgeDerivation.derive(
             repository.mergeRequests.map(\.mergeRequest).sorted { $0.number > $1.number }.map(Self.normalized),
             path: file.path, settings: file.settings)
-        let everything = Set(ReadNeed.item).union([.statuses])
-        var statuses: [Int: CommitStatuses] = [:]
-        for record in repository.mergeRequests { statuses[record.number] = record.headStatuses }
+        let everything = Set(ReadNeed.item).union([.statuses, .revisions])
+        var read: [Int: MergeRequestRecord] = [:]
+        for record in repository.mergeRequests { read[record.number] = record }
         repository.mergeRequests = derived.map {
-            MergeRequestRecord(mergeRequest: $0, known: everything, headStatuses: statuses[$0.number])
+            MergeRequestRecord(
+                mergeRequest: $0, known: everything, headStatuses: read[$0.number]?.headStatuses,
+                revisions: read[$0.number]?.revisions ?? [Self.opening($0)])
         }
     }
 

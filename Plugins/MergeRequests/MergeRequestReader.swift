@@ -126,20 +126,34 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
         }
     }
 
-    /// `status list` of the head as read, for whether a status the bot set still says the same.
+    /// `status list` of the head as read, for whether a status the bot set still says the same,
+    /// and `mr revisions`, for which head a `/merge` was given on.
     func readBeyondDetail(
         _ needs: Set<ReadNeed>, of number: Int, in path: RepositoryPath, into context: inout ReadContext
     ) async throws {
-        guard needs.contains(.statuses),
+        guard !needs.isDisjoint(with: [.statuses, .revisions]),
             let index = context.repositories[path]?.mergeRequests.firstIndex(where: {
                 $0.mergeRequest.number == number
             }),
-            let head = context.repositories[path]?.mergeRequests[index].mergeRequest.headSHA
+            var record = context.repositories[path]?.mergeRequests[index]
         else { return }
-        let statuses = try await context.reader.send(try StatusListCommand(repository: path, sha: head))
-        context.update(path) { repository in
-            repository.mergeRequests[index].headStatuses = statuses
-            repository.mergeRequests[index].known.insert(.statuses)
+        try await Self.readBeyondDetail(needs, of: &record, in: path, reader: context.reader)
+        context.update(path) { repository in repository.mergeRequests[index] = record }
+    }
+
+    /// Reads into `record` what of `needs` lies beyond its detail: the head's statuses, its revisions.
+    private static func readBeyondDetail(
+        _ needs: Set<ReadNeed>, of record: inout MergeRequestRecord, in path: RepositoryPath, reader: any ForgeReader
+    ) async throws {
+        if needs.contains(.statuses) {
+            record.headStatuses = try await reader.send(
+                try StatusListCommand(repository: path, sha: record.mergeRequest.headSHA))
+            record.known.insert(.statuses)
+        }
+        if needs.contains(.revisions) {
+            record.revisions = try await reader.send(
+                try MergeRequestRevisionsCommand(repository: path, number: record.number))
+            record.known.insert(.revisions)
         }
     }
 
@@ -196,8 +210,8 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
     }
 
     /// `mr show`, the repository's open merge requests when a condition consults them (a stack's
-    /// parent), listed once per repository for the run, and the head's statuses when an action
-    /// judges by them.
+    /// parent), listed once per repository for the run, and the head's statuses and revisions
+    /// when an action judges by them.
     func refresh(
         _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
     ) async throws -> (item: Item, repository: RepositoryState)? {
@@ -221,11 +235,7 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
             try MergeRequestShowCommand(repository: path, number: item.number))
         mergeRequest.updatedAt = Comment.lastActivity(planned: item.updatedAt, comments: mergeRequest.comments)
         var record = MergeRequestRecord(mergeRequest: mergeRequest, known: [.detail, .freshDetail, .labels, .activity])
-        if needs.contains(.statuses) {
-            record.headStatuses = try await context.reader.send(
-                try StatusListCommand(repository: path, sha: mergeRequest.headSHA))
-            record.known.insert(.statuses)
-        }
+        try await Self.readBeyondDetail(needs, of: &record, in: path, reader: context.reader)
         return (.mergeRequest(record), repository)
     }
 }

@@ -9,11 +9,18 @@ public struct MergeRequestRecord: ItemRecord {
     /// The statuses of the head as `status list` gave them, with their descriptions (which `mr show`
     /// leaves out), when ``ReadNeed/statuses`` was read; they name the sha they are of.
     public var headStatuses: CommitStatuses?
+    /// Every head the merge request has had, oldest first, as `mr revisions` gave them, when
+    /// ``ReadNeed/revisions`` was read: what binds a `/merge` to the head its giver saw.
+    public var revisions: [MergeRequestRevision]?
 
-    public init(mergeRequest: MergeRequest, known: Set<ReadNeed>, headStatuses: CommitStatuses? = nil) {
+    public init(
+        mergeRequest: MergeRequest, known: Set<ReadNeed>, headStatuses: CommitStatuses? = nil,
+        revisions: [MergeRequestRevision]? = nil
+    ) {
         self.mergeRequest = mergeRequest
         self.known = known
         self.headStatuses = headStatuses
+        self.revisions = revisions
     }
 
     public var number: Int { mergeRequest.number }

@@ -80,7 +80,8 @@ extension MergeRequestsPlugin {
     /// `/merge`, by someone without write access, would be merged on the bot's rights with nobody
     /// re-checking the rule, the giver's access or a `/hold`. Instead the action waits while
     /// gitbay's gates (`mr show`'s `gates.unmet`) do not pass, and every run judges it again: the
-    /// rule, who gave the command, and the gates, before it merges. The bot never retries a
+    /// rule, who gave the command, and the gates, before it merges; a command merges only the
+    /// head it was given on (``HeadBinding``). The bot never retries a
     /// refusal: a gate that closed meanwhile (exit 4) and a merged or closed merge request (exit
     /// 2) are reported as they are.
     private static let merge = ActionDefinition(
@@ -91,9 +92,10 @@ extension MergeRequestsPlugin {
                 doc: "`ff`, `merge`, `squash` or `rebase`; left out, gitbay fast-forwards when it can and merges "
                     + "otherwise.")
         ],
-        needs: [.detail],
+        needs: [.detail], commandNeeds: [.revisions],
         doc: "Merges it (`mr merge`) once every gate passes, and waits while one does not (gitbay's unmet gates, "
-            + "judged again each run); done when it is merged.",
+            + "judged again each run); done when it is merged. For a command, only the head the command was given "
+            + "on (one `mr revisions` read): a head pushed since refuses it.",
         command: { request, context in
             try MergeRequestMergeCommand(
                 repository: context.repository.path, number: context.item.number,
@@ -105,6 +107,10 @@ extension MergeRequestsPlugin {
         refusal: { context in
             guard let mr = context.mergeRequest, mr.state == .closed || mr.state == .sourceGone else { return nil }
             return "!\(mr.number) is \(mr.state.rawValue); only an open merge request can be merged"
+        },
+        commandRefusal: { command, context in
+            guard let mr = context.mergeRequest else { return nil }
+            return HeadBinding(command: command, mergeRequest: mr, revisions: context.revisions).refusal
         },
         wait: { _, context in
             guard let unmet = context.mergeRequest?.gates?.unmet, !unmet.isEmpty else { return nil }

@@ -10,7 +10,7 @@ public struct MergeRequestsPlugin: BotPlugin {
 
     public var kinds: [any ItemKindDefinition] { [MergeRequestReader()] }
 
-    public var needs: [ReadNeedDefinition] { [.openMergeRequests, .allMergeRequests, .statuses] }
+    public var needs: [ReadNeedDefinition] { [.openMergeRequests, .allMergeRequests, .statuses, .revisions] }
 
     public var probes: [any QuietChangeProbe] { [OpenMergeRequestProbe()] }
 

@@ -8,6 +8,9 @@ extension ReadNeed {
     /// The statuses of a merge request's head, with their descriptions (`status list`), which
     /// `mr show` does not give.
     public static let statuses = ReadNeed("statuses")
+    /// Every head a merge request has had, with when gitbay recorded it (`mr revisions`): what
+    /// tells the head a `/merge` was given on.
+    public static let revisions = ReadNeed("revisions")
 }
 
 extension ReadNeedDefinition {
@@ -18,4 +21,7 @@ extension ReadNeedDefinition {
     /// The head's statuses, read for each merge request a rule that needs them may act on.
     static let statuses = ReadNeedDefinition(
         .statuses, cost: "one `status list` of the item's commit, with descriptions", rank: 4, perItem: true)
+    /// The heads, read for each merge request a command may merge.
+    static let revisions = ReadNeedDefinition(
+        .revisions, cost: "one `mr revisions` of the item", rank: 5, perItem: true)
 }

@@ -164,6 +164,81 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
         }
     }
 
+    /// A `/merge` merges only the head it was given on: bob, the author, who may not write,
+    /// pushes a new head after alice's `/merge`, and its build passes; the run refuses the
+    /// command with a reply naming both heads, merges nothing, and no later run does.
+    @Test func aMergeIsRefusedWhenTheHeadMovedAfterTheCommand() async throws {
+        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
+            let asked = try await simulator.write(
+                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            let state = BotState()
+            _ = await run(simulator, state: state)
+            #expect(try botWrites(simulator).allSatisfy { !$0.hasPrefix("mr merge") })
+            _ = try await simulator.pushNewHead(sha("4"), toMergeRequest: 3, of: "krz/app", by: "bob", advancing: 60)
+            try await simulator.control(
+                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 2, \"status\": \"success\"}}")
+            let second = await run(simulator, state: state)
+            #expect(second.code == 0, "\(second.output)\(second.error)")
+            let writes = try botWrites(simulator)
+            #expect(!writes.contains { $0.hasPrefix("mr merge") || $0.hasPrefix("mr react") }, "\(writes)")
+            let reply = try #require(
+                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.compactMap {
+                    $0["body"] as? String
+                }.first { $0.hasPrefix("@alice: `/merge` was not done") })
+            #expect(reply.contains("head moved after the command was given: it was \(sha("3").prefix(12))"), "\(reply)")
+            #expect(reply.contains("it is \(sha("4").prefix(12))"), "\(reply)")
+            #expect((try await mergeRequest(3, of: simulator))["state"] as? String == "open")
+            let third = await run(simulator, state: BotState())
+            #expect(third.output.contains("nothing to do"), "\(third.output)")
+        }
+    }
+
+    /// A saved plan's `/merge` is bound too: the head moves between `plan` and `apply`, and the
+    /// fresh read before the write refuses it; neither the merge nor the 👍 goes out.
+    @Test func anAppliedPlanDoesNotMergeAHeadPushedAfterThePlan() async throws {
+        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
+            let asked = try await simulator.write(
+                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            try await simulator.control(
+                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            let planFile = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID()).json").path
+            defer { try? FileManager.default.removeItem(atPath: planFile) }
+            let url = simulator.baseURL.absoluteString
+            let token = ["GITBAY_TOKEN": simulator.token]
+            let planned = await runBot(
+                ["plan", commands, "--url", url, "--now", now, "-o", planFile], environment: token)
+            #expect(planned.code == 0 && planned.output.contains("mr merge krz/app 3"), "\(planned.output)")
+            _ = try await simulator.pushNewHead(sha("4"), toMergeRequest: 3, of: "krz/app", by: "bob", advancing: 60)
+            let applied = await runBot(
+                ["apply", planFile, "--url", url, "--state-dir", BotState().folder], environment: token)
+            #expect(applied.output.contains("head moved after the command was given"), "\(applied.output)")
+            #expect(try botWrites(simulator).isEmpty, "\(applied.output)")
+            #expect((try await mergeRequest(3, of: simulator))["state"] as? String == "open")
+        }
+    }
+
+    /// A `/merge` merges only while its giver may still approve it: alice loses write access
+    /// while it waits for the build; once the build passes, the command is refused, not merged.
+    @Test func aWaitingMergeIsRefusedOnceItsGiverLostWriteAccess() async throws {
+        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
+            let asked = try await simulator.write(
+                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            let state = BotState()
+            _ = await run(simulator, state: state)
+            try await simulator.revokeAccess(of: "alice", on: "krz/app")
+            try await simulator.control(
+                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            let second = await run(simulator, state: state)
+            #expect(second.code == 0, "\(second.output)\(second.error)")
+            #expect(!(try botWrites(simulator)).contains { $0.hasPrefix("mr merge") })
+            #expect(second.output.contains("only those who may write to krz/app may give it"), "\(second.output)")
+            #expect((try await mergeRequest(3, of: simulator))["state"] as? String == "open")
+        }
+    }
+
     /// Two commands in one comment get one 👍, and only once both are done: while gitbay fails
     /// the label with a server error (no refusal, so no reply), the assignment alone does not
     /// acknowledge the comment, and the next run finishes both.

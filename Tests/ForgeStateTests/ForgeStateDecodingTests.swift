@@ -53,7 +53,7 @@ import Testing
                 #expect(repository.refs != nil && repository.dependencies != nil && repository.defaultBranch != nil)
                 #expect(repository.issues.allSatisfy { $0.known == wholeItem && $0.issue.updatedAt != nil })
                 // A merge request's head statuses come with the file too (`statuses`, then `checks`).
-                #expect(repository.mergeRequests.allSatisfy { $0.known == wholeItem.union([.statuses]) })
+                #expect(repository.mergeRequests.allSatisfy { $0.known == wholeItem.union([.statuses, .revisions]) })
             }
         }
     }

@@ -139,7 +139,8 @@ public struct Applier: Sendable {
                         continue
                     }
                     if let failure {
-                        append(outcome(entry, action, .skipped, "not sent: \(failure.action) failed"))
+                        let what = failure.status == .skipped ? "was refused on a fresh read" : "failed"
+                        append(outcome(entry, action, .skipped, "not sent: \(failure.action) \(what)"))
                         continue
                     }
                     if unanswered, registry.isAcknowledgement(action, of: entry) {
@@ -150,7 +151,10 @@ public struct Applier: Sendable {
                         action, of: entry, context: context, refresher: &refresher, writer: writer,
                         journal: journal, run: run, now: now, report: &report)
                     append(applied)
-                    if entry.command != nil, applied.status == .failed { failure = applied }
+                    // A command refused on the fresh read (a head pushed since `/merge`) is not done either.
+                    if entry.command != nil, applied.status == .failed || applied.status == .skipped {
+                        failure = applied
+                    }
                 }
                 if let failure, failure.refused, report.haltReason == nil,
                     let reply = await replyToRefusal(

@@ -35,7 +35,9 @@ struct ItemRefresher {
     mutating func context(for entry: PlanEntry, now: Date) async throws -> ItemContext? {
         guard let reader = registry.reading(of: entry.item.kind) else { return nil }
         let needs = entry.actions.reduce(into: entry.precondition.needs(registry: registry, kind: entry.item.kind)) {
-            $0.formUnion(registry.action($1.action, for: entry.item.kind)?.needs ?? [])
+            let definition = registry.action($1.action, for: entry.item.kind)
+            $0.formUnion(definition?.needs ?? [])
+            if entry.command != nil { $0.formUnion(definition?.commandNeeds ?? []) }
         }
         let refreshed = try await reader.refresh(entry.item, needs: needs, in: &context)
         facts?.keep(context.repositories)

@@ -192,8 +192,8 @@ extension Evaluator {
             var actions = rule.actions.map { action in
                 plannedAction(
                     action, definition: registry.action(action.name, for: rule.kind),
-                    needs: action.needs(for: rule.kind, registry: registry), rule: rule, context: context,
-                    reference: reference, command: planned)
+                    needs: action.needs(for: rule.kind, registry: registry, command: true), rule: rule,
+                    context: context, reference: reference, command: planned)
             }
             if let refused = actions.first(where: { $0.status == .refused || $0.status == .invalid }) {
                 entries.append(refuse("\(refused.action): \(refused.note ?? "refused")"))

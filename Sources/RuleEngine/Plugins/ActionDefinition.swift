@@ -14,6 +14,9 @@ public struct ActionDefinition: Sendable {
     /// comments for `comment`); a `.detail` need comes with ``ReadNeed/freshDetail`` unless the
     /// action is declared ``cached(_:)``.
     public private(set) var needs: Set<ReadNeed>
+    /// What must be read, beyond ``needs``, before ``commandRefusal`` can answer (a merge
+    /// request's revisions); read only where a rule's command asks for the action.
+    public let commandNeeds: Set<ReadNeed>
     /// The exact command; throws when a value is one gitbay would refuse (a comment over 64 KiB).
     public var command: @Sendable (ActionRequest, ItemContext) throws -> ControlCommand
     /// Whether the item is already as the action would leave it, so the action is skipped:
@@ -22,6 +25,13 @@ public struct ActionDefinition: Sendable {
     /// A reason the action must not run on this item at all, whatever the rule says (never cancel
     /// the build of an open merge request's head); `nil` when it may.
     public var refusal: @Sendable (ItemContext) -> String?
+    /// A reason the action must not run for this command's giver, though it may run on the item:
+    /// what the command was given on has changed since (a merge request's head pushed after a
+    /// `/merge`), so the giver has not approved what it would do now; `nil` when it may.
+    ///
+    /// Judged only for an action that answers a command, after ``isDone`` (a merge request
+    /// merged meanwhile answers the command whatever its head).
+    public var commandRefusal: @Sendable (PlannedCommand, ItemContext) -> String?
     /// Why the action is not due yet though its rule holds (a merge whose gates do not pass):
     /// it sends nothing this run and is judged again on the next, where a queue in gitbay would
     /// act later on the bot's authority with nobody re-checking the rule; `nil` when it may go.
@@ -39,10 +49,11 @@ public struct ActionDefinition: Sendable {
 
     public init(
         _ name: String, argument: ActionArgumentKind = .none, parameters: [ActionParameter] = [],
-        needs: Set<ReadNeed> = [], doc: String,
+        needs: Set<ReadNeed> = [], commandNeeds: Set<ReadNeed> = [], doc: String,
         command: @escaping @Sendable (ActionRequest, ItemContext) throws -> ControlCommand,
         isDone: @escaping @Sendable (ActionRequest, ItemContext) -> Bool,
         refusal: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
+        commandRefusal: @escaping @Sendable (PlannedCommand, ItemContext) -> String? = { _, _ in nil },
         wait: @escaping @Sendable (ActionRequest, ItemContext) -> String? = { _, _ in nil },
         warning: @escaping @Sendable (ItemContext) -> String? = { _ in nil },
         companion: (action: String, without: String)? = nil
@@ -52,9 +63,11 @@ public struct ActionDefinition: Sendable {
         self.parameters = parameters
         self.doc = doc
         self.needs = needs.contains(.detail) ? needs.union([.freshDetail]) : needs
+        self.commandNeeds = commandNeeds
         self.command = command
         self.isDone = isDone
         self.refusal = refusal
+        self.commandRefusal = commandRefusal
         self.wait = wait
         self.warning = warning
         self.companion = companion
@@ -80,13 +93,15 @@ public struct ActionDefinition: Sendable {
         case due
     }
 
-    /// The one order in which planning and applying ask: refusal, then done, then waiting.
+    /// The one order in which planning and applying ask: refusal, then done, then the command's
+    /// refusal, then waiting.
     ///
     /// A refusal is the stronger statement (the action must never run on this item), so it wins
     /// over "already so", and `plan` and `apply` report the same item the same way.
     public func verdict(_ request: ActionRequest, _ context: ItemContext) -> Verdict {
         if let reason = refusal(context) { return .refused(reason) }
         if isDone(request, context) { return .done }
+        if let command = request.command, let reason = commandRefusal(command, context) { return .refused(reason) }
         return wait(request, context).map(Verdict.waiting) ?? .due
     }
 }

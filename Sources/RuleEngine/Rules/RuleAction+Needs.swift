@@ -5,8 +5,13 @@ extension RuleAction {
     /// The fields a template prints count because a condition can be decided without them (a
     /// range of `quiet` from the listing row, ``FieldBounds``): a comment saying "quiet for
     /// {{ quiet }}" must still wait for the value, never print an empty one.
-    public func needs(for kind: ItemKind, registry: PluginRegistry) -> Set<ReadNeed> {
-        var needs = registry.action(name, for: kind)?.needs ?? []
+    ///
+    /// With `command`, the action answers a rule's command, and what the plugin judges a command
+    /// by counts too (``ActionDefinition/commandNeeds``).
+    public func needs(for kind: ItemKind, registry: PluginRegistry, command: Bool = false) -> Set<ReadNeed> {
+        let definition = registry.action(name, for: kind)
+        var needs = definition?.needs ?? []
+        if command { needs.formUnion(definition?.commandNeeds ?? []) }
         for template in templates {
             for field in template.fieldNames { needs.formUnion(registry.field(field, for: kind)?.needs ?? []) }
         }
@@ -27,6 +32,8 @@ extension Rule {
     /// What must be read before any of the rule's actions can be planned
     /// (``RuleAction/needs(for:registry:)``).
     public func actionNeeds(registry: PluginRegistry) -> Set<ReadNeed> {
-        actions.reduce(into: Set<ReadNeed>()) { $0.formUnion($1.needs(for: kind, registry: registry)) }
+        actions.reduce(into: Set<ReadNeed>()) {
+            $0.formUnion($1.needs(for: kind, registry: registry, command: command != nil))
+        }
     }
 }
