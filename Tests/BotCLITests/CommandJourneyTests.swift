@@ -107,7 +107,14 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             let state = BotState()
             let first = await run(simulator, state: state)
             #expect(first.code == 0, "\(first.output)\(first.error)")
-            #expect(try botWrites(simulator).isEmpty, "nothing queued in gitbay")
+            #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"], "told, nothing queued in gitbay")
+            let told = try #require(
+                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.compactMap {
+                    $0["body"] as? String
+                }.first { $0.hasPrefix("@alice: `/merge squash` waits: gitbay's gates do not pass:") })
+            #expect(told.contains("it is refused if the rule no longer holds"), "\(told)")
+            _ = await run(simulator, state: BotState())
+            #expect(try botWrites(simulator).count == 1, "told once, though the database is lost")
             #expect(
                 first.output.contains("note: krz/app!3: /merge squash by @alice (comment")
                     && first.output.contains("waits: gitbay's gates do not pass:"), "\(first.output)")
@@ -120,8 +127,8 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             let second = await run(simulator, state: state)
             #expect(second.code == 0, "\(second.output)\(second.error)")
             let writes = try botWrites(simulator)
-            #expect(writes.first == "mr merge krz/app 3 --strategy squash", "\(writes)")
-            #expect(writes.count == 2 && writes[1].hasPrefix("mr react krz/app 3 --comment "), "\(writes)")
+            #expect(writes.dropFirst().first == "mr merge krz/app 3 --strategy squash", "\(writes)")
+            #expect(writes.count == 3 && writes[2].hasPrefix("mr react krz/app 3 --comment "), "told once: \(writes)")
             let merged = try await mergeRequest(3, of: simulator)
             #expect(merged["state"] as? String == "merged", "\(merged)")
             #expect(merged["merged_by"] as? String == "triage-bot")
@@ -141,7 +148,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             #expect(asked == 200)
             let state = BotState()
             _ = await run(simulator, state: state)
-            #expect(try botWrites(simulator).isEmpty)
+            #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"])
             let held = try await simulator.write(
                 ["mr", "comment", "krz/app", "3", "--message", "/hold"], token: ForgeActivity.personToken)
             #expect(held == 200)

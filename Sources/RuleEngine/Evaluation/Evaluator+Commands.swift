@@ -200,8 +200,17 @@ extension Evaluator {
                 continue
             }
             // Not due yet (a merge whose gates do not pass): the command stays open, unanswered,
-            // and the next run judges it afresh, its giver's right included.
-            if actions.contains(where: { $0.status == .waiting }) {
+            // and the next run judges it afresh, its giver's right included. Its giver is told
+            // once what it waits for, under a marker of its own that does not answer it.
+            if let waiting = actions.first(where: { $0.status == .waiting }) {
+                let text =
+                    "@\(planned.author): `\(planned.text)` waits: \(waiting.note ?? "it is not due yet"). The bot "
+                    + "carries it out once that changes, judging it again each run: it is refused if the rule no "
+                    + "longer holds, if you may no longer give it, or if what it was given on changes."
+                actions.append(
+                    reply(
+                        text, rule: rule.name, context: context, reference: reference, command: planned,
+                        waiting: true))
                 entries.append(
                     PlanEntry(
                         rule: rule.name, item: item, reasons: reasons, actions: actions,

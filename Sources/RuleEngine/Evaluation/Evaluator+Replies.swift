@@ -8,15 +8,22 @@ extension Evaluator {
 
     /// The reply that answers `command` with `text`, under the marker of `command` for `rule`
     /// (`markers` adds the markers of other rules the same reply answers).
+    ///
+    /// With `waiting`, the reply says what the command waits for and answers nothing: its marker
+    /// (``waitingMarker(rule:item:command:)``) keeps the giver from being told twice while the
+    /// command stays open.
     func reply(
         _ text: String, rule: String, context: ItemContext, reference: String, command: PlannedCommand,
-        markers: [String] = []
+        markers: [String] = [], waiting: Bool = false
     ) -> PlannedAction {
         let kind = context.item.kind
         guard let commented = registry.commented(kind), let definition = registry.action(commented.reply, for: kind)
         else { return PlannedAction(action: "reply", status: .invalid, note: "no plugin offers replies") }
-        let marker = ([Self.marker(rule: rule, item: reference, command: command.comment)] + markers)
-            .joined(separator: "\n")
+        let own =
+            waiting
+            ? Self.waitingMarker(rule: rule, item: reference, command: command.comment)
+            : Self.marker(rule: rule, item: reference, command: command.comment)
+        let marker = ([own] + markers).joined(separator: "\n")
         guard context.knows(definition.needs) else {
             return PlannedAction(action: definition.name, status: .held, note: Self.unreadNote)
         }
@@ -37,6 +44,12 @@ extension Evaluator {
             return PlannedAction(
                 action: definition.name, status: .invalid, note: "\(error)", argument: request.argument)
         }
+    }
+
+    /// The marker of the bot's reply telling the giver of `command` what it waits for: not the
+    /// command's own marker (``marker(rule:item:command:)`` is no part of it), which would answer it.
+    static func waitingMarker(rule: String, item reference: String, command: Int) -> String {
+        "<!-- gitbay-bot:rule=\(rule) item=\(reference) command=\(command) waits -->"
     }
 
     /// When the bot last told `author` on the item of `context` why a command was not done, if
