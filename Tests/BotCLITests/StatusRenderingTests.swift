@@ -3,6 +3,7 @@ import GitbayTestSupport
 import Testing
 
 @testable import BotCLI
+@testable import RuleEngine
 
 private let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -127,5 +128,34 @@ private func busyWatcher() -> WatchStatus {
         status.currentWait = nil
         let idle = StatusPage.render(status, now: start + 30)
         #expect(idle.contains("Next poll of the feed at <time datetime=\"2027-01-15T08:00:40Z\">"))
+    }
+
+    /// The bot's own queue is on the page: a pass that judges an item replaces what waited on
+    /// it, and leaves what waits on items it did not judge.
+    @Test func waitingCommandsAreShownAndAPassReplacesOnlyWhatItJudged() {
+        let telemetry = WatchTelemetry(
+            server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: ManualWatchClock(),
+            origin: start)
+        func waiting(_ number: Int, _ why: String) -> PlanEntry {
+            let item = PlannedItem(
+                repository: "krz/app", kind: ItemKind(rawValue: "merge_requests"), number: number, title: "t",
+                reference: "krz/app!\(number)")
+            let command = PlannedCommand(comment: 9, author: "alice", text: "/merge", line: 1, at: start)
+            return PlanEntry(
+                rule: "merge-command", item: item, reasons: [],
+                actions: [PlannedAction(action: "merge", status: .waiting, note: why)], precondition: .all([]),
+                command: command)
+        }
+        telemetry.commandsWait(in: [waiting(3, "gitbay's gates do not pass: <checks>"), waiting(4, "checks")]) { _ in
+            true
+        }
+        #expect(
+            StatusPage.render(telemetry.status, now: start).contains(
+                "krz/app!3: /merge by @alice (comment 9) waits: gitbay&#39;s gates do not pass: &lt;checks&gt;"))
+        telemetry.commandsWait(in: []) { $0.reference == "krz/app!3" }
+        let page = StatusPage.render(telemetry.status, now: start)
+        #expect(!page.contains("krz/app!3:") && page.contains("krz/app!4: /merge"), "\(page)")
+        telemetry.commandsWait(in: []) { _ in true }
+        #expect(StatusPage.render(telemetry.status, now: start).contains("No command waits."))
     }
 }

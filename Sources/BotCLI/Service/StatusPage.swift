@@ -1,6 +1,7 @@
 import Foundation
 import GitbayClient
 import GitbayKit
+import RuleEngine
 
 /// The status page at `/`: plain HTML a person reads in any browser, with no script.
 ///
@@ -38,6 +39,7 @@ enum StatusPage {
         html += rules(status)
         html += passes(status)
         if status.deliveryHealth != nil { html += deliveries(status) }
+        html += waitingCommands(status)
         html += actions(status)
         html += "</body>\n</html>\n"
         return html
@@ -119,6 +121,16 @@ enum StatusPage {
         }
         return "<h2>Webhook deliveries</h2>\n<p id=\"delivery-health\">\(line)</p>\n"
             + table(id: "deliveries", ["Event", "Outcome", "Count"], rows, empty: "No delivery yet.")
+    }
+
+    /// The bot's own queue: commands it will carry out once what they wait for changes, each
+    /// judged again on every pass that reads its item.
+    private static func waitingCommands(_ status: WatchStatus) -> String {
+        let rows = status.waitingCommands.map { waiting in
+            [code(waiting.item.reference), escape(waiting.note)]
+        }
+        return "<h2>Waiting commands</h2>\n"
+            + table(id: "waiting", ["Item", "What waits, and for what"], rows, empty: "No command waits.")
     }
 
     private static func actions(_ status: WatchStatus) -> String {

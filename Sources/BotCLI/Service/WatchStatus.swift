@@ -1,5 +1,6 @@
 import Foundation
 import GitbayClient
+import RuleEngine
 
 /// What a watcher has done and is doing, as one value: the source of `/metrics`, `/healthz`, the
 /// status page and systemd's notifications.
@@ -149,6 +150,16 @@ struct WatchStatus: Sendable {
     var lastReload: Reload?
     var recentPasses: [PassRecord] = []
     var recentActions: [ActionRecord] = []
+    /// The commands that wait in the bot's own queue (a `/merge` whose gates do not pass), as
+    /// the last pass that judged their item saw them.
+    var waitingCommands: [WaitingCommand] = []
+
+    /// A command waiting in the bot's own queue, and the item it waits on.
+    struct WaitingCommand: Sendable, Hashable {
+        var item: PlannedItem
+        /// The plan's line for it (``PlanEntry/waitingNote``).
+        var note: String
+    }
     /// The last failure since the last successful pass, in one line.
     var lastFailure: String?
     /// When the watcher last showed it moves: a request sent, a wait begun, a pass begun or ended.

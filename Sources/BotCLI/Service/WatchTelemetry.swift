@@ -1,6 +1,7 @@
 import Foundation
 import GitbayClient
 import GitbayKit
+import RuleEngine
 import Synchronization
 
 /// The one place a watcher records what it does, for everything that reports on it from outside
@@ -97,6 +98,18 @@ final class WatchTelemetry: Sendable {
                 status.nextFullPass = now + status.fullEvery
             }
             return status.ready && !wasReady
+        }
+    }
+
+    /// A pass judged the items `judged` says it did and planned `entries` for them: the
+    /// commands waiting on those items replace what waited there before; elsewhere it stands.
+    func commandsWait(in entries: [PlanEntry], judged: (PlannedItem) -> Bool) {
+        let waiting = entries.compactMap { entry in
+            entry.waitingNote.map { WatchStatus.WaitingCommand(item: entry.item, note: $0) }
+        }
+        state.withLock { status in
+            status.waitingCommands.removeAll { judged($0.item) }
+            status.waitingCommands += waiting
         }
     }
 

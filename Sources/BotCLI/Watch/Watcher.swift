@@ -442,6 +442,11 @@ struct Watcher {
         }
         let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
+        telemetry.commandsWait(in: plan.entries) { item in
+            guard let targets else { return true }
+            guard let repository = try? RepositoryPath(item.repository) else { return false }
+            return targets.contains(item.reference, kind: item.kind, in: repository)
+        }
         if dryRun {
             recordPlanned(plan, in: &pass)
             return

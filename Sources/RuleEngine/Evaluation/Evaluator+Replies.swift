@@ -146,11 +146,7 @@ extension Evaluator {
     /// A note for each command that waits (a `/merge` whose gates do not pass): the bot's own
     /// queue, which the plan, the run's output and the status page show.
     func waitingCommands(in entries: [PlanEntry]) -> [String] {
-        entries.compactMap { entry in
-            guard let command = entry.command, let waiting = entry.actions.first(where: { $0.status == .waiting })
-            else { return nil }
-            return "\(entry.item.reference): \(command.summary) waits: \(waiting.note ?? "not due yet")"
-        }
+        entries.compactMap(\.waitingNote)
     }
 
     /// The markers of the entries at `indices` other than the first's: one reply answering them

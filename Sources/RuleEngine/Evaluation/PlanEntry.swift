@@ -34,6 +34,13 @@ public struct PlanEntry: Sendable, Hashable, Codable {
     /// so nobody can hold the bot's real work back by giving commands they may not give.
     public var isRefusal: Bool { command?.refusal != nil }
 
+    /// What a command of this entry waits for, as one line (`krz/app!3: /merge by @alice
+    /// (comment 9) waits: …`); `nil` unless an action of a command waits.
+    public var waitingNote: String? {
+        guard let command, let waiting = actions.first(where: { $0.status == .waiting }) else { return nil }
+        return "\(item.reference): \(command.summary) waits: \(waiting.note ?? "not due yet")"
+    }
+
     /// The marker of the bot's comments for this entry: its rule's on its item, and its command's.
     public var marker: String {
         Evaluator.marker(rule: rule, item: item.reference, command: command?.comment)
