@@ -11,24 +11,57 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
     /// The list in the file's order, as the file says it (so errors point at the right index),
     /// each with its head's statuses from the repository's `statuses`, descriptions included:
     /// what `status list` would answer, so an offline plan judges `set-status` as a live one does;
-    /// and each with its heads from the repository's `revisions` (by number, as `mr revisions`
-    /// lists them), else its head as the one it was opened with.
+    /// and each with its `revisions` (gitbay's `mr_heads` rows, oldest first), numbered and marked
+    /// current as `mr revisions` answers them, else its head as the one it was opened with.
     func decodeStateFile(
         from container: KeyedDecodingContainer<StateFileKey>, key: StateFileKey
     ) throws -> any ItemCollection {
         let mergeRequests = try container.decodeIfPresent([MergeRequest].self, forKey: key) ?? []
+        let heads = try container.decodeIfPresent([StoredHeads].self, forKey: key) ?? []
         let statuses =
             try container.decodeIfPresent([String: [CommitStatus]].self, forKey: StateFileKey("statuses")) ?? [:]
-        let revisions =
-            try container.decodeIfPresent([String: [MergeRequestRevision]].self, forKey: StateFileKey("revisions"))
-            ?? [:]
         return Records(
-            mergeRequests.map { mergeRequest in
-                MergeRequestRecord(
+            zip(mergeRequests, heads).map { mergeRequest, heads in
+                let revisions = heads.revisions?.enumerated().map { index, stored in
+                    MergeRequestRevision(
+                        number: index + 1, sha: stored.sha, baseSHA: stored.baseSHA, createdAt: stored.createdAt,
+                        isCurrent: stored.sha == mergeRequest.headSHA)
+                }
+                return MergeRequestRecord(
                     mergeRequest: mergeRequest, known: Set(ReadNeed.item),
                     headStatuses: Self.headStatuses(of: mergeRequest, recorded: statuses[mergeRequest.headSHA] ?? []),
-                    revisions: revisions[String(mergeRequest.number)] ?? [Self.opening(mergeRequest)])
+                    revisions: revisions ?? [Self.opening(mergeRequest)])
             })
+    }
+
+    /// A merge request's `revisions` in the file: `{"sha", "base_sha"?, "created_at"}` each, the
+    /// rows `mr revisions` numbers and marks current (docs/forge-state.md).
+    private struct StoredHeads: Decodable {
+        struct Revision: Decodable {
+            var sha: String
+            var baseSHA: String?
+            var createdAt: Date
+
+            private enum CodingKeys: String, CodingKey {
+                case sha
+                case baseSHA = "base_sha"
+                case createdAt = "created_at"
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                sha = try container.decode(String.self, forKey: .sha)
+                baseSHA = try container.decodeIfPresent(String.self, forKey: .baseSHA).flatMap { $0.isEmpty ? nil : $0 }
+                let stamp = try container.decode(String.self, forKey: .createdAt)
+                guard let createdAt = GitbayTimestamp.parse(stamp) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .createdAt, in: container, debugDescription: "'\(stamp)' is not a timestamp")
+                }
+                self.createdAt = createdAt
+            }
+        }
+
+        var revisions: [Revision]?
     }
 
     /// The revision gitbay records when a merge request is opened (`internal/store/mrs.go`,

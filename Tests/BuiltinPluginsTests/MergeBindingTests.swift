@@ -90,4 +90,38 @@ import Testing
             #expect(text.contains("cannot tell which head of !160 the command was given on: \(why)"), "\(text)")
         }
     }
+
+    /// An offline plan binds alike: the forge-state file's `revisions` of a merge request (as the
+    /// simulator keeps them) say a push came after the comment, so the plan refuses the merge.
+    @Test func aForgeStateFilesRevisionsBindTheMergeOffline() throws {
+        let head3 = String(repeating: "3", count: 40)
+        let head4 = String(repeating: "4", count: 40)
+        func file(revisions: String) -> String {
+            """
+            {"format": "gitbay-forge-state/1", "now": "2026-12-02T12:00:00.000Z", "me": "bot",
+             "repos": [{"path": "krz/gitbay", "access": ["bot", {"user": "maria", "role": "write"}],
+               "merge_requests": [{"number": 3, "title": "t", "state": "open", "author": "bob", "source": "feat",
+                 "target_ref": "main", "head_sha": "\(head4)", "created_at": "2026-11-30T09:00:00.000Z",
+                 \(revisions)
+                 "comments": [{"id": 9, "author": "maria", "body": "/merge",
+                               "created_at": "2026-12-02T11:00:00.000Z"}]}]}]}
+            """
+        }
+        let loaded = RuleSet.load(
+            files: [(path: "rules.yml", bytes: Array(Self.rules.utf8))], registry: Fixtures.registry)
+        func plan(_ json: String) throws -> Plan {
+            var state = try ForgeStateFile.load(from: Data(json.utf8), registry: Fixtures.registry).forgeState()
+            state.repositories[0].writers = CommandWriters(accounts: ["maria"], source: .gitbay)
+            return Evaluator(registry: Fixtures.registry).plan(rules: loaded.rules, state: state, source: "test")
+        }
+        let pushed = try plan(
+            file(
+                revisions: """
+                    "revisions": [{"sha": "\(head3)", "created_at": "2026-11-30T09:00:00.000Z"},
+                                  {"sha": "\(head4)", "created_at": "2026-12-02T11:30:00.000Z"}],
+                    """))
+        #expect(reply(pushed)?.contains("it was 333333333333 (revision 1), it is 444444444444, revision 2") == true)
+        let opened = try plan(file(revisions: ""))
+        #expect(opened.entries.flatMap(\.actions).map(\.action) == ["merge", "react"], "\(opened.entries)")
+    }
 }
