@@ -75,6 +75,22 @@ extension CommandEvaluationTests {
         #expect(try plan([recent([first, earlier, again])]).entries.first?.actions.map(\.action) == ["comment"])
     }
 
+    /// The daily budget silences only comments refused whole: beside a command carried out (and
+    /// the 👍 it brings, which alone would read as all done), a refusal is always replied to.
+    @Test func aRefusalBesideACommandCarriedOutIsAnsweredWhateverTheBudget() throws {
+        let told = GitbayKit.Comment(
+            author: Fixtures.me,
+            body: "@cmc: `/label bug` was not done: no.\n"
+                + "<!-- gitbay-bot:rule=label-command item=krz/gitbay#188 command=50 -->",
+            createdAt: Fixtures.now.addingTimeInterval(-7_200), kind: .comment, id: 51)
+        let mixed = said("cmc", "/close\n/label ui", id: 52)
+        let plan = try plan([recent([said("cmc", "/label bug", id: 50), told, mixed])])
+        let actions = plan.entries.flatMap(\.actions)
+        #expect(actions.map(\.action).sorted() == ["close", "comment", "react"], "\(plan.entries)")
+        let reply = try #require(actions.first { $0.action == "comment" }?.command?.stdin)
+        #expect(reply.hasPrefix("@cmc: `/label ui` was not done: only those who may write"), "\(reply)")
+    }
+
     /// An outsider's comment refused by two rules gets one reply that carries both rules'
     /// markers, so neither rule answers it again.
     @Test func theRefusalsOfOneCommentAreOneReply() throws {

@@ -105,9 +105,33 @@ extension Evaluator {
     /// one reply.
     func commandAnswers(_ rules: [Rule], context: ItemContext) -> [String: [PlanEntry]] {
         var entries = rules.flatMap { commandEntries($0, context: context) }
+        answerRefusalsBesideActions(&entries, context: context)
         refuseCrowdedComments(&entries, context: context)
         joinReplies(&entries, context: context)
         return Dictionary(grouping: entries, by: \.rule)
+    }
+
+    /// Replies to every refusal of a comment whose other commands are carried out.
+    ///
+    /// Even when its giver was told on the item within the day: that comment gets a 👍, which
+    /// without the reply would read as every command of it done. The reply budget is for
+    /// comments that are refused whole, where silence misleads nobody.
+    ///
+    /// A refusal entry with no action is one the budget silenced (``commandEntries(_:context:)``);
+    /// it is given its reply back here, before the refusals of a comment are joined.
+    func answerRefusalsBesideActions(_ entries: inout [PlanEntry], context: ItemContext) {
+        let acting = Set(entries.filter { !$0.isRefusal && !$0.actions.isEmpty }.compactMap(\.command?.comment))
+        for index in entries.indices where entries[index].isRefusal && entries[index].actions.isEmpty {
+            guard let command = entries[index].command, let reason = command.refusal,
+                acting.contains(command.comment)
+            else { continue }
+            entries[index].reasons[0].observed = "\(command.summary); not done: \(reason)"
+            entries[index].actions = [
+                reply(
+                    "@\(command.author): `\(command.text)` was not done: \(reason).", rule: entries[index].rule,
+                    context: context, reference: entries[index].item.reference, command: command)
+            ]
+        }
     }
 
     /// Refuses every command of a comment that gives more than
