@@ -37,9 +37,11 @@ public struct ActivityHistory: Sendable, Hashable {
     public static let catchUpPages = 20
 
     /// Whether any of `rules` consults what people did: a field or action that reads an item's
-    /// detail (its conversation) or its `updated_at`.
+    /// detail (its conversation) or its `updated_at`, or a command, whose comment the feed
+    /// tells of on an item no listing shows (`ReadSession.readCommented`).
     public static func isNeeded(by rules: [Rule], registry: PluginRegistry) -> Bool {
         rules.contains { rule in
+            guard rule.command == nil else { return true }
             let needs = rule.condition.needs(registry: registry, kind: rule.kind).union(
                 rule.actionNeeds(registry: registry))
             return needs.contains(.detail) || needs.contains(.activity)
