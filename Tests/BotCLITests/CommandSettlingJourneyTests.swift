@@ -6,24 +6,29 @@ private let commands = SimulatorProcess.repositoryRoot.appendingPathComponent("e
 private let now = "2026-12-02T12:00:00.000Z"
 
 /// A closed issue and a merge request whose source branch is gone, on a repository where alice
-/// may write; `archived` makes it an archived one.
+/// may write; `archived` makes it an archived one, where alice's `/label bug` on the open issue
+/// 3 was written before it was archived (gitbay takes no comment there since).
 private func forge(archived: Bool = false) -> String {
-    """
-    {"format": "gitbay-forge-state/1", "now": "\(now)", "me": "triage-bot",
-     "users": ["triage-bot", "alice"],
-     "repos": [{"path": "krz/app", "default_branch": "main", "archived": \(archived),
-       "branches": {"main": "\(sha("1"))"},
-       "access": ["triage-bot", {"user": "alice", "role": "write"}],
-       "labels": [{"name": "bug"}],
-       "issues": [{"number": 1, "title": "Crash on save", "state": "closed", "author": "alice",
-                   "created_at": "2026-11-30T09:00:00.000Z", "updated_at": "2026-11-30T09:00:00.000Z"},
-                  {"number": 3, "title": "Slow start", "state": "open", "author": "alice",
-                   "created_at": "2026-11-30T09:00:00.000Z", "updated_at": "2026-11-30T09:00:00.000Z"}],
-       "merge_requests": [{"number": 2, "title": "Bump the parser", "state": "source_gone", "draft": false,
-                           "author": "alice", "source": "feat", "target_ref": "main", "head_sha": "\(sha("2"))",
-                           "created_at": "2026-11-30T09:00:00.000Z",
-                           "updated_at": "2026-11-30T09:00:00.000Z"}]}]}
-    """
+    let asked =
+        archived
+        ? ", \"comments\": [{\"author\": \"alice\", \"body\": \"/label bug\", "
+            + "\"created_at\": \"2026-12-02T11:00:00.000Z\"}]" : ""
+    return """
+        {"format": "gitbay-forge-state/1", "now": "\(now)", "me": "triage-bot",
+         "users": ["triage-bot", "alice"],
+         "repos": [{"path": "krz/app", "default_branch": "main", "archived": \(archived),
+           "branches": {"main": "\(sha("1"))"},
+           "access": ["triage-bot", {"user": "alice", "role": "write"}],
+           "labels": [{"name": "bug"}],
+           "issues": [{"number": 1, "title": "Crash on save", "state": "closed", "author": "alice",
+                       "created_at": "2026-11-30T09:00:00.000Z", "updated_at": "2026-11-30T09:00:00.000Z"},
+                      {"number": 3, "title": "Slow start", "state": "open", "author": "alice",
+                       "created_at": "2026-11-30T09:00:00.000Z", "updated_at": "2026-12-02T11:00:00.000Z"\(asked)}],
+           "merge_requests": [{"number": 2, "title": "Bump the parser", "state": "source_gone", "draft": false,
+                               "author": "alice", "source": "feat", "target_ref": "main", "head_sha": "\(sha("2"))",
+                               "created_at": "2026-11-30T09:00:00.000Z",
+                               "updated_at": "2026-11-30T09:00:00.000Z"}]}]}
+        """
 }
 
 /// The simulator on a frozen clock, with alice, who may write, able to comment.
@@ -94,6 +99,30 @@ private func comments(on reference: String, of simulator: SimulatorProcess) asyn
             let fresh = await run(simulator, state: BotState())
             #expect(fresh.output.contains("nothing to do"), "the replies are on gitbay: \(fresh.output)")
             #expect(try botWrites(simulator) == writes)
+        }
+    }
+
+    /// On an archived repository named by `repo:` (the bot learns it is archived only from gitbay's
+    /// refusal), a command and its reply are tried once, both refused, and the journal's refused
+    /// reply settles the command: no later run sends anything.
+    @Test func aCommandOnAnArchivedRepositoryIsTriedOnce() async throws {
+        try await SimulatorProcess.run(state: forge(archived: true), options: options) { simulator in
+            let tried = {
+                try simulator.journalEntries().filter { $0["user"] as? String == "triage-bot" }
+                    .map { (($0["argv"] as? [String]) ?? []).joined(separator: " ") }
+            }
+            let state = BotState()
+            let scope = ["--scope", "repo:krz/app"]
+            let first = await run(simulator, state: state, "run", scope)
+            #expect(first.output.contains("krz/app is archived"), "\(first.output)")
+            let once = try tried()
+            #expect(once == ["issue label krz/app 3 --add bug", "issue comment krz/app 3 --file -"], "\(once)")
+            for _ in 0..<2 {
+                let again = await run(simulator, state: state, "run", scope)
+                #expect(again.code == 0, "\(again.output)\(again.error)")
+                #expect(again.output.contains("nothing to do"), "\(again.output)")
+            }
+            #expect(try tried() == once, "nothing is tried again")
         }
     }
 }

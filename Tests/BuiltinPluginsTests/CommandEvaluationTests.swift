@@ -148,6 +148,20 @@ import YAML
         #expect(label.conditions.contains { $0.condition == "state = open" && $0.holds == false })
     }
 
+    /// A reply gitbay refused for good (an archived repository takes no comment), as the journal
+    /// keeps it, settles the command as the reply on gitbay would: nothing is tried again.
+    @Test func aReplyGitbayRefusedSettlesItsCommand() throws {
+        let issue = recent([said("drive-by", "/label bug", id: 23)])
+        var state = state([issue])
+        #expect(
+            !(try Evaluator(registry: Fixtures.registry).plan(rules: ruleSet(), state: state, source: "t").entries
+                .isEmpty))
+        let marker = Evaluator.marker(rule: "label-command", item: "krz/gitbay#188", command: 23)
+        state.repositories[0].refusedReplies = ["@drive-by: `/label bug` was not done.\n\(marker)"]
+        let plan = Evaluator(registry: Fixtures.registry).plan(rules: try ruleSet(), state: state, source: "test")
+        #expect(plan.entries.isEmpty, "\(plan.entries)")
+    }
+
     @Test func wrongArgumentsAreRefusedWithTheUsage() throws {
         let plan = try plan([recent([said("maria", "/label", id: 21)])])
         let body = try #require(plan.entries.first?.actions.first?.command?.stdin)
