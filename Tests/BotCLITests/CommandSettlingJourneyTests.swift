@@ -125,4 +125,38 @@ private func comments(on reference: String, of simulator: SimulatorProcess) asyn
             #expect(try tried() == once, "nothing is tried again")
         }
     }
+
+    /// A comment a saved plan answers, gone by the time the plan is applied, is answered with
+    /// nothing: neither its commands nor the 👍 nor a reply, each entry skipped saying why.
+    ///
+    /// gitbay has no command to delete or edit a comment (the simulator's registry, gitbay's
+    /// `issue.go`); a comment goes when gitbay is restored from a backup taken before it.
+    @Test func aSavedPlanWhoseCommentIsGoneSendsNothingOfItsAnswer() async throws {
+        try await SimulatorProcess.run(state: forge(), options: options) { simulator in
+            let asked = try await simulator.write(
+                ["issue", "comment", "krz/app", "3", "--message", "/label bug\n/assign me"],
+                token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            let state = BotState()
+            let planFile = state.folder + "/plan.json"
+            let planned = await run(simulator, state: state, "plan", ["-o", planFile])
+            #expect(planned.code == 0, "\(planned.output)\(planned.error)")
+            #expect(planned.output.contains("3 commands pending"), "\(planned.output)")
+
+            await simulator.stopServing()
+            try await simulator.serveAgain()
+            let applied = await runBot(
+                ["apply", planFile, "--url", simulator.baseURL.absoluteString, "--state-dir", state.folder],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(try botWrites(simulator).isEmpty, "\(applied.output)")
+            for (rule, action) in [
+                ("label-command", "add-label"), ("assign-command", "assign"), ("assign-command", "react"),
+            ] {
+                #expect(
+                    applied.output.contains("skipped: \(rule) \(action) on krz/app#3 (the comment is gone)"),
+                    "\(applied.output)")
+            }
+            #expect(!applied.output.contains("not done"), "\(applied.output)")
+        }
+    }
 }
