@@ -41,6 +41,9 @@ struct IssueReader: ItemKindDefinition, WatchedKind, CommentedKind {
         item.updatedAt.map { $0 >= date } ?? true
     }
 
+    /// Recorded with the item's number for every comment (docs/gitbay/protocol.md#feed, `internal/control/thread.go` `runComment`).
+    var commentEvent: String { "issue.commented" }
+
     func acknowledgement(of id: Int) -> (action: String, argument: [String: String]) {
         SharedActions.acknowledgement(of: id)
     }

@@ -44,6 +44,9 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
         true
     }
 
+    /// Recorded with the item's number for every comment (docs/gitbay/protocol.md#feed, `internal/control/thread.go` `runComment`).
+    var commentEvent: String { "mr.commented" }
+
     func acknowledgement(of id: Int) -> (action: String, argument: [String: String]) {
         SharedActions.acknowledgement(of: id)
     }

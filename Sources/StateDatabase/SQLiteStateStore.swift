@@ -180,6 +180,14 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    public func refusedWrites() async throws -> [JournalEntry] {
+        try await access("read the journal") { connection in
+            try JournalRows.entries(
+                where: "phase = 'result' AND outcome = ?", [.text(JournalEntry.refusedOutcome)], withReasons: false,
+                in: connection)
+        }
+    }
+
     public func keptActivity() async throws -> [FeedEvent] {
         try await access("read the feed's activity") { connection in
             try connection.rows("SELECT id, repo, number, kind, actor, at, labels FROM activity ORDER BY id") { row in

@@ -131,6 +131,37 @@ import YAML
         #expect(body.contains("`/close` was not done: labels lacks pinned does not hold"), "\(body)")
     }
 
+    /// `state = open` is what the rule's listing selects, yet for a command it decides only the
+    /// reply: a command on a closed issue is answered, and `explain` shows the condition failed.
+    @Test func aCommandOnAnItemOutsideTheSelectionIsToldWhy() throws {
+        var issue = recent([said("maria", "/label bug", id: 22)])
+        issue.state = .closed
+        let plan = try plan([issue])
+        let body = try #require(plan.entries.first?.actions.first?.command?.stdin)
+        #expect(body.hasPrefix("@maria: `/label bug` was not done: state = open does not hold (it is closed)."))
+        let reference = try #require(Fixtures.registry.reference(parsing: "\(Fixtures.path)#\(issue.number)"))
+        let explanation = try #require(
+            Evaluator(registry: Fixtures.registry).explanation(
+                of: reference, rules: ruleSet(), state: state([issue]), source: "test"))
+        let label = try #require(explanation.rules.first { $0.name == "label-command" })
+        #expect(label.verdict != .unknown)
+        #expect(label.conditions.contains { $0.condition == "state = open" && $0.holds == false })
+    }
+
+    /// A reply gitbay refused for good (an archived repository takes no comment), as the journal
+    /// keeps it, settles the command as the reply on gitbay would: nothing is tried again.
+    @Test func aReplyGitbayRefusedSettlesItsCommand() throws {
+        let issue = recent([said("drive-by", "/label bug", id: 23)])
+        var state = state([issue])
+        #expect(
+            !(try Evaluator(registry: Fixtures.registry).plan(rules: ruleSet(), state: state, source: "t").entries
+                .isEmpty))
+        let marker = Evaluator.marker(rule: "label-command", item: "krz/gitbay#188", command: 23)
+        state.repositories[0].refusedReplies = ["@drive-by: `/label bug` was not done.\n\(marker)"]
+        let plan = Evaluator(registry: Fixtures.registry).plan(rules: try ruleSet(), state: state, source: "test")
+        #expect(plan.entries.isEmpty, "\(plan.entries)")
+    }
+
     @Test func wrongArgumentsAreRefusedWithTheUsage() throws {
         let plan = try plan([recent([said("maria", "/label", id: 21)])])
         let body = try #require(plan.entries.first?.actions.first?.command?.stdin)

@@ -1,8 +1,9 @@
 import Foundation
 import GitbayKit
 
-/// Applies a plan: for each entry, re-reads the item, re-checks the rule's conditions, skips what
-/// is already done, sends the planned commands in order and journals each one.
+/// Applies a plan: for each entry, re-reads the item, re-checks the rule's conditions (and that a
+/// command's comment still gives it), skips what is already done, sends the planned commands in
+/// order and journals each one.
 ///
 /// A failed write does not stop the others, unless the server turned the token away or cannot be
 /// reached: then nothing later can succeed, and the rest is reported as not run. A write whose
@@ -118,6 +119,10 @@ public struct Applier: Sendable {
                     }
                     Self.noteHalt(error, in: &report)
                     failAll(entry, "could not re-read the item: \(error)").forEach(append)
+                    continue
+                }
+                if let withdrawn = CommentAnswer.withdrawal(of: entry, in: context, registry: registry) {
+                    skipAll(entry, withdrawn).forEach(append)
                     continue
                 }
                 let (holds, failing) = entry.precondition.check(context, registry: registry)

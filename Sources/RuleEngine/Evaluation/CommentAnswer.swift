@@ -1,3 +1,6 @@
+import CommentCommands
+import GitbayKit
+
 /// The bot's answer to one comment: every entry that carries out or refuses one of its commands,
 /// and the one acknowledgement that marks them all answered.
 ///
@@ -41,6 +44,26 @@ public struct CommentAnswer: Sendable, Hashable {
             }
         }
         return answers
+    }
+
+    /// Why the comment `entry` answers no longer asks for its command on a fresh read of its item
+    /// (`context`): it is gone, or no longer gives that command line; `nil` while it does, for an
+    /// entry without a command, and when the read does not show the comments.
+    ///
+    /// `apply` asks before each entry's writes: a command taken back is not carried out, and its
+    /// comment gets neither the 👍 nor a reply saying it "was not done". Every entry of the comment
+    /// finds the same, so the answer is dropped whole. gitbay has no command to delete or edit a
+    /// comment, but one goes when gitbay is restored from a backup taken before it.
+    static func withdrawal(of entry: PlanEntry, in context: ItemContext, registry: PluginRegistry) -> String? {
+        guard let command = entry.command, let commented = registry.commented(entry.item.kind),
+            context.knows(commented.commandNeeds)
+        else { return nil }
+        guard let comment = commented.comments(of: context.item).first(where: { $0.id == command.comment }) else {
+            return "the comment is gone"
+        }
+        let markup: CommentMarkup = comment.bodyFormat == .org ? .org : .markdown
+        let given = CommentCommandScanner.commands(in: comment.body, markup: markup)
+        return given.contains { $0.text == command.text } ? nil : "the comment no longer gives \(command.text)"
     }
 
     /// Gives the comment its one acknowledgement, in its last entry that acts (none while one of

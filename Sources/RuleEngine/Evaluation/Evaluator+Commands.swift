@@ -27,8 +27,9 @@ extension Evaluator {
     /// comment with an id (to aim the answer at), no older than the command window, as a line of
     /// its own outside code and quotations (``CommentCommandScanner``). It is answered when the
     /// bot reacted to its comment, when the bot's reply to it carries its marker, or when the
-    /// journal holds the bot's acknowledgement of it: a lost database still leaves the first two
-    /// on the server, and the third covers a detail read before the reaction.
+    /// journal holds the bot's acknowledgement of it or its reply that gitbay refused for good: a
+    /// lost database still leaves the first two on the server, the third covers a detail read
+    /// before the reaction, and the fourth a repository that takes no reply (an archived one).
     func openCommands(for rule: Rule, trigger: CommandTrigger, context: ItemContext) -> [OpenCommand]? {
         guard let commented = registry.commented(rule.kind) else { return [] }
         guard context.knows(commented.commandNeeds) else { return nil }
@@ -49,6 +50,7 @@ extension Evaluator {
             if comment.reactions.contains(where: \.me) { continue }
             let marker = Self.marker(rule: rule.name, item: reference, command: id)
             if comments.contains(where: { MarkedComments.isMarked($0, marker: marker, me: context.me) }) { continue }
+            if context.repository.refusedReplies.contains(where: { $0.contains(marker) }) { continue }
             if journal.contains(where: { commented.acknowledges($0.argv ?? [], comment: id) }) { continue }
             for command in given {
                 open.append(

@@ -15,8 +15,11 @@ extension Evaluator {
         let actions: [PreparedAction]
         /// Whether `idle` or `updated_at` is tested, so the entry records the time it saw.
         let recordsActivity: Bool
-        /// The values of `state` (`status` for builds) the rule requires, as the server filters
-        /// them; a handful at most, which an array tests faster than a set hashes.
+        /// The values of `state` (`status` for builds) the rule requires, as the server filters them.
+        ///
+        /// A handful at most, which an array tests faster than a set hashes. `nil` for a rule with
+        /// a command: its conditions decide only its reply, so a command on an item they do not
+        /// select (a closed issue) is answered all the same, with the condition that fails.
         let selected: [String]?
 
         /// - Parameter slots: the field slots shared by the rules of the rule's kind.
@@ -42,7 +45,9 @@ extension Evaluator {
                     needs: $0.needs(for: rule.kind, registry: registry))
             }
             recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
-            selected = selection.flatMap { rule.condition.requiredValues(of: $0.name) }.map(Array.init)
+            selected =
+                rule.command != nil
+                ? nil : selection.flatMap { rule.condition.requiredValues(of: $0.name) }.map(Array.init)
         }
     }
 

@@ -22,8 +22,11 @@ public struct Evaluator: Sendable {
     /// The hidden marker the bot leaves in its comments for `rule` on `item`; with `command` (a
     /// comment's id), the marker of its reply to that command, which no other reply carries.
     public static func marker(rule: String, item reference: String, command: Int? = nil) -> String {
-        "<!-- gitbay-bot:rule=\(rule) item=\(reference)\(command.map { " command=\($0)" } ?? "") -->"
+        "\(markerPrefix)\(rule) item=\(reference)\(command.map { " command=\($0)" } ?? "") -->"
     }
+
+    /// How every marker starts (``marker(rule:item:command:)``).
+    static let markerPrefix = "<!-- gitbay-bot:rule="
 
     /// The plan of `rules` on `state`: each rule's entries in rule order, with the rule's limit,
     /// the tripwire and `--max-actions` applied; `source` names where the state came from.

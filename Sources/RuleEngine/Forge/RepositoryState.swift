@@ -16,6 +16,10 @@ public struct RepositoryState: Sendable, Hashable {
     public var archived: Bool
     /// What accounts were seen doing to its items (``ItemActivity``), oldest first, by item.
     public var activity: [ItemActivityKey: [ItemActivity]] = [:] { didSet { memo = RepositoryMemo() } }
+    /// The bodies of the bot's replies to commands here that gitbay refused for good (an archived
+    /// repository takes no comment), from its journal: each settles the commands whose markers it
+    /// carries, as the reply on gitbay would have.
+    public var refusedReplies: [String] = []
     /// Who may write to it, for commands `allowed: [writers]`; `nil` when no rule asked.
     public var writers: CommandWriters?
     /// What plugins derived from the state above; replaced, never edited, when any of it changes.
@@ -68,6 +72,7 @@ public struct RepositoryState: Sendable, Hashable {
     public static func == (lhs: RepositoryState, rhs: RepositoryState) -> Bool {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.known == rhs.known
             && lhs.archived == rhs.archived && lhs.activity == rhs.activity && lhs.writers == rhs.writers
+            && lhs.refusedReplies == rhs.refusedReplies
             && lhs.collections.holdsTheSame(as: rhs.collections)
             && lhs.facts.count == rhs.facts.count
             && lhs.facts.allSatisfy { need, fact in rhs.facts[need].map(fact.isEqual) ?? false }

@@ -14,6 +14,9 @@ public protocol CommentedKind: Sendable {
     /// What must be read before the comments show every command: a detail, and a fresh one where
     /// a comment does not move the version a cached detail is kept under.
     var commandNeeds: Set<ReadNeed> { get }
+    /// The feed event gitbay records for a person's comment on an item of this kind
+    /// (`issue.commented`), which names the items outside every listing that may hold a command.
+    var commentEvent: String { get }
     /// Whether `item` may hold a comment written at or after `date`, judged from its listing (a
     /// comment moves an issue's `updated_at`); `true` when the listing cannot tell.
     func mayHoldComments(_ item: Item, since date: Date) -> Bool

@@ -19,6 +19,9 @@ public struct ActivityHistory: Sendable, Hashable {
     /// Whether ``events`` hold everything since the last run: the feed reached back to the position
     /// kept (or was not read, a `watch` pass's own poll having read it), and what it read was kept.
     public var complete = true
+    /// The bodies of the bot's replies gitbay refused, with their markers, by repository
+    /// (``RepositoryState/refusedReplies``).
+    public var refusedReplies: [RepositoryPath: [String]] = [:]
 
     public init() {}
 
@@ -37,9 +40,11 @@ public struct ActivityHistory: Sendable, Hashable {
     public static let catchUpPages = 20
 
     /// Whether any of `rules` consults what people did: a field or action that reads an item's
-    /// detail (its conversation) or its `updated_at`.
+    /// detail (its conversation) or its `updated_at`, or a command, whose comment the feed
+    /// tells of on an item no listing shows (`ReadSession.readCommented`).
     public static func isNeeded(by rules: [Rule], registry: PluginRegistry) -> Bool {
         rules.contains { rule in
+            guard rule.command == nil else { return true }
             let needs = rule.condition.needs(registry: registry, kind: rule.kind).union(
                 rule.actionNeeds(registry: registry))
             return needs.contains(.detail) || needs.contains(.activity)
@@ -95,6 +100,15 @@ public struct ActivityHistory: Sendable, Hashable {
                 ItemActivityKey(kind: reference.kind, number: reference.number), default: []
             ].append(activity)
         }
+        // gitbay refusing a reply to a command does not change (an archived repository takes no
+        // comment): the reply it refused settles the command as the reply on gitbay would have,
+        // or every run would try the command and its reply again.
+        for record in (try? await log.refusedWrites()) ?? [] {
+            guard let body = record.stdin, body.contains(Evaluator.markerPrefix),
+                let reference = registry.reference(parsing: record.item)
+            else { continue }
+            history.refusedReplies[reference.repository, default: []].append(body)
+        }
         history.sort()
         return history
     }
@@ -130,6 +144,7 @@ public struct ActivityHistory: Sendable, Hashable {
     /// Sets the repository's activity.
     public func annotate(_ repository: inout RepositoryState) {
         repository.activity = items[repository.path] ?? [:]
+        repository.refusedReplies = refusedReplies[repository.path] ?? []
     }
 
     /// Gives `state` the feed `events` (a forge-state file's, a snapshot's) and each repository

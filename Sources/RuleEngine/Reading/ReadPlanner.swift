@@ -91,6 +91,9 @@ public struct ReadPlanner: Sendable {
             if let note = activity.note { session.context.note(note, requests: activity.requests) }
             session.annotate(with: activity)
         }
+        if let activity {
+            try await session.readCommented(rules: rules, activity: activity, now: now, me: me)
+        }
         if session.context.trustsCache {
             await session.restoreCached(rules)
         }

@@ -21,4 +21,9 @@ public protocol ActivityLog: Sendable {
     /// reasons or bodies: what the bot itself did to its items, read every run, so it must stay
     /// cheap however long the journal is.
     func appliedWrites() async throws -> [JournalEntry]
+
+    /// The results of the bot's writes gitbay refused (`refused`), oldest first, with their
+    /// bodies: a reply among them settles the commands it answers (``ActivityHistory``). Few, so
+    /// cheap to read every run.
+    func refusedWrites() async throws -> [JournalEntry]
 }

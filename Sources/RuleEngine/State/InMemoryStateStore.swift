@@ -77,6 +77,10 @@ public final class InMemoryStateStore: StateStore {
         journal.filter { $0.phase == .result && $0.outcome == "applied" }
     }
 
+    public func refusedWrites() -> [JournalEntry] {
+        journal.filter { $0.phase == .result && $0.outcome == JournalEntry.refusedOutcome }
+    }
+
     public func keptActivity() -> [FeedEvent] {
         state.withLock { $0.activity.values.sorted { $0.id < $1.id } }
     }
