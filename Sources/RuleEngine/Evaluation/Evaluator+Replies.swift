@@ -49,7 +49,7 @@ extension Evaluator {
     /// The marker of the bot's reply telling the giver of `command` what it waits for: not the
     /// command's own marker (``marker(rule:item:command:)`` is no part of it), which would answer it.
     static func waitingMarker(rule: String, item reference: String, command: Int) -> String {
-        "<!-- gitbay-bot:rule=\(rule) item=\(reference) command=\(command) waits -->"
+        "\(markerPrefix)\(rule) item=\(reference) command=\(command) waits -->"
     }
 
     /// When the bot last told `author` on the item of `context` why a command was not done, if
@@ -65,7 +65,7 @@ extension Evaluator {
                 && abs(comment.createdAt.timeIntervalSince(date))
                     < Self.replyPeriod
                 && comment.body.hasPrefix(opening) && comment.body.contains(" command=")
-                && comment.body.contains("<!-- gitbay-bot:rule=")
+                && comment.body.contains(Self.markerPrefix)
         }
         return told.map { $0.createdAt.formatted(.iso8601) }
     }
