@@ -100,18 +100,14 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// what it waits for, and the run after the build passes merges it and acknowledges the
     /// comment; no run after that sends anything.
     @Test func aMergeOnPendingChecksWaitsInTheBotsQueueAndMergesOnceTheBuildPasses() async throws {
-        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
-            let asked = try await simulator.write(
-                ["mr", "comment", "krz/app", "3", "--message", "/merge squash"], token: ForgeActivity.personToken)
-            #expect(asked == 200)
+        try await withMergeAsked("/merge squash") { simulator in
             let state = BotState()
             let first = await run(simulator, state: state)
             #expect(first.code == 0, "\(first.output)\(first.error)")
             #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"], "told, nothing queued in gitbay")
             let told = try #require(
-                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.compactMap {
-                    $0["body"] as? String
-                }.first { $0.hasPrefix("@alice: `/merge squash` waits: gitbay's gates do not pass:") })
+                try await comment(
+                    on: 3, of: simulator, startingWith: "@alice: `/merge squash` waits: gitbay's gates do not pass:"))
             #expect(told.contains("it is refused if the rule no longer holds"), "\(told)")
             _ = await run(simulator, state: BotState())
             #expect(try botWrites(simulator).count == 1, "told once, though the database is lost")
@@ -120,8 +116,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
                     && first.output.contains("waits: gitbay's gates do not pass:"), "\(first.output)")
             #expect((try await mergeRequest(3, of: simulator))["queued"] == nil)
 
-            try await simulator.control(
-                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            try await passBuild(1, on: simulator)
             #expect(
                 (try await mergeRequest(3, of: simulator))["state"] as? String == "open", "gitbay waits for the bot")
             let second = await run(simulator, state: state)
@@ -142,18 +137,14 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// `/hold` given while it waited is answered first, the merge is then refused with a reply
     /// saying why, and nothing is merged though the build passed.
     @Test func aWaitingMergeIsRefusedWhenItsRuleNoLongerHolds() async throws {
-        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
-            let asked = try await simulator.write(
-                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
-            #expect(asked == 200)
+        try await withMergeAsked { simulator in
             let state = BotState()
             _ = await run(simulator, state: state)
             #expect(try botWrites(simulator) == ["mr comment krz/app 3 --file -"])
             let held = try await simulator.write(
                 ["mr", "comment", "krz/app", "3", "--message", "/hold"], token: ForgeActivity.personToken)
             #expect(held == 200)
-            try await simulator.control(
-                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            try await passBuild(1, on: simulator)
             let second = await run(simulator, state: state)
             #expect(second.code == 3, "the /merge is held while the newer /hold is answered: \(second.output)")
             #expect(second.output.contains("waits until /hold by @alice"), "\(second.output)")
@@ -163,9 +154,7 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             #expect(!writes.contains { $0.hasPrefix("mr merge") }, "\(writes)")
             #expect(writes.contains("mr label krz/app 3 --add hold"), "\(writes)")
             let reply = try #require(
-                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.compactMap {
-                    $0["body"] as? String
-                }.first { $0.hasPrefix("@alice: `/merge` was not done") })
+                try await comment(on: 3, of: simulator, startingWith: "@alice: `/merge` was not done"))
             #expect(reply.contains("labels lacks hold does not hold"), "\(reply)")
             #expect((try await mergeRequest(3, of: simulator))["state"] as? String == "open")
         }
@@ -175,24 +164,18 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// pushes a new head after alice's `/merge`, and its build passes; the run refuses the
     /// command with a reply naming both heads, merges nothing, and no later run does.
     @Test func aMergeIsRefusedWhenTheHeadMovedAfterTheCommand() async throws {
-        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
-            let asked = try await simulator.write(
-                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
-            #expect(asked == 200)
+        try await withMergeAsked { simulator in
             let state = BotState()
             _ = await run(simulator, state: state)
             #expect(try botWrites(simulator).allSatisfy { !$0.hasPrefix("mr merge") })
             _ = try await simulator.pushNewHead(sha("4"), toMergeRequest: 3, of: "krz/app", by: "bob", advancing: 60)
-            try await simulator.control(
-                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 2, \"status\": \"success\"}}")
+            try await passBuild(2, on: simulator)
             let second = await run(simulator, state: state)
             #expect(second.code == 0, "\(second.output)\(second.error)")
             let writes = try botWrites(simulator)
             #expect(!writes.contains { $0.hasPrefix("mr merge") || $0.hasPrefix("mr react") }, "\(writes)")
             let reply = try #require(
-                (try await mergeRequest(3, of: simulator)["comments"] as? [[String: Any]])?.compactMap {
-                    $0["body"] as? String
-                }.first { $0.hasPrefix("@alice: `/merge` was not done") })
+                try await comment(on: 3, of: simulator, startingWith: "@alice: `/merge` was not done"))
             #expect(reply.contains("head moved after the command was given: it was \(sha("3").prefix(12))"), "\(reply)")
             #expect(reply.contains("it is \(sha("4").prefix(12))"), "\(reply)")
             #expect((try await mergeRequest(3, of: simulator))["state"] as? String == "open")
@@ -204,12 +187,8 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// A saved plan's `/merge` is bound too: the head moves between `plan` and `apply`, and the
     /// fresh read before the write refuses it; neither the merge nor the 👍 goes out.
     @Test func anAppliedPlanDoesNotMergeAHeadPushedAfterThePlan() async throws {
-        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
-            let asked = try await simulator.write(
-                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
-            #expect(asked == 200)
-            try await simulator.control(
-                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+        try await withMergeAsked { simulator in
+            try await passBuild(1, on: simulator)
             let planFile = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID()).json").path
             defer { try? FileManager.default.removeItem(atPath: planFile) }
             let url = simulator.baseURL.absoluteString
@@ -229,15 +208,11 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
     /// A `/merge` merges only while its giver may still approve it: alice loses write access
     /// while it waits for the build; once the build passes, the command is refused, not merged.
     @Test func aWaitingMergeIsRefusedOnceItsGiverLostWriteAccess() async throws {
-        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
-            let asked = try await simulator.write(
-                ["mr", "comment", "krz/app", "3", "--message", "/merge"], token: ForgeActivity.personToken)
-            #expect(asked == 200)
+        try await withMergeAsked { simulator in
             let state = BotState()
             _ = await run(simulator, state: state)
             try await simulator.revokeAccess(of: "alice", on: "krz/app")
-            try await simulator.control(
-                "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": 1, \"status\": \"success\"}}")
+            try await passBuild(1, on: simulator)
             let second = await run(simulator, state: state)
             #expect(second.code == 0, "\(second.output)\(second.error)")
             #expect(!(try botWrites(simulator)).contains { $0.hasPrefix("mr merge") })
@@ -342,6 +317,35 @@ private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
             #expect(asked == 200)
             try await body(simulator)
         }
+    }
+
+    /// Runs `body` on the pending forge once alice, a writer, has commented `message` on !3.
+    private func withMergeAsked(
+        _ message: String = "/merge", _ body: (SimulatorProcess) async throws -> Void
+    ) async throws {
+        try await SimulatorProcess.run(state: pendingForge, options: writerOptions) { simulator in
+            let asked = try await simulator.write(
+                ["mr", "comment", "krz/app", "3", "--message", message], token: ForgeActivity.personToken)
+            #expect(asked == 200)
+            try await body(simulator)
+        }
+    }
+
+    /// Build `number` of krz/app passes.
+    private func passBuild(_ number: Int, on simulator: SimulatorProcess) async throws {
+        try await simulator.control(
+            "{\"finish_build\": {\"repo\": \"krz/app\", \"number\": \(number), \"status\": \"success\"}}")
+    }
+
+    /// The body of the first comment on merge request `number` that starts with `prefix`.
+    private func comment(
+        on number: Int, of simulator: SimulatorProcess, startingWith prefix: String
+    ) async throws
+        -> String?
+    {
+        (try await mergeRequest(number, of: simulator)["comments"] as? [[String: Any]])?.compactMap {
+            $0["body"] as? String
+        }.first { $0.hasPrefix(prefix) }
     }
 
     /// Merge request `number` of krz/app as the simulator holds it.

@@ -52,18 +52,6 @@ private func build(_ number: Int, of mergeRequest: Int) -> String {
     """
 }
 
-/// A small, seeded generator, so a failing case can be run again by its seed.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random comments (several commands, copies, slips, people who may not give them) and random
 /// forge events (pushes by the author, who may not write; passing builds; server errors, lost
 /// answers and a token refused halfway through a run) between runs of the shipped command
@@ -105,7 +93,7 @@ private struct SplitMix: RandomNumberGenerator {
 
 /// What a case does, step by step, and what it must remember to judge the end.
 private struct Scenario {
-    var random: SplitMix
+    var random: SeededGenerator
     var now: Date
     var log: [String] = []
     /// Each writer's `/merge`: the merge request and its head when the comment was written.
@@ -116,7 +104,7 @@ private struct Scenario {
     var nextHead = 5
 
     init(seed: UInt64) {
-        random = SplitMix(state: seed)
+        random = SeededGenerator(seed: seed)
         now = GitbayTimestamp.parse(start) ?? Date()
     }
 
