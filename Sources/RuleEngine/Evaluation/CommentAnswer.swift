@@ -34,7 +34,7 @@ public struct CommentAnswer: Sendable, Hashable {
     public static func all(in entries: [PlanEntry]) -> [CommentAnswer] {
         var positions: [Key: Int] = [:]
         var answers: [CommentAnswer] = []
-        for index in entries.indices {
+        for index in entries.indices where entries[index].answersCommand {
             guard let key = entries[index].answerKey else { continue }
             if let position = positions[key] {
                 answers[position].entries.append(index)

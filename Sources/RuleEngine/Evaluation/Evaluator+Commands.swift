@@ -194,7 +194,7 @@ extension Evaluator {
             var actions = rule.actions.map { action in
                 plannedAction(
                     action, definition: registry.action(action.name, for: rule.kind),
-                    needs: action.needs(for: rule.kind, registry: registry, command: true), rule: rule,
+                    needs: registry.mask(action.needs(for: rule.kind, registry: registry, command: true)), rule: rule,
                     context: context, reference: reference, command: planned)
             }
             if let refused = actions.first(where: { $0.status == .refused || $0.status == .invalid }) {
@@ -226,7 +226,7 @@ extension Evaluator {
             let definition = registry.action(acknowledgement.name, for: rule.kind)
             actions.append(
                 plannedAction(
-                    acknowledgement, definition: definition, needs: definition?.needs ?? [], rule: rule,
+                    acknowledgement, definition: definition, needs: registry.mask(definition?.needs ?? []), rule: rule,
                     context: context, reference: reference, command: planned))
             entries.append(
                 PlanEntry(
@@ -279,12 +279,16 @@ extension Evaluator {
     /// comment on.
     func waitForCommands(_ entries: inout [PlanEntry]) {
         var newest: [String: PlannedCommand] = [:]
-        for entry in entries where !entry.isRefusal && entry.actions.contains(where: \.isOutstanding) {
-            guard let command = entry.command else { continue }
-            if let known = newest[entry.item.reference], (known.at, known.comment) >= (command.at, command.comment) {
+        // By index, commands first: `for entry in entries` would copy each of a large plan's
+        // entries, nearly all of rules without a command.
+        for index in entries.indices where entries[index].answersCommand && !entries[index].isRefusal {
+            guard let command = entries[index].command, entries[index].actions.contains(where: \.isOutstanding)
+            else { continue }
+            let reference = entries[index].item.reference
+            if let known = newest[reference], (known.at, known.comment) >= (command.at, command.comment) {
                 continue
             }
-            newest[entry.item.reference] = command
+            newest[reference] = command
         }
         guard !newest.isEmpty else { return }
         for index in entries.indices where !entries[index].isRefusal {

@@ -15,6 +15,9 @@ extension Evaluator {
         let actions: [PreparedAction]
         /// Whether `idle` or `updated_at` is tested, so the entry records the time it saw.
         let recordsActivity: Bool
+        /// Whether the rule answers a command (``Rule/command``), asked of every item it looks at
+        /// without reaching into the rule.
+        let answersCommands: Bool
         /// The values of `state` (`status` for builds) the rule requires, as the server filters them.
         ///
         /// A handful at most, which an array tests faster than a set hashes. `nil` for a rule with
@@ -42,11 +45,12 @@ extension Evaluator {
             actions = rule.actions.map {
                 PreparedAction(
                     $0, definition: registry.action($0.name, for: rule.kind),
-                    needs: $0.needs(for: rule.kind, registry: registry))
+                    needs: $0.needs(for: rule.kind, registry: registry), registry: registry)
             }
             recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
+            answersCommands = rule.command != nil
             selected =
-                rule.command != nil
+                answersCommands
                 ? nil : selection.flatMap { rule.condition.requiredValues(of: $0.name) }.map(Array.init)
         }
     }
@@ -58,11 +62,14 @@ extension Evaluator {
         let definition: ActionDefinition?
         /// What the action needs read, its templates' fields included (``RuleAction/needs(for:registry:)``).
         let needs: Set<ReadNeed>
+        /// ``needs`` as bits, made once per plan rather than once per item.
+        let needsMask: ReadNeed.Mask
 
-        init(_ action: RuleAction, definition: ActionDefinition?, needs: Set<ReadNeed>) {
+        init(_ action: RuleAction, definition: ActionDefinition?, needs: Set<ReadNeed>, registry: PluginRegistry) {
             self.action = action
             self.definition = definition
             self.needs = needs
+            needsMask = registry.mask(needs)
         }
     }
 
@@ -146,7 +153,7 @@ extension Evaluator {
                             condition = prepared.conditionAfterSelection
                         }
                         matches.summaries[index].considered += 1
-                        if prepared.rule.command != nil {
+                        if prepared.answersCommands {
                             // Answered per command in its comments, whose entries say how the conditions fare.
                             guard hasOpenCommands(prepared.rule, context: context) else { continue }
                             matches.summaries[index].matched += 1
@@ -205,7 +212,7 @@ extension Evaluator {
             reasons: results,
             actions: prepared.actions.map {
                 plannedAction(
-                    $0.action, definition: $0.definition, needs: $0.needs, rule: rule, context: context,
+                    $0.action, definition: $0.definition, needs: $0.needsMask, rule: rule, context: context,
                     reference: reference)
             },
             precondition: prepared.precondition)

@@ -170,7 +170,7 @@ extension Evaluator {
     /// A note for each command that waits (a `/merge` whose gates do not pass): the bot's own
     /// queue, which the plan, the run's output and the status page show.
     func waitingCommands(in entries: [PlanEntry]) -> [String] {
-        entries.compactMap(\.waitingNote)
+        entries.indices.compactMap { entries[$0].answersCommand ? entries[$0].waitingNote : nil }
     }
 
     /// The markers of the entries at `indices` other than the first's: one reply answering them

@@ -22,7 +22,9 @@ public struct Evaluator: Sendable {
     /// The hidden marker the bot leaves in its comments for `rule` on `item`; with `command` (a
     /// comment's id), the marker of its reply to that command, which no other reply carries.
     public static func marker(rule: String, item reference: String, command: Int? = nil) -> String {
-        "\(markerPrefix)\(rule) item=\(reference)\(command.map { " command=\($0)" } ?? "") -->"
+        // Every action of every entry asks for one: no empty piece for the rules without a command.
+        guard let command else { return "\(markerPrefix)\(rule) item=\(reference) -->" }
+        return "\(markerPrefix)\(rule) item=\(reference) command=\(command) -->"
     }
 
     /// How every marker starts (``marker(rule:item:command:)``).
@@ -44,7 +46,7 @@ public struct Evaluator: Sendable {
         entries.reserveCapacity(matches.items.reduce(0) { $0 + $1.count })
         // The command rules that matched each item: a comment's commands are answered together.
         var commandRules: [Int: [Rule]] = [:]
-        for (index, rule) in prepared.enumerated() where rule.rule.command != nil {
+        for (index, rule) in prepared.enumerated() where rule.answersCommands {
             for item in matches.items[index] {
                 commandRules[item, default: []].append(rule.rule)
             }
@@ -54,7 +56,7 @@ public struct Evaluator: Sendable {
         for (index, rule) in prepared.enumerated() {
             let start = entries.endIndex
             for item in matches.items[index] {
-                if rule.rule.command != nil {
+                if rule.answersCommands {
                     if answered[item] == nil {
                         answered[item] = commandAnswers(commandRules[item] ?? [], context: matches.contexts[item])
                     }
@@ -81,10 +83,8 @@ public struct Evaluator: Sendable {
         guards += state.unread
         // Each rule's entries sit together, in rule order, so its counts come from its own range.
         for (index, range) in ranges.enumerated() {
-            for entry in range {
-                if entries[entry].hasPendingActions { summaries[index].acting += 1 }
-                if entries[entry].hasHeldActions { summaries[index].held += 1 }
-            }
+            summaries[index].acting += entries.count(in: range) { $0.hasPendingActions }
+            summaries[index].held += entries.count(in: range) { $0.hasHeldActions }
         }
         var plan = Plan(
             evaluatedAt: state.now, me: state.me, source: source, rules: summaries, entries: entries, guards: guards)
@@ -155,13 +155,14 @@ public struct Evaluator: Sendable {
     func plannedAction(_ action: RuleAction, rule: Rule, context: ItemContext, reference: String) -> PlannedAction {
         plannedAction(
             action, definition: registry.action(action.name, for: rule.kind),
-            needs: action.needs(for: rule.kind, registry: registry), rule: rule, context: context, reference: reference)
+            needs: registry.mask(action.needs(for: rule.kind, registry: registry)), rule: rule, context: context,
+            reference: reference)
     }
 
-    /// One action on one item, its plugin's definition and its needs already looked up; with
-    /// `command`, the command in a comment it answers, whose arguments its templates may name.
+    /// One action on one item, its plugin's definition and its needs (as bits) already looked up;
+    /// with `command`, the command in a comment it answers, whose arguments its templates may name.
     func plannedAction(
-        _ action: RuleAction, definition: ActionDefinition?, needs: Set<ReadNeed>, rule: Rule, context: ItemContext,
+        _ action: RuleAction, definition: ActionDefinition?, needs: ReadNeed.Mask, rule: Rule, context: ItemContext,
         reference: String, command: PlannedCommand? = nil
     ) -> PlannedAction {
         guard let definition else {
@@ -204,6 +205,8 @@ public struct Evaluator: Sendable {
         switch argument {
         case .none:
             return .none
+        case .names(let names) where command == nil:
+            return .names(names.map { $0 == "@me" ? context.me : $0 })
         case .names(let names):
             return .names(
                 names.flatMap { name -> [String] in
@@ -240,10 +243,8 @@ public struct Evaluator: Sendable {
         guards: inout [String]
     ) {
         // A refusal is not the rule acting: it has a budget of its own (``limitReplies``).
-        var acting = 0
-        for index in range where entries[index].hasPendingActions && !entries[index].isRefusal {
-            acting += 1
-        }
+        let actingEntries = entries.indices(in: range) { $0.hasPendingActions && !$0.isRefusal }
+        let acting = actingEntries.count
         if options.trips(acting: acting, considered: summary.considered) {
             let share = options.share(acting: acting, considered: summary.considered)
             let limit = Int(options.tripwireShare * 100)
@@ -260,11 +261,9 @@ public struct Evaluator: Sendable {
             return
         }
         if let limit = rule.limit, acting > limit {
-            var seen = 0
             let note = "rule '\(rule.name)' limit of \(limit) reached"
-            for index in range where entries[index].hasPendingActions && !entries[index].isRefusal {
-                seen += 1
-                if seen > limit { entries[index].hold(note: note) }
+            for index in actingEntries.dropFirst(limit) {
+                entries[index].hold(note: note)
             }
             guards.append("\(note): \(acting - limit) more \(rule.kind.rawValue) left for the next run")
         }
@@ -289,11 +288,9 @@ public struct Evaluator: Sendable {
         let note =
             "--max-actions \(options.maxActions) reached"
             + (options.reserved > 0 ? " (\(options.reserved) kept for what an earlier run left half done)" : "")
-        func cap(_ indices: some Collection<Int>) {
-            var commands = 0
-            for index in indices where !entries[index].isRefusal {
-                commands += entries[index].pendingCommandCount
-            }
+        /// Takes or holds the entries at `indices`, which send `commands` between them; `entries`
+        /// is passed in, not captured, since an entry read through a captured array is copied whole.
+        func cap(_ indices: some Collection<Int>, commands: Int, in entries: inout [PlanEntry]) {
             guard commands > 0 else { return }
             if options.exceedsCap(commands) {
                 for index in indices {
@@ -317,11 +314,15 @@ public struct Evaluator: Sendable {
         for answer in answers {
             answerAt[answer.entries[0]] = answer.entries
         }
+        // Each entry's commands, read in place (`nil` for one that answers a command, which
+        // counts with its comment's answer): read through `entries[index]`, every entry was copied.
+        let pending = entries.mapInPlace { $0.isRefusal ? 0 : $0.pendingCommandCount }
+        let answering = entries.mapInPlace { $0.answersCommand }
         for index in entries.indices {
-            if entries[index].answerKey == nil {
-                cap(CollectionOfOne(index))
+            if !answering[index] {
+                cap(CollectionOfOne(index), commands: pending[index], in: &entries)
             } else if let answer = answerAt[index] {
-                cap(answer)
+                cap(answer, commands: answer.reduce(0) { $0 + pending[$1] }, in: &entries)
             }
         }
         if heldCommands > 0 {

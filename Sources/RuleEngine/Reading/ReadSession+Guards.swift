@@ -225,7 +225,7 @@ extension ReadSession {
         var complete = true
         for action in rule.actions {
             let definition = registry.action(action.name, for: rule.kind)
-            let needs = action.needs(for: rule.kind, registry: registry)
+            let needs = registry.mask(action.needs(for: rule.kind, registry: registry))
             guard definition == nil || context.knows(needs) else {
                 complete = false
                 continue
