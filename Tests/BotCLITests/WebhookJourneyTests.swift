@@ -39,6 +39,11 @@ private func delivery(id: Int, kind: String, repo: String, number: Int) -> Strin
         + "\"created_at\": \"2026-11-29T12:00:00.000Z\", \"data\": {\"number\": \(number)}}"
 }
 
+/// How many deliveries the simulator has made: from its stats, which no account's budget pays for.
+private func deliveriesMade(_ simulator: SimulatorProcess) async throws -> Int {
+    ((try await simulator.stats()["webhooks"] as? [String: Any])?["delivered"] as? NSNumber)?.intValue ?? 0
+}
+
 /// A watcher taking the simulator's webhook deliveries, on a clock that never moves unless the
 /// test moves it: what it does without the clock moving, it did because a delivery came.
 struct HookedWatcher {
@@ -136,6 +141,42 @@ struct HookedWatcher {
         }
     }
 
+    /// A start whose hook check meets a failing server (every `webhook list` answers 500) holds
+    /// no pass back: a push is acted on within 3 s of gitbay's delivery (issue 40; the check's
+    /// retries, 2 s then 4 s, made it about 10 s), and the check's outcome is still reported.
+    @Test func aFailingHookCheckHoldsNoPassBack() async throws {
+        let failing = options + ["--fault", "500,command=webhook list"]
+        try await SimulatorProcess.run(state: forge, options: failing) { simulator in
+            let hooked = try await HookedWatcher(simulator)
+            let watcher = hooked.watcher
+            let started = try await eventually(within: 60, every: .milliseconds(20)) { !watcher.passes.isEmpty }
+            try #require(started, "\(watcher.console.error)")
+
+            let before = try await deliveriesMade(simulator)
+            try await simulator.control(
+                "{\"push\": {\"repo\": \"krz/app\", \"branch\": \"topic\", \"sha\": \"\(sha("d"))\"}}")
+            var delivered: ContinuousClock.Instant?
+            var cancelled: ContinuousClock.Instant?
+            let seen = try await eventually(within: 30, every: .milliseconds(20)) {
+                let now = ContinuousClock.now
+                if delivered == nil, try await deliveriesMade(simulator) > before { delivered = now }
+                if cancelled == nil, try botWrites(simulator).contains("build cancel krz/app 1") { cancelled = now }
+                return delivered != nil && cancelled != nil
+            }
+            try #require(seen, "\(watcher.console.output)\n\(watcher.console.error)")
+            let latency = try #require(cancelled) - (try #require(delivered))
+            #expect(latency <= .seconds(3), "delivery → cancel took \(latency): \(watcher.console.error)")
+
+            let reported = try await eventually(within: 60) {
+                watcher.console.error.contains("webhooks: checked 0 repositories, 1 not answered")
+            }
+            #expect(reported, "\(watcher.console.error)")
+            let page = try await hooked.get("")
+            #expect(page.body.contains("1 not answered"), "\(page.body)")
+            #expect(await watcher.stop() == 130)
+        }
+    }
+
     /// What a sender without the secret, or a replay, can do to a watcher: nothing.
     ///
     /// Each request is refused (or, for a replay, taken once, under any id), no write is sent, and
@@ -205,7 +246,12 @@ struct HookedWatcher {
             let watcher = hooked.watcher
             #expect(try await watcher.nextWait() == .seconds(30), "\(watcher.console.error)")
             #expect(try await hooked.get("healthz").status == 200)
-            // The start's check found the hook in order: the relaxed pace from the next poll on.
+            // The start's check, beside the passes, found the hook in order: the relaxed pace from
+            // the next poll on.
+            let checked = try await eventually(within: 60) {
+                watcher.console.error.contains("webhooks: checked 1 repository; no problem found")
+            }
+            #expect(checked, "\(watcher.console.error)")
             watcher.clock.advance(to: .seconds(30))
             #expect(try await watcher.nextWait() == .seconds(330), "\(watcher.console.error)")
 

@@ -48,6 +48,23 @@ private func makeClient(_ clock: ManualClock, limits: RateLimits) throws -> (Git
         #expect(abs((clock.now - .milliseconds(1_010)) / .milliseconds(1)) < 1)
     }
 
+    /// A sibling (`watch`'s setup check) spends from the same budgets, since gitbay's are the
+    /// account's, but counts apart, so a pass's line counts only its own requests.
+    @Test func aSiblingPacesWithItsClientButCountsApart() async throws {
+        let clock = ManualClock()
+        let (client, _) = try makeClient(clock, limits: RateLimits(latencyAllowance: .zero))
+        let sibling = client.sibling(retry: RetryPolicy(maxAttempts: 1))
+        for _ in 0..<120 {
+            _ = try await sibling.send(SearchCommand(text: "is:open"))
+        }
+        #expect(sibling.configuration.retry.maxAttempts == 1)
+        _ = try await client.send(SearchCommand(text: "is:open"))
+        // The sibling took the burst: the client's first read waits a refill, half a second.
+        #expect(abs((clock.now - .milliseconds(510)) / .milliseconds(1)) < 1)
+        #expect(sibling.metrics.reads == 120)
+        #expect(client.metrics.reads == 1)
+    }
+
     @Test func aBucketRefillsWhileIdle() {
         var bucket = TokenBucket(capacity: 2, perMinute: 60, now: .zero)
         #expect(bucket.reserve(now: .zero) == .zero)
