@@ -29,17 +29,21 @@ enum WebhookBenchmark {
     static func run(_ arguments: [String]) async throws {
         var trials = 10
         var paced = false
+        var failingCheck = false
         var words = arguments[...]
         while let word = words.popFirst() {
             switch word {
             case "--trials": trials = Int(words.popFirst() ?? "") ?? trials
             case "--gitbay-pace": paced = true
+            case "--hook-check-failing": failingCheck = true
             default:
-                print("usage: gitbay-bench webhook [--trials 10 (of each kind)] [--gitbay-pace]")
+                print(
+                    "usage: gitbay-bench webhook [--trials 10 (of each kind)] [--gitbay-pace] "
+                        + "[--hook-check-failing (every webhook list answers 500)]")
                 return
             }
         }
-        BenchRow.report(try await measure(trials: max(1, trials), paced: paced))
+        BenchRow.report(try await measure(trials: max(1, trials), paced: paced, failingCheck: failingCheck))
     }
 
     /// What the watcher prints, kept for a failure's message.
@@ -86,7 +90,7 @@ enum WebhookBenchmark {
         var written: ContinuousClock.Instant?
     }
 
-    private static func measure(trials: Int, paced: Bool) async throws -> [BenchRow] {
+    private static func measure(trials: Int, paced: Bool, failingCheck: Bool) async throws -> [BenchRow] {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("gitbay-bench-webhook-\(UUID())")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: state) }
@@ -98,7 +102,7 @@ enum WebhookBenchmark {
             [
                 "--clock", "running", "--time-scale", "1", "--webhook-allow-local", "--api-rate",
                 paced ? "120" : "1000000", "--write-rate", paced ? "12" : "1000000",
-            ] + ForgeActivity.simulatorOptions
+            ] + ForgeActivity.simulatorOptions + (failingCheck ? ["--fault", "500,command=webhook list"] : [])
         return try await SimulatorProcess.run(state: forge(trials: trials), options: options) { simulator in
             // The hook goes in before the watcher starts, so its start check finds it in order.
             let port = try FreePort.pick()
@@ -148,7 +152,8 @@ enum WebhookBenchmark {
             watcher.cancel()
             let code = await watcher.value
             let pace = paced ? "gitbay's pace (120 requests, 12 writes a minute)" : "no pacing"
-            let size = "1 repo, \(trials) of each, --interval 30s (the default), \(pace), exit \(code)"
+            let check = failingCheck ? ", the start's hook check failing (500)" : ""
+            let size = "1 repo, \(trials) of each, --interval 30s (the default), \(pace)\(check), exit \(code)"
             return [
                 row(size, "a push: delivery → build cancelled", pushes.map { gap($0.delivered, $0.written) }),
                 row(size, "a comment: delivery → stale taken off", comments.map { gap($0.delivered, $0.written) }),

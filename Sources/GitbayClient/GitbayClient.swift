@@ -52,6 +52,27 @@ public final class GitbayClient: Sendable {
         interpreter = ResponseInterpreter(retry: configuration.retry, token: configuration.token)
     }
 
+    /// A client of the same server and account whose requests pace with this one's, since gitbay's
+    /// budgets are the account's, but which retries by `retry` and counts what it spends apart, in
+    /// its own ``metrics``: for work beside the main one, such as `watch`'s check of the setup.
+    public func sibling(retry: RetryPolicy) -> GitbayClient {
+        var configuration = configuration
+        configuration.retry = retry
+        return GitbayClient(sharing: self, configuration: configuration)
+    }
+
+    private init(sharing other: GitbayClient, configuration: GitbayClientConfiguration) {
+        self.configuration = configuration
+        transport = other.transport
+        clock = other.clock
+        jitter = other.jitter
+        onEvent = other.onEvent
+        admission = other.admission
+        pacer = other.pacer
+        builder = other.builder
+        interpreter = ResponseInterpreter(retry: configuration.retry, token: configuration.token)
+    }
+
     /// What this client has spent so far.
     public var metrics: ClientMetrics {
         counters.withLock { $0 }

@@ -3,8 +3,9 @@ import Foundation
 /// A comment on an issue or a merge request, as `issue show` and `mr show` list them.
 ///
 /// The stacked-MR rule looks for the server's `retargeted from A to B: !N merged` system comment, so
-/// telling system comments apart matters: newer servers send `kind`, older ones only the author
-/// `system`, and ``isSystem`` accepts either.
+/// telling system comments apart matters. gitbay marks them only by the author `system`: its
+/// `commentOut` keeps `kind` off the wire (`internal/control/thread.go`, `json:"-"`); ``isSystem``
+/// still honours a `kind` should a server send one.
 public struct Comment: Codable, Sendable, Hashable {
     /// The comment's id; `nil` from servers that predate it.
     ///

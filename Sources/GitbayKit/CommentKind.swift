@@ -1,7 +1,8 @@
 /// Whether a comment was written by a person (`comment`) or by the server (`system`).
 ///
-/// Newer servers send `kind`; older ones mark system comments only by the author `system`, which
-/// ``Comment/isSystem`` accounts for. Open-ended so a newer kind is kept.
+/// gitbay stores it but never sends it (`internal/control/thread.go` `commentOut`, `json:"-"`): it
+/// marks system comments only by the author `system`, which ``Comment/isSystem`` falls back to.
+/// Open-ended so a newer kind is kept.
 public struct CommentKind: OpenEnumeration {
     public static let comment = CommentKind(rawValue: "comment")
     /// Written by the server, such as the retarget note of a stacked merge request.

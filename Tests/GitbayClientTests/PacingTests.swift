@@ -48,6 +48,44 @@ private func makeClient(_ clock: ManualClock, limits: RateLimits) throws -> (Git
         #expect(abs((clock.now - .milliseconds(1_010)) / .milliseconds(1)) < 1)
     }
 
+    /// A reaction is a write against both of gitbay's write limits (`control/react.go` registers
+    /// it without `ReadOnly`; `httpd/apilimit.go` `allow`, `control/ratelimit.go` `writeLimiter`).
+    @Test func reactionsArePacedAsWrites() async throws {
+        let clock = ManualClock()
+        let transport = InMemoryTransport { _ in
+            .gitbay(200, #"{"data":{"reaction":"+1"},"exit_code":0,"protocol_version":1}"#)
+        }
+        let configuration = GitbayClientConfiguration(
+            baseURL: URL(string: "https://gitbay.example")!, token: BearerToken("gb_x"),
+            rateLimits: RateLimits(accountWritesPerMinute: 6, latencyAllowance: .zero))
+        let client = try GitbayClient(configuration: configuration, transport: transport, clock: clock)
+        let repository = try RepositoryPath("krz/gitbay")
+        for _ in 0..<7 {
+            _ = try await client.send(try ReactCommand(.issue, repository: repository, number: 1, reaction: .plusOne))
+        }
+        // The account's 6 a minute bind before the API's 12: the 6th keeps its sliver (0.2 s), the
+        // 7th waits ten seconds.
+        #expect(abs((clock.now - .milliseconds(10_200)) / .milliseconds(1)) < 1)
+        #expect(client.metrics.writes == 7)
+    }
+
+    /// A sibling (`watch`'s setup check) spends from the same budgets, since gitbay's are the
+    /// account's, but counts apart, so a pass's line counts only its own requests.
+    @Test func aSiblingPacesWithItsClientButCountsApart() async throws {
+        let clock = ManualClock()
+        let (client, _) = try makeClient(clock, limits: RateLimits(latencyAllowance: .zero))
+        let sibling = client.sibling(retry: RetryPolicy(maxAttempts: 1))
+        for _ in 0..<120 {
+            _ = try await sibling.send(SearchCommand(text: "is:open"))
+        }
+        #expect(sibling.configuration.retry.maxAttempts == 1)
+        _ = try await client.send(SearchCommand(text: "is:open"))
+        // The sibling took the burst: the client's first read waits a refill, half a second.
+        #expect(abs((clock.now - .milliseconds(510)) / .milliseconds(1)) < 1)
+        #expect(sibling.metrics.reads == 120)
+        #expect(client.metrics.reads == 1)
+    }
+
     @Test func aBucketRefillsWhileIdle() {
         var bucket = TokenBucket(capacity: 2, perMinute: 60, now: .zero)
         #expect(bucket.reserve(now: .zero) == .zero)

@@ -46,7 +46,7 @@ struct FixtureCase: Sendable, CustomStringConvertible {
         make("build-cancel-refused", Empty.self, optional: ["exit_code"]),
         make(
             "issue-show", Issue.self,
-            optional: ["milestone", "labels", "assignees", "body", "body_format", "comments", "kind"]),
+            optional: ["milestone", "labels", "assignees", "body", "body_format", "comments"]),
         make("label-list", [IssueLabel].self, optional: ["color", "org", "issues", "mrs"]),
         make("milestone-list", [Milestone].self, optional: ["description", "due", "org"]),
         make("repo-list", Page<RepositorySummary>.self, optional: ["description", "archived", "next"]),

@@ -465,7 +465,7 @@ class CommitMessageTests(StateSim):
         self.assertEqual(first["comments"][-1]["body"],
                          "closed by commit [eeeeeeeeee](/krz/app/commit/%s) by cmc: Fixes #1, see #2" % SHA_E)
         second = self.sim.data("issue", "show", "krz/app", "2")
-        self.assertEqual((second["state"], second["comments"][-1]["kind"]), ("open", "system"))
+        self.assertEqual((second["state"], second["comments"][-1]["author"]), ("open", "system"))
         self.assertTrue(second["comments"][-1]["body"].startswith("referenced in commit"))
         # The same commit landing again acts no more.
         self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
@@ -1209,7 +1209,7 @@ class CommentIdTests(StateSim):
         self.start(forge([app_repo()]))
         self.ok("mr", "merge", "krz/app", "2", "--when-ready")
         self.ok("mr", "merge", "krz/app", "2", "--cancel")
-        self.assertEqual([(c["id"], c["kind"]) for c in self.mr("krz/app", 2)["comments"]],
+        self.assertEqual([(c["id"], c["author"]) for c in self.mr("krz/app", 2)["comments"]],
                          [(1, "system"), (2, "system")])
 
     def test_state_write_back_keeps_the_ids(self):
@@ -1643,3 +1643,59 @@ class AccessRevokeTests(StateSim):
         state = json.loads(self.sim.raw("GET", "/_sim/state")[2])["repos"][0]
         self.assertEqual((state["access"], state["admins"]), ([], []))
         self.assertEqual(self.refused("repo", "access", "list", "krz/app")[:2], (403, 4))
+
+
+class WireShapeTests(StateSim):
+    """Shapes gitbay puts on the wire that the bot must read as they are (issue 40)."""
+
+    def test_comments_carry_no_kind_and_the_author_system_marks_a_system_entry(self):
+        # control/thread.go (67d2c52b) commentOut: `Kind string json:"-"`; control/issue.go
+        # runIssueShow and control/mr.go runMRShow emit commentOut as it is.
+        self.start(forge([thread_repo()]))
+        for noun in ("issue", "mr"):
+            comments = self.sim.data(noun, "show", "krz/app", "1")["comments"]
+            for c in comments:
+                self.assertLessEqual(set(c), {"id", "author", "body", "body_format", "created_at", "reactions"},
+                                     (noun, c))
+            self.assertEqual([c["author"] == "system" for c in comments], [False, True], noun)
+        # A system entry the server writes itself (store AddMRSystemComment) is shown the same way.
+        self.start(forge([app_repo()]))
+        self.ok("mr", "merge", "krz/app", "2", "--when-ready")
+        entry = self.mr("krz/app", 2)["comments"][-1]
+        self.assertEqual(entry["author"], "system")
+        self.assertNotIn("kind", entry)
+
+    def test_a_reaction_spends_from_the_api_write_bucket(self):
+        # httpd/apilimit.go allow: a write draws on both buckets; `issue react` is registered
+        # without ReadOnly (control/react.go init), so it is a write. At 10 requests a minute the
+        # write bucket holds one.
+        self.start(forge([thread_repo()]), "--api-rate", "10")
+        self.ok("issue", "react", "krz/app", "1", "+1")
+        status, headers, env = self.sim.post("issue", "react", "krz/app", "1", "eyes")
+        self.assertEqual(status, 429, env)
+        self.assertIn("Retry-After", headers)
+        self.assertEqual(json.loads(self.sim.raw("GET", "/_sim/stats")[2])["writes"], 1)
+
+    def test_a_reaction_spends_from_the_account_write_limit(self):
+        # control/ratelimit.go writeLimiter.allow, control.go limitWrites: every command that is
+        # not read-only, `issue react` and `mr react` included.
+        self.start(forge([thread_repo()]), "--write-rate", "2")
+        self.ok("issue", "react", "krz/app", "1", "+1")
+        self.ok("mr", "react", "krz/app", "1", "--comment", "1", "eyes")
+        status, code, error = self.refused("issue", "react", "krz/app", "1", "heart")
+        self.assertEqual((status, code), (403, 4))
+        self.assertTrue(error.startswith("too many writes: 2 a minute per account"), error)
+
+    def test_hooks_may_subscribe_to_mr_labeled_and_mr_review_requested(self):
+        # control/events.go checkEventNames refuses a kind outside EventKinds, and
+        # TestEventKindsAreRecorded (a2d1580d, with migration 0042_mr_review_requests) keeps
+        # every recorded kind in it: control/mr.go runMRLabel records mr.labeled,
+        # runMRReviewRequest mr.review_requested.
+        self.start(forge([app_repo()]), "--webhook-allow-local")
+        self.ok("webhook", "add", "krz/app", "http://127.0.0.1:9/gitbay", "--events",
+                "mr.labeled,mr.review_requested")
+        self.assertEqual(self.sim.data("webhook", "list", "krz/app")[0]["events"], "mr.labeled,mr.review_requested")
+        self.ok("mr", "label", "krz/app", "1", "--add", "bug")
+        self.assertEqual(self.feed()[0]["kind"], "mr.labeled")
+        deliveries = self.sim.data("webhook", "deliveries", "krz/app")
+        self.assertEqual([d["event"] for d in deliveries], ["mr.labeled"])

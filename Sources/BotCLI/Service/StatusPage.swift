@@ -116,6 +116,13 @@ enum StatusPage {
                 " Heard by polling only (no delivery came from them): "
                 + status.unhooked.map(code).joined(separator: ", ") + "."
         }
+        if let check = status.hookCheck {
+            line += " The start's check of the hooks: \(escape(check.summary))"
+            let problems = check.problems.map(escape).joined(separator: "; ")
+            line += check.problems.isEmpty ? "; no problem found." : ": " + problems
+        } else {
+            line += " The start's check of the hooks has not ended yet."
+        }
         let rows = status.deliveries.sorted { $0.key < $1.key }.map {
             [code($0.key.event), escape($0.key.outcome), "\($0.value)"]
         }

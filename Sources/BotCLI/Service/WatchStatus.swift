@@ -131,6 +131,17 @@ struct WatchStatus: Sendable {
     var deliveriesMissed = 0
     /// The repositories whose events arrive only by polling (no delivery came from them).
     var unhooked: [String] = []
+    /// What the start's check of the hooks found, once it ended; `nil` while it runs (or without
+    /// webhooks).
+    var hookCheck: HookCheck?
+
+    /// The outcome of the start's check of the hooks.
+    struct HookCheck: Sendable, Hashable {
+        /// What it looked at: "checked 1 repository", and what it could not.
+        var summary: String
+        /// What a person should fix, one line each.
+        var problems: [String]
+    }
     var waits: [WaitCause: Int] = Dictionary(uniqueKeysWithValues: WaitCause.allCases.map { ($0, 0) })
     var lastPassEnded: Date?
     var lastSuccessfulPassEnded: Date?

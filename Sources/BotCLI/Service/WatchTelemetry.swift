@@ -188,6 +188,12 @@ final class WatchTelemetry: Sendable {
         state.withLock { $0.deliveries[WatchStatus.DeliveryKey(event: event, outcome: "duplicate"), default: 0] += 1 }
     }
 
+    /// The start's check of the hooks ended: `summary` says what it looked at, `problems` what a
+    /// person should fix.
+    func hooksChecked(_ summary: String, problems: [String]) {
+        state.withLock { $0.hookCheck = WatchStatus.HookCheck(summary: summary, problems: problems) }
+    }
+
     /// The feed is polled every `seconds`; webhook deliveries stand as `deliveries` says.
     func polling(every seconds: TimeInterval, deliveries: DeliveryWatch?) {
         state.withLock { status in

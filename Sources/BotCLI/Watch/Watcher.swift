@@ -80,11 +80,15 @@ struct Watcher {
         let drain = WriteDrain()
         let (send, pause) = (sender(session, drain), drainPause())
         let dryRun = dryRun
+        // The hooks are checked beside the passes, once the first full pass listed the repositories.
+        let setup = inbox.map { _ in SetupCheck(client: client, console: console, telemetry: telemetry) }
         let ended = await withTaskGroup(of: Void.self, returning: Result<BotExitCode, CommandFailure>.self) { group in
             if !dryRun { group.addTask { await drain.run(send: send, pause: pause) } }
+            if let setup { group.addTask { await setup.run() } }
             let ended: Result<BotExitCode, CommandFailure>
             do throws(CommandFailure) {
-                ended = .success(try await loop(&machine, in: session, me: me, drain: drain, reload: reload))
+                ended = .success(
+                    try await loop(&machine, in: session, me: me, drain: drain, setup: setup, reload: reload))
             } catch {
                 ended = .failure(error)
             }
@@ -98,16 +102,15 @@ struct Watcher {
     /// included (seen at the next step: a token turned away or a journal that cannot be written
     /// stops the next pass's reads too).
     private mutating func loop(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain,
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, setup: SetupCheck?,
         reload: () throws(CommandFailure) -> [Rule]
     ) async throws(CommandFailure) -> BotExitCode {
         // Pushes deliveries announced, which no feed shows: the next poll's pass judges them.
         var pushes: [FeedEvent] = []
-        // The hooks are checked once, after the first full pass has listed the repositories.
-        var hooksToCheck = inbox != nil
         while !Task.isCancelled {
             if let failure = drain.failure { throw failure }
             pushes += try await takeDeliveries(&machine, store: session.store, me: me)
+            if let fine = setup?.takeFound() { machine.hooksChecked(fine) }
             if control.takeReload() { machine.reloadRequested() }
             let step = machine.next(at: clock.now)
             telemetry.polling(every: machine.pollInterval.seconds, deliveries: machine.deliveries)
@@ -130,10 +133,7 @@ struct Watcher {
                     return control.stoppedCode
                 }
                 pushes = []
-                if hooksToCheck, !repositories.isEmpty {
-                    hooksToCheck = false
-                    machine.hooksChecked(await checkHooks(of: repositories))
-                }
+                if !repositories.isEmpty { setup?.start(repositories) }
             }
         }
         return control.stoppedCode
@@ -161,43 +161,6 @@ struct Watcher {
             if delivery.event.family == "push", !own { pushes.append(delivery.event) }
         }
         return pushes
-    }
-
-    /// Checks the hooks of the first ``WebhookCheck/repositoriesChecked`` of `repositories` the
-    /// token may list, and says on stderr what is wrong with them; the secret is never shown.
-    ///
-    /// A repository the token has no admin rights on cannot be listed and is left to the
-    /// deliveries (``DeliveryWatch`` tells when its events come only by polling). Answers the
-    /// repositories whose hook is in order.
-    private func checkHooks(of repositories: [RepositoryPath]) async -> [String] {
-        var fine: [String] = []
-        var checked = 0
-        var refused = 0
-        var failed = 0
-        var problems: [String] = []
-        for repository in repositories.prefix(WebhookCheck.repositoriesChecked) {
-            guard !Task.isCancelled else { return fine }
-            do {
-                let hooks = try await client.send(WebhookListCommand(repository: repository))
-                let deliveries = try await client.send(WebhookDeliveriesCommand(repository: repository))
-                let found = WebhookCheck.problems(of: repository, hooks: hooks, deliveries: deliveries)
-                if found.isEmpty { fine.append(repository.description) }
-                problems += found
-                checked += 1
-            } catch  where error.kind == .denied || error.kind == .notFound {
-                refused += 1
-            } catch {
-                failed += 1
-            }
-        }
-        let unchecked = repositories.count - checked - refused - failed
-        var summary = "webhooks: checked \(checked) repositor\(checked == 1 ? "y" : "ies")"
-        if refused > 0 { summary += ", \(refused) not listable with this token (admin rights are needed)" }
-        if failed > 0 { summary += ", \(failed) not answered (the server's trouble; the deliveries will tell)" }
-        if unchecked > 0 { summary += ", \(unchecked) left to the deliveries" }
-        note(summary + (problems.isEmpty ? "; no problem found" : ":"))
-        for problem in problems { note("webhooks: \(problem)") }
-        return fine
     }
 
     /// Waits until `instant`, or until a delivery arrives; `false` when cancelled meanwhile.

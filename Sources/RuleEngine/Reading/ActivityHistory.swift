@@ -81,7 +81,10 @@ public struct ActivityHistory: Sendable, Hashable {
                 ?? "activity: feed since "
                 + (position.map { "event \($0)" } ?? "the last \(pages * FeedRead.pageSize) events")
                 + ", \(feed.events.count) new"
-                + (feed.reachedPosition ? "" : " (it reaches back no further; what happened before is not known)")
+                + (feed.wentBack
+                    ? " (its newest event is older than that: gitbay reissued deleted events' ids, so what happened "
+                        + "is not known)"
+                    : feed.reachedPosition ? "" : " (it reaches back no further; what happened before is not known)")
         }
         let kept: [FeedEvent]
         do {

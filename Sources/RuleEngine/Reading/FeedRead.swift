@@ -15,9 +15,15 @@ public struct FeedRead: Sendable, Hashable {
     public var metPosition: Bool
     /// Whether the feed ended (no further page) before the position was met.
     public var ended: Bool
+    /// Whether the feed's newest event is older than the position: gitbay deleted the newest
+    /// events (a repository's go with it) and, its `events.id` being `INTEGER PRIMARY KEY` without
+    /// AUTOINCREMENT (`internal/store/migrations/0001_init.up.sql`), hands their ids out again, so
+    /// an event at or below the position may be new.
+    public var wentBack = false
 
-    /// Whether the read met the position or the feed's end, so nothing it still holds was missed.
-    public var reachedPosition: Bool { metPosition || ended }
+    /// Whether the read met the position or the feed's end, so nothing it still holds was missed;
+    /// never when the ids went back, since reissued ids hide new events below the position.
+    public var reachedPosition: Bool { (metPosition || ended) && !wentBack }
 
     /// Reads pages of `pageSize` until one holds an event at or before `position`, the feed ends,
     /// or `pages` pages were read.
@@ -42,6 +48,7 @@ public struct FeedRead: Sendable, Hashable {
             command.cursor = next
         }
         read.events.reverse()
+        if let position, let newest = read.newest { read.wentBack = newest < position }
         return read
     }
 }

@@ -38,8 +38,10 @@ public struct FeedPoll: Sendable, Hashable {
         }
         let read = try await FeedRead.read(after: last, reader: reader, pageSize: pageSize, pages: maxPages)
         // A feed that ends before `last` no longer reaches back to it: what fell out between
-        // cannot be known. One that was empty when watching began (`last` 0) is whole.
-        let gap = !read.metPosition && !(read.ended && last == 0)
+        // cannot be known. One that was empty when watching began (`last` 0) is whole. One whose
+        // newest event is older than `last` reissues ids (``FeedRead/wentBack``): what came under
+        // them cannot be told from what was handled, and the position follows the feed back.
+        let gap = (!read.metPosition && !(read.ended && last == 0)) || read.wentBack
         return FeedPoll(events: read.events, newest: read.newest ?? last, gap: gap, requests: read.requests)
     }
 }
