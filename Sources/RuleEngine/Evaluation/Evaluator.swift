@@ -286,9 +286,7 @@ public struct Evaluator: Sendable {
         var full = false
         var heldCommands = 0
         var oversized: [Int: Int] = [:]
-        let note =
-            "--max-actions \(options.maxActions) reached"
-            + (options.reserved > 0 ? " (\(options.reserved) kept for what an earlier run left half done)" : "")
+        let note = Self.capNote(maxActions: options.maxActions, reserved: options.reserved)
         func cap(_ indices: some Collection<Int>) {
             var commands = 0
             for index in indices where !entries[index].isRefusal {
@@ -333,6 +331,18 @@ public struct Evaluator: Sendable {
                     + "\(commands) commands each, more than one run may send; raise --max-actions to let "
                     + "\(count == 1 ? "it" : "them") run")
         }
+    }
+
+    /// The note on an action `--max-actions` held: what ``FreedSlots`` tells such actions by.
+    static func capNote(maxActions: Int, reserved: Int) -> String {
+        "--max-actions \(maxActions) reached"
+            + (reserved > 0 ? " (\(reserved) kept for what an earlier run left half done)" : "")
+    }
+
+    /// Whether `note` is one ``capNote(maxActions:reserved:)`` wrote.
+    static func isCapNote(_ note: String?) -> Bool {
+        guard let note, note.hasPrefix("--max-actions ") else { return false }
+        return note.dropFirst("--max-actions ".count).drop(while: \.isNumber).hasPrefix(" reached")
     }
 
     /// Sends at most ``EvaluationOptions/repliesPerRun`` answers that only refuse, in plan order.
