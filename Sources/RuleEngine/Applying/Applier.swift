@@ -9,6 +9,10 @@ import GitbayKit
 /// reached: then nothing later can succeed, and the rest is reported as not run. A write whose
 /// outcome is unknown (the reply was lost) is never sent again blindly: the item is re-read and the
 /// action counted done only if it shows.
+///
+/// Commands a re-check leaves unsent free their `--max-actions` slots for the entries the cap
+/// held, in plan order and whole (``FreedSlots``), so work the plan counted twice (done since it
+/// was made) does not starve the rest.
 public struct Applier: Sendable {
     public let registry: PluginRegistry
 
@@ -67,10 +71,18 @@ public struct Applier: Sendable {
         // A unit is an entry, or every entry answering one comment (``CommentAnswer``), sent in
         // one go: the comment's acknowledgement, in its last entry, goes out only when every
         // command before it is done or answered.
+        // What a re-check leaves unsent frees its slots for the units the cap held (``FreedSlots``).
+        let writer = CountingWriter(writer)
+        var entries = plan.entries
+        var slots = FreedSlots()
         for unit in PlanUnit.all(in: plan.entries) {
+            let planned =
+                report.haltReason == nil && !Task.isCancelled ? slots.release(unit, in: &entries) : 0
+            let sent = writer.count
+            defer { slots.settle(planned: planned, sent: writer.count - sent) }
             var unanswered = false
             for index in unit.entries {
-                let entry = plan.entries[index]
+                let entry = entries[index]
                 let start = report.outcomes.count
                 var replied = false
                 defer {
@@ -175,7 +187,7 @@ public struct Applier: Sendable {
         return report
     }
 
-    private func apply(
+    func apply(
         _ action: PlannedAction, of entry: PlanEntry, context: ItemContext, refresher: inout ItemRefresher,
         writer: any ForgeWriter, journal: (any ApplyJournal)?, run: String, now: @Sendable () -> Date,
         report: inout ApplyReport
@@ -268,59 +280,6 @@ public struct Applier: Sendable {
             now: now, report: &report)
     }
 
-    /// Finishes an action a previous run left undone, unless someone else has touched the item
-    /// since, in which case the rules decide afresh on this and later runs; `nil` for an item no
-    /// declared kind's form reads.
-    private func finish(
-        _ action: UnfinishedAction, refresher: inout ItemRefresher, writer: any ForgeWriter,
-        journal: (any ApplyJournal)?, run: String, now: @Sendable () -> Date,
-        report: inout ApplyReport
-    ) async -> ApplyOutcome? {
-        // An item no plugin's form reads (its kind's plugin is gone) is left alone, as before.
-        guard let reference = registry.reference(parsing: action.item) else { return nil }
-        let item = PlannedItem(
-            repository: reference.repository.description, kind: reference.kind, number: reference.number,
-            title: "", reference: action.item)
-        let entry = PlanEntry(rule: action.rule, item: item, reasons: [], actions: [], precondition: .all([]))
-        let planned = PlannedAction(
-            action: action.action, status: .pending, command: action.command, argument: action.argument)
-        let context: ItemContext
-        do {
-            guard let fresh = try await refresher.context(for: entry, now: now()) else {
-                return outcome(entry, planned, .skipped, "unfinished from an earlier run, and the item is gone")
-            }
-            context = fresh
-        } catch {
-            Self.noteHalt(error, in: &report)
-            return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
-        }
-        if registry.reading(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: refresher.me)
-            ?? false
-        {
-            return outcome(
-                entry, planned, .skipped, "unfinished from an earlier run, but others have acted on the item since")
-        }
-        var result = await apply(
-            planned, of: entry, context: context, refresher: &refresher, writer: writer, journal: journal, run: run,
-            now: now, report: &report)
-        if result.status == .alreadyDone {
-            // Settle it in the journal, or every later run would look at it again.
-            for phase in [JournalEntry.Phase.intent, .result] {
-                let settled = await Self.record(
-                    JournalEntry(
-                        at: now(), run: run, phase: phase, rule: action.rule, item: action.item,
-                        action: action.action, argv: action.command.argv,
-                        outcome: phase == .result ? "already-done" : nil, stdin: action.command.stdin,
-                        argument: action.argument),
-                    in: journal, report: &report)
-                guard settled else { break }
-            }
-        }
-        result.detail = ["finishing what an earlier run started", result.detail].compactMap { $0 }
-            .joined(separator: "; ")
-        return result
-    }
-
     /// Records every pending action of a multi-action entry before its first write, so that a run
     /// killed after that write leaves the rest of the entry on record for the next run to finish.
     private func recordPlan(
@@ -341,7 +300,7 @@ public struct Applier: Sendable {
 
     /// Records `entry` in `journal`; when it cannot, notes why in `report` (which stops every
     /// later write) and answers false.
-    private static func record(
+    static func record(
         _ entry: JournalEntry, in journal: (any ApplyJournal)?, report: inout ApplyReport
     ) async -> Bool {
         guard let journal else { return true }
@@ -363,7 +322,7 @@ public struct Applier: Sendable {
 
     /// Notes in `report` a failure after which nothing later can succeed, so nothing more is
     /// sent: the server turning the token away, or the forge out of reach.
-    private static func noteHalt(_ error: any Error, in report: inout ApplyReport) {
+    static func noteHalt(_ error: any Error, in report: inout ApplyReport) {
         guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure else { return }
         switch failure.kind {
         case .tokenRejected: report.tokenRejection = failure.description
@@ -372,7 +331,7 @@ public struct Applier: Sendable {
         }
     }
 
-    private func outcome(
+    func outcome(
         _ entry: PlanEntry, _ action: PlannedAction, _ status: ApplyOutcome.Status, _ detail: String? = nil
     ) -> ApplyOutcome {
         ApplyOutcome(

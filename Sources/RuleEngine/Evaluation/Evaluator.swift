@@ -285,9 +285,7 @@ public struct Evaluator: Sendable {
         var full = false
         var heldCommands = 0
         var oversized: [Int: Int] = [:]
-        let note =
-            "--max-actions \(options.maxActions) reached"
-            + (options.reserved > 0 ? " (\(options.reserved) kept for what an earlier run left half done)" : "")
+        let note = Self.capNote(maxActions: options.maxActions, reserved: options.reserved)
         /// Takes or holds the entries at `indices`, which send `commands` between them; `entries`
         /// is passed in, not captured, since an entry read through a captured array is copied whole.
         func cap(_ indices: some Collection<Int>, commands: Int, in entries: inout [PlanEntry]) {
@@ -314,8 +312,8 @@ public struct Evaluator: Sendable {
         for answer in answers {
             answerAt[answer.entries[0]] = answer.entries
         }
-        // Each entry's commands, read in place (`nil` for one that answers a command, which
-        // counts with its comment's answer): read through `entries[index]`, every entry was copied.
+        // Each entry's commands (none for a refusal), read in place: read through
+        // `entries[index]`, every entry was copied.
         let pending = entries.mapInPlace { $0.isRefusal ? 0 : $0.pendingCommandCount }
         let answering = entries.mapInPlace { $0.answersCommand }
         for index in entries.indices {
@@ -334,6 +332,18 @@ public struct Evaluator: Sendable {
                     + "\(commands) commands each, more than one run may send; raise --max-actions to let "
                     + "\(count == 1 ? "it" : "them") run")
         }
+    }
+
+    /// The note on an action `--max-actions` held: what ``FreedSlots`` tells such actions by.
+    static func capNote(maxActions: Int, reserved: Int) -> String {
+        "--max-actions \(maxActions) reached"
+            + (reserved > 0 ? " (\(reserved) kept for what an earlier run left half done)" : "")
+    }
+
+    /// Whether `note` is one ``capNote(maxActions:reserved:)`` wrote.
+    static func isCapNote(_ note: String?) -> Bool {
+        guard let note, note.hasPrefix("--max-actions ") else { return false }
+        return note.dropFirst("--max-actions ".count).drop(while: \.isNumber).hasPrefix(" reached")
     }
 
     /// Sends at most ``EvaluationOptions/repliesPerRun`` answers that only refuse, in plan order.

@@ -19,6 +19,9 @@ public struct ActivityHistory: Sendable, Hashable {
     /// Whether ``events`` hold everything since the last run: the feed reached back to the position
     /// kept (or was not read, a `watch` pass's own poll having read it), and what it read was kept.
     public var complete = true
+    /// The bot's own applied writes, from its journal: what the copies kept before them may miss
+    /// (``OwnWrites``).
+    public var writes = OwnWrites()
     /// The bodies of the bot's replies gitbay refused, with their markers, by repository
     /// (``RepositoryState/refusedReplies``).
     public var refusedReplies: [RepositoryPath: [String]] = [:]
@@ -95,7 +98,9 @@ public struct ActivityHistory: Sendable, Hashable {
         }
         history.events = kept + fresh
         history.add(history.events, registry: registry)
-        for record in (try? await log.appliedWrites()) ?? [] {
+        let applied = (try? await log.appliedWrites()) ?? []
+        history.writes = OwnWrites(journal: applied, registry: registry)
+        for record in applied {
             guard let reference = registry.reference(parsing: record.item) else { continue }
             let activity = ItemActivity(
                 at: record.at, actor: me, kind: record.action, source: .journal, argv: record.argv)

@@ -41,13 +41,13 @@ extension ReadContext {
         return sweep.now.timeIntervalSince(date) < sweep.period && date <= sweep.now
     }
 
-    /// Whether the run reads `path`, one of `swept`'s reads, now: always where a change asks for
-    /// it, else while the read budget lasts (the most stale first, in the sweep's order).
+    /// Whether the run reads `path`, one of `swept`'s reads, now: always where a change or the bot's
+    /// own write asks for it, else while the read budget lasts (the most stale first, in the sweep's order).
     ///
     /// One the budget leaves is taken from its copy when it has one, else left unread: its items
     /// of the kind are not judged this run, and the note says how many wait for the next runs.
     public mutating func mayRead<Copy>(_ path: RepositoryPath, in swept: SweptRepositories<Copy>) -> Bool {
-        guard let readBudget, let meter, swept.reasons[path] != .changed else { return true }
+        guard let readBudget, let meter, ![.changed, .written].contains(swept.reasons[path]) else { return true }
         guard meter.requests >= readBudget else {
             budgetRead.insert(path)
             return true
@@ -90,7 +90,8 @@ extension ReadContext {
     ///
     /// Its plugin restores the copies; every path is read when the run keeps no sweep (a full
     /// read, `--no-cache`, a feed that does not reach back). An event changes a repository when
-    /// `touches` says so, else when `kind`'s plugin says it touches `kind`'s items. Notes the
+    /// `touches` says so, else when `kind`'s plugin says it touches `kind`'s items; without
+    /// `touches`, so does the bot's own write to an item of `kind` since the copy was kept. Notes the
     /// choice for `--verbose`.
     public mutating func sweep<Copy: Sendable>(
         _ paths: [RepositoryPath], of kind: ItemKind, entry: String, format: Int,
@@ -113,7 +114,11 @@ extension ReadContext {
         for path in paths where marked[path] != nil {
             marks[path] = mark(of: path, kind: kind, sweep: sweep, touches: touches)
         }
-        let choice = sweep.choose(paths, copies: marked, marks: marks)
+        // A copy whose changes the feed's events name (`touches`, a repository fact) is left to
+        // them: the bot's writes that change it record one, and its other writes (a comment) do not.
+        let written = Set(
+            marked.filter { touches == nil && sweep.writes.outdate(kind, in: $0.key, keptAt: $0.value.storedAt) }.keys)
+        let choice = sweep.choose(paths, copies: marked, marks: marks, written: written)
         note("sweep of \(entry): \(choice.summary(now: sweep.now))")
         return SweptRepositories(
             read: choice.read.map(\.path), copies: copies,

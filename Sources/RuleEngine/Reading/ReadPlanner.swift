@@ -66,7 +66,8 @@ public struct ReadPlanner: Sendable {
         session.context.trustsCache = cache != nil && trustCache && guards != nil
         if let activity {
             session.context.sweep = RepositorySweep(
-                period: period ?? RepositorySweep.defaultPeriod, now: now, events: activity.events)
+                period: period ?? RepositorySweep.defaultPeriod, now: now, events: activity.events,
+                writes: activity.writes)
             session.context.sweeps = period != nil && session.context.trustsCache && activity.complete && only == nil
             if period != nil, session.context.trustsCache, !activity.complete {
                 session.context.note(

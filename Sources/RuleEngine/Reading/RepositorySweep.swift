@@ -16,6 +16,9 @@ import GitbayKit
 /// repository by the first run after its copy turns a period old. A change nothing announces (a push to a branch with no open
 /// merge request, a build queued, a milestone closed by hand) waits at most one period.
 ///
+/// The bot's own writes are marks too: a copy kept before the bot wrote to an item of its kind in
+/// its repository is read again (``OwnWrites``), since gitbay records no event for some of them.
+///
 /// A copy can delay an action, never cause a wrong one: `apply` reads each item and its
 /// repository's facts afresh before it writes.
 public struct RepositorySweep: Sendable, Hashable {
@@ -25,13 +28,16 @@ public struct RepositorySweep: Sendable, Hashable {
     public var now: Date
     /// The feed events known (kept by earlier runs and read by this one), by repository.
     public var events: [RepositoryPath: [FeedEvent]]
+    /// The bot's own applied writes, which the feed may not show.
+    public var writes: OwnWrites
 
     /// The sweep for a run at `now` that knows `events`: every event the feed showed since the
-    /// last run, which is what it can rely on (`ActivityHistory/complete`).
-    public init(period: TimeInterval, now: Date, events: [FeedEvent]) {
+    /// last run, which is what it can rely on (`ActivityHistory/complete`), and the bot's `writes`.
+    public init(period: TimeInterval, now: Date, events: [FeedEvent], writes: OwnWrites = OwnWrites()) {
         self.period = period
         self.now = now
         self.events = Dictionary(grouping: events, by: \.repo)
+        self.writes = writes
     }
 
     /// The default period: a 24th of it in each run of a cron every 15 minutes.
@@ -91,6 +97,8 @@ public struct RepositorySweep: Sendable, Hashable {
         case unread = "never read"
         /// Its marks moved since its copy was kept.
         case changed
+        /// The bot wrote to an item its copy holds since it was kept (``OwnWrites``).
+        case written = "written by the bot"
         /// Its copy is a period old.
         case due = "a period old"
         /// It is among the oldest copies, the run's share of the sweep.
@@ -136,13 +144,15 @@ public struct RepositorySweep: Sendable, Hashable {
     }
 
     /// Chooses, among `paths`, what to read: each has its copy's mark and date in `copies` (none
-    /// when never read or of another format), and its mark now in `marks`.
+    /// when never read or of another format), and its mark now in `marks`; those in `written`
+    /// had a copy the bot's own writes outdate (``OwnWrites/outdate(_:in:keptAt:)``).
     ///
     /// The share is `paths.count` times the time since the newest copy (the last run that read
     /// any), over the period, rounded up: the oldest copies not read for a change. Those a period
     /// old are among them, and are read even beyond it.
     public func choose(
-        _ paths: [RepositoryPath], copies: [RepositoryPath: (mark: Mark, storedAt: Date)], marks: [RepositoryPath: Mark]
+        _ paths: [RepositoryPath], copies: [RepositoryPath: (mark: Mark, storedAt: Date)],
+        marks: [RepositoryPath: Mark], written: Set<RepositoryPath> = []
     ) -> Choice {
         var choice = Choice()
         var reasons: [RepositoryPath: Reason] = [:]
@@ -154,6 +164,8 @@ public struct RepositorySweep: Sendable, Hashable {
             }
             if (marks[path] ?? Mark(event: 0, seen: nil)).moved(since: copy.mark) {
                 reasons[path] = .changed
+            } else if written.contains(path) {
+                reasons[path] = .written
             } else {
                 rest.append((path, copy.storedAt))
             }
@@ -175,9 +187,9 @@ public struct RepositorySweep: Sendable, Hashable {
                 choice.oldestKept = min(choice.oldestKept ?? stored, stored)
             }
         }
-        // The most stale first, which is what a read budget keeps: the changed, the never read,
+        // The most stale first, which is what a read budget keeps: the changed or written, the never read,
         // then the copies oldest first.
-        let rank: [Reason: Int] = [.changed: 0, .unread: 1, .due: 2, .share: 2]
+        let rank: [Reason: Int] = [.changed: 0, .written: 0, .unread: 1, .due: 2, .share: 2]
         choice.read = reasons.map { (path: $0.key, reason: $0.value) }.sorted { left, right in
             let (a, b) = (rank[left.reason] ?? 3, rank[right.reason] ?? 3)
             if a != b { return a < b }
