@@ -198,8 +198,12 @@ struct HookedWatcher {
             #expect(try await hooked.post(oversize, signature: hooked.sign(oversize), event: "push", id: 992) == 413)
             let elsewhere = delivery(id: 991, kind: "issue.commented", repo: "krz/site", number: 1)
             #expect(try await hooked.post(elsewhere, signature: hooked.sign(elsewhere), id: 991) == 202, "acknowledged")
-            // Nothing of that reached the watcher: no pass ran, the clock never moved.
-            try await Task.sleep(for: .milliseconds(500))
+            // Nothing of that reached the watcher: the endpoint counts each outcome before it
+            // answers and offers only an accepted delivery to the inbox, so with none accepted
+            // (and the clock still at zero) no pass can start; the count of passes below shows it.
+            let refused = try await hooked.metrics()
+            #expect(!refused.contains("outcome=\"accepted\""), "\(refused)")
+            #expect(refused.contains("{event=\"issue.commented\",outcome=\"out-of-scope\"} 1"), "\(refused)")
             #expect(watcher.passes.count == passesBefore, "\(watcher.passes)")
 
             // A signed delivery is taken, and the same one again is not.
