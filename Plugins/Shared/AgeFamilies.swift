@@ -18,13 +18,14 @@ public enum AgeFamilies {
             FieldFamily(
                 "label_age", parameter: "LABEL", .duration, needs: [.labels, .activity],
                 doc: "Time since LABEL was last put on the \(noun) (`label_age.stale`): from the feed's label events, "
-                    + "else from the bot's journal when it added it; absent while the \(noun) lacks it or nobody can "
-                    + "say when it came, so a rule waiting on it waits."
+                    + "else from the bot's journal when it added it; absent while the \(noun) lacks it, unknown when "
+                    + "nobody can say when it came, so a rule waiting on it waits."
             ) { label, context in
-                guard let labels = labels(context), labels.contains(label),
+                guard let labels = labels(context), labels.contains(label) else { return .absent }
+                guard
                     let added = labelAdded(
                         label, activity: context.repository.activity(of: context.item), me: context.me)
-                else { return .absent }
+                else { return .unknown }
                 return .duration(max(0, context.now.timeIntervalSince(added)))
             },
             FieldFamily(

@@ -22,14 +22,15 @@ import Testing
 
     @Test func theJournalSaysWhenTheBotAddedTheLabel() {
         #expect(age("label_age.stale", activity: [journalAdd("stale", daysAgo: 9)]) == .duration(9 * Fixtures.day))
-        #expect(age("label_age.stale", activity: [journalAdd("bug", daysAgo: 9)]) == .absent)
+        // On the issue, but neither the feed nor the journal dates it: unknown.
+        #expect(age("label_age.stale", activity: [journalAdd("bug", daysAgo: 9)]) == .unknown)
     }
 
     @Test func theFeedSaysWhenTheLabelCameAfterAnEventWithoutIt() {
         let events = [labeled(["bug"], daysAgo: 20, id: 1), labeled(["bug", "stale"], daysAgo: 12, id: 2)]
         #expect(age("label_age.stale", activity: events) == .duration(12 * Fixtures.day))
-        // An event that already holds it says only that it came earlier: unknown, so absent.
-        #expect(age("label_age.stale", activity: [labeled(["stale"], daysAgo: 12, id: 2)]) == .absent)
+        // An event that already holds it says only that it came earlier: unknown.
+        #expect(age("label_age.stale", activity: [labeled(["stale"], daysAgo: 12, id: 2)]) == .unknown)
     }
 
     /// A maintainer removed it and the bot put it back: the clock starts again, and the bot's
@@ -41,7 +42,7 @@ import Testing
         ]
         #expect(age("label_age.stale", activity: events) == .duration(3 * Fixtures.day))
         // Removed and never put back by the bot: the journal's old addition is void.
-        #expect(age("label_age.stale", activity: Array(events.prefix(3))) == .absent)
+        #expect(age("label_age.stale", activity: Array(events.prefix(3))) == .unknown)
     }
 
     /// The bot's own label event, with the journal saying the bot added the label, dates the
@@ -51,7 +52,7 @@ import Testing
         #expect(
             age("label_age.stale", activity: [journalAdd("stale", daysAgo: 2), own]) == .duration(9 * Fixtures.day))
         // Without the journal the bot's event could be any change of its labels: unknown.
-        #expect(age("label_age.stale", activity: [own]) == .absent)
+        #expect(age("label_age.stale", activity: [own]) == .unknown)
     }
 
     @Test func anItemWithoutTheLabelHasNoAge() {

@@ -37,7 +37,8 @@ private func failure(_ text: String) -> (String, Int, Int)? {
         "state = open", "idle > 60d", "labels lacks [stale, pinned, security]", "not tracking_issue",
         "labels has stale", "last_comment.author != @me", "idle > 14d", "age <= 1w2d", "state in [open, closed]",
         "title ~= \"^WIP\"", "created_at < 2026-01-31", "comments >= 3", "assignees has any [@me, alice]",
-        "labels has \"needs review\"", "tracking_issue = false", "state not in [closed]",
+        "labels has \"needs review\"", "tracking_issue = false", "state not in [closed]", "idle is absent",
+        "not last_comment.author is present", "labels is absent",
     ])
     func theShippedAndDocumentedConditionsCheck(text: String) throws {
         _ = try check(text)
@@ -57,7 +58,10 @@ private func failure(_ text: String) -> (String, Int, Int)? {
             "unexpected 'closed' after the condition; quote values with spaces, "
                 + "and write one condition per line (combine them with all:, any: or not:)", 13, 6
         ),
-        ("state is open", "write '=' to compare, not 'is'", 6, 2),
+        ("state is open", "write '=' to compare, or 'is absent' / 'is present' to test whether there is a value", 6, 2),
+        ("idle is \"absent\"", "write '=' to compare, or 'is absent'", 5, 2),
+        ("idle is absent 3d", "unexpected '3d' after the condition", 15, 2),
+        ("idle is", "write '=' to compare, or 'is absent'", 5, 2),
         ("state = [open]", "'=' compares with one value; use 'in' for a list", 8, 6),
         ("state in open", "'in' takes a list, such as [a, b]", 9, 4),
         ("title ~= \"(\"", "invalid regular expression", 9, 3),
@@ -109,6 +113,22 @@ private func failure(_ text: String) -> (String, Int, Int)? {
         #expect(try !check("last_comment.author != @me").holds(for: .absent, me: "bot"))
         #expect(try !check("last_comment.author = @me").holds(for: .absent, me: "bot"))
         #expect(try check("not last_comment.author = @me").holds(for: .absent, me: "bot"))
+        #expect(try !check("idle > 1d").holds(for: .unknown, me: "bot"))
+        #expect(try check("not idle > 1d").holds(for: .unknown, me: "bot"))
+    }
+
+    /// `is absent` is the one test no value passes and an absent value does, for either reason
+    /// (the field does not apply, or nobody can say it); `is present` is its opposite.
+    @Test func isAbsentTestsForAValueOfAnyType() throws {
+        for value: FieldValue in [.absent, .unknown] {
+            #expect(try check("idle is absent").holds(for: value, me: "bot"))
+            #expect(try !check("idle is present").holds(for: value, me: "bot"))
+            #expect(try !check("not idle is absent").holds(for: value, me: "bot"))
+        }
+        for value: FieldValue in [.duration(0), .text(""), .set([]), .boolean(false), .count(0)] {
+            #expect(try !check("idle is absent").holds(for: value, me: "bot"))
+            #expect(try check("idle is present").holds(for: value, me: "bot"))
+        }
     }
 
     @Test(arguments: [

@@ -20,6 +20,8 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case `in` = "in"
     /// The field's value is none of the list.
     case notIn = "not in"
+    /// `is absent`, `is present`: whether the item has a value of the field at all.
+    case `is` = "is"
 
     /// Whether this operator orders values (durations, times, counts).
     var isOrdering: Bool {

@@ -102,8 +102,8 @@ private struct ConditionParser {
         }
         guard token.kind == .word else {
             throw ConditionSyntaxError(
-                "expected a comparison (=, !=, >, >=, <, <=, ~=, !~, has, has any, lacks, in, not in), "
-                    + "found '\(token.text)'", at: token.span)
+                "expected a comparison (=, !=, >, >=, <, <=, ~=, !~, has, has any, lacks, in, not in, "
+                    + "is absent), found '\(token.text)'", at: token.span)
         }
         switch token.text {
         case "has":
@@ -124,12 +124,18 @@ private struct ConditionParser {
             let inToken = tokens[position]
             position += 1
             return (.notIn, token.span.union(inToken.span))
-        case "is", "==", "equals":
+        case "is" where peek(word: "absent") || peek(word: "present"):
+            return (.is, token.span)
+        case "is":
+            throw ConditionSyntaxError(
+                "write '=' to compare, or 'is absent' / 'is present' to test whether there is a value",
+                at: token.span)
+        case "==", "equals":
             throw ConditionSyntaxError("write '=' to compare, not '\(token.text)'", at: token.span)
         default:
             throw ConditionSyntaxError(
-                "expected a comparison (=, !=, >, >=, <, <=, ~=, !~, has, has any, lacks, in, not in), "
-                    + "found '\(token.text)'", at: token.span)
+                "expected a comparison (=, !=, >, >=, <, <=, ~=, !~, has, has any, lacks, in, not in, "
+                    + "is absent), found '\(token.text)'", at: token.span)
         }
     }
 

@@ -16,7 +16,9 @@ struct ConditionTyping {
         }
         let op = comparison.operator
         guard field.type.operators.contains(op) else {
-            let allowed = field.type.operators.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            // `is` stands only before `absent` or `present`, so it is offered as it is written.
+            let allowed = field.type.operators.map { $0 == .is ? "'is absent'" : "'\($0.rawValue)'" }
+                .joined(separator: ", ")
             throw ConditionSyntaxError(
                 "'\(op.rawValue)' does not apply to '\(field.name)' (\(field.type.described)); use \(allowed)",
                 at: comparison.operatorSpan)
@@ -36,7 +38,9 @@ struct ConditionTyping {
                     "'\(op.rawValue)' compares with one value; use 'in' for a list", at: operand.span)
             }
         }
-        let literals = try operand.values.map { (value) throws(ConditionSyntaxError) in try literal(value) }
+        // `is` takes no value of the field's type: only the word after it.
+        let literals =
+            op == .is ? [] : try operand.values.map { (value) throws(ConditionSyntaxError) in try literal(value) }
         switch op {
         case .equal: return .oneOf(literals, negated: false)
         case .notEqual: return .oneOf(literals, negated: true)
@@ -56,6 +60,9 @@ struct ConditionTyping {
         case .has: return .hasAll(literals)
         case .hasAny: return .hasAny(literals)
         case .lacks: return .lacksAll(literals)
+        case .is:
+            // The parser takes `is` only before an unquoted `absent` or `present`.
+            return .absence(negated: operand.values.first?.text == "present")
         }
     }
 

@@ -42,6 +42,11 @@ public enum FieldType: Sendable, Hashable {
 
     /// The comparisons allowed on this type, for checking and for error messages.
     public var operators: [ComparisonOperator] {
+        ordinaryOperators + [.is]
+    }
+
+    /// The comparisons of values of this type, without `is absent`, which every type takes.
+    private var ordinaryOperators: [ComparisonOperator] {
         switch self {
         case .boolean: return [.equal, .notEqual]
         case .count: return [.equal, .notEqual, .greater, .greaterOrEqual, .less, .lessOrEqual, .in, .notIn]

@@ -13,6 +13,10 @@ public enum FieldValue: Sendable, Hashable {
     case set([String])
     /// The field does not apply to this item (no comments yet, so no `last_comment.author`).
     case absent
+    /// The field applies but nobody can say its value: a label the feed shows no addition of and
+    /// the bot's journal never added (`label_age.stale`). Fails every test as ``absent`` does;
+    /// kept apart so that `explain` says which of the two it saw.
+    case unknown
 
     /// The value as `explain` shows it.
     public var display: String {
@@ -24,6 +28,7 @@ public enum FieldValue: Sendable, Hashable {
         case .text(let text): return text
         case .set(let names): return "[" + names.sorted().joined(separator: ", ") + "]"
         case .absent: return "(none)"
+        case .unknown: return "(unknown)"
         }
     }
 
@@ -34,6 +39,14 @@ public enum FieldValue: Sendable, Hashable {
     public var spoken: String {
         if case .duration(let seconds) = self { return DurationLiteral.words(seconds: seconds) }
         return display
+    }
+
+    /// Whether the item has no value of the field, for either reason: what `is absent` tests.
+    public var isAbsent: Bool {
+        switch self {
+        case .absent, .unknown: return true
+        default: return false
+        }
     }
 }
 
@@ -48,6 +61,7 @@ extension FieldValue {
         case (.text(let a), .text(let b)): return a == b
         case (.set(let a), .set(let b)): return Set(a) == Set(b)
         case (.absent, .absent): return true
+        case (.unknown, .unknown): return true
         default: return false
         }
     }
@@ -73,6 +87,7 @@ extension FieldValue {
             hasher.combine(5)
             hasher.combine(Set(names))
         case .absent: hasher.combine(6)
+        case .unknown: hasher.combine(7)
         }
     }
 }

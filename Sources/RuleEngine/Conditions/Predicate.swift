@@ -16,16 +16,25 @@ public enum Predicate: Sendable, Hashable {
     case hasAny([Literal])
     /// `lacks`: none is in the set.
     case lacksAll([Literal])
+    /// `is absent` (or, `negated`, `is present`): the item has no value of the field, because it
+    /// does not apply or because nobody can say it (``FieldValue/isAbsent``).
+    ///
+    /// The one test an absent value can pass: a rule says with it what to do while a clock has
+    /// not started (`comment_age.mark-stale is absent`: no notice of the rule's on the issue).
+    case absence(negated: Bool)
 
-    /// Applies the test; an absent value fails every test (so a `not` in front passes it).
+    /// Applies the test; an absent value fails every test but ``absence(negated:)`` (so a `not` in
+    /// front passes it).
     public func holds(for value: FieldValue, me: String) -> Bool {
         holds(for: value, me: me, patterns: Patterns())
     }
 
     /// Applies the test, taking a `~=` pattern from `patterns`, which keeps what it compiled.
     func holds(for value: FieldValue, me: String, patterns: Patterns) -> Bool {
-        if case .absent = value { return false }
+        if case .absence(let negated) = self { return value.isAbsent != negated }
+        if value.isAbsent { return false }
         switch self {
+        case .absence: return false
         case .isTrue:
             return value == .boolean(true)
         case .oneOf(let literals, let negated):

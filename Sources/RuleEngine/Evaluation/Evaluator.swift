@@ -233,7 +233,7 @@ public struct Evaluator: Sendable {
             if let command, let value = CommandValues.value(of: name, in: command) { return value }
             guard let field = registry.field(name, for: kind), context.knows(field.needs) else { return "" }
             let value = field.value(context)
-            return value == .absent ? "" : value.spoken
+            return value.isAbsent ? "" : value.spoken
         }
     }
 
