@@ -16,10 +16,10 @@ public enum AgeFamilies {
     ) -> [FieldFamily] {
         [
             FieldFamily(
-                "label_age", parameter: "LABEL", .duration, needs: [.labels, .activity],
+                "label_age", parameter: "LABEL", .duration, needs: [.labels, .activity], absenceWaits: true,
                 doc: "Time since LABEL was last put on the \(noun) (`label_age.stale`): from the feed's label events, "
                     + "else from the bot's journal when it added it; absent while the \(noun) lacks it, unknown when "
-                    + "nobody can say when it came, so a rule waiting on it waits."
+                    + "nobody can say when it came. A rule comparing it waits meanwhile, and the plan counts it."
             ) { label, context in
                 guard let labels = labels(context), labels.contains(label) else { return .absent }
                 guard
@@ -29,9 +29,10 @@ public enum AgeFamilies {
                 return .duration(max(0, context.now.timeIntervalSince(added)))
             },
             FieldFamily(
-                "comment_age", parameter: "RULE", .duration, needs: [.detail], cached: cached,
+                "comment_age", parameter: "RULE", .duration, needs: [.detail], cached: cached, absenceWaits: true,
                 doc: "Time since the bot's newest comment for rule RULE on the \(noun) (`comment_age.mark-stale`, "
-                    + "found by the rule's hidden marker); absent when it has none."
+                    + "found by the rule's hidden marker); absent when it has none. A rule comparing it waits "
+                    + "meanwhile, and the plan counts it."
             ) { rule, context in
                 guard let conversation = conversation(context) else { return .absent }
                 let marker = "<!-- gitbay-bot:rule=\(rule) item="

@@ -28,6 +28,9 @@ public enum ExplainRenderer {
             if let miss = rule.nearestMiss {
                 lines.append("  nearest miss: " + DisplayText.visible(miss.missDescription))
             }
+            if let fields = rule.waitsOn {
+                lines.append("  " + style.yellow(DisplayText.visible(waits(fields, noun: noun))))
+            }
             lines += rule.conditions.map { blocks.condition($0, indent: 2, withLocation: true) }
             for action in rule.actions {
                 lines += blocks.action(action, indent: 2)
@@ -84,6 +87,9 @@ public enum ExplainRenderer {
             if let outside = rule.outsideListing {
                 lines += [MarkdownText.escape(outside), ""]
             }
+            if let fields = rule.waitsOn {
+                lines += [MarkdownText.escape(waits(fields, noun: noun)), ""]
+            }
             lines += rule.conditions.map { "- " + PlanRenderer.markdownCondition($0) }
             lines += rule.actions.flatMap { PlanRenderer.markdownAction($0, indent: "") }
             lines += ["", "</details>"]
@@ -104,6 +110,13 @@ public enum ExplainRenderer {
         case .notMatched: return "not matched"
         case .unknown: return "unknown (a value was not read)"
         }
+    }
+
+    /// What a rule waiting on absent values says: the rule stays put until they come, and what
+    /// gives them (docs/rules.md, "Waiting from a notice or a label").
+    static func waits(_ fields: [String], noun: String) -> String {
+        "waits: the \(noun) has no value of \(fields.joined(separator: ", ")) yet; the rule may match once it "
+            + "has one, and never acts before (docs/rules.md: Waiting from a notice or a label)"
     }
 
     /// `schedule (mon, tue 09:00-17:00 Europe/Berlin): outside it; next window Mon 2026-11-30 09:00 Europe/Berlin`.

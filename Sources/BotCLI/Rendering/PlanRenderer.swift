@@ -28,6 +28,9 @@ public enum PlanRenderer {
             if let note = rule.outsideSchedule {
                 lines.append("  " + style.yellow(note))
             }
+            if let waiting = rule.waiting {
+                lines.append("  " + style.yellow(DisplayText.visible(waitingLine(waiting))))
+            }
             let (shown, hidden) = listed(byRule[rule.name] ?? [])
             for entry in shown {
                 lines.append(blocks.item(entry.item, indent: 2))
@@ -79,11 +82,13 @@ public enum PlanRenderer {
                     "| \(MarkdownText.escape(rule.name)) | \(rule.kind.rawValue) | \(rule.matched) of \(rule.considered) "
                         + "| \(rule.acting) | \(rule.held) |")
             }
-            let waiting = plan.rules.filter { $0.outsideSchedule != nil }
+            let waiting = plan.rules.filter { $0.outsideSchedule != nil || $0.waiting != nil }
             if !waiting.isEmpty {
                 lines.append("")
                 lines += waiting.map { rule in
-                    "- **\(MarkdownText.escape(rule.name))**: \(MarkdownText.escape(rule.outsideSchedule ?? ""))"
+                    let notes = [rule.outsideSchedule, rule.waiting.map(waitingLine)].compactMap { $0 }
+                    return "- **\(MarkdownText.escape(rule.name))**: "
+                        + notes.map(MarkdownText.escape).joined(separator: "; ")
                 }
             }
         }
@@ -167,6 +172,22 @@ public enum PlanRenderer {
     ///
     /// R and E count the rules and entries with at least one pending command.
     static func summary(_ plan: Plan) -> String {
+        let waiting = plan.rules.compactMap(\.waiting)
+        guard let first = waiting.first else { return work(plan) }
+        let count = waiting.reduce(0) { $0 + $1.count }
+        return work(plan) + "; \(DisplayText.counted(count, "entry waits", "entries wait")) for a value not there yet "
+            + "(gitbay-bot explain \(DisplayText.visible(first.first)))"
+    }
+
+    /// What a rule's ``Plan/Waiting`` says under its counts: `2 items wait for a value not there
+    /// yet: comment_age.mark-stale; gitbay-bot explain krz/app#12 says why`.
+    static func waitingLine(_ waiting: Plan.Waiting) -> String {
+        DisplayText.counted(waiting.count, "item waits", "items wait") + " for a value not there yet: "
+            + waiting.fields.joined(separator: ", ") + "; gitbay-bot explain \(waiting.first) says why"
+    }
+
+    /// The closing line's account of the commands: pending, held, or nothing to do.
+    private static func work(_ plan: Plan) -> String {
         let pending = plan.pendingCommandCount
         let held = plan.entries.reduce(0) { $0 + $1.actions.filter { $0.status == .held }.count }
         guard pending > 0 || held > 0 else {

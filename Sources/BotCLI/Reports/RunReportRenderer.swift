@@ -17,6 +17,7 @@ enum RunReportRenderer {
         text += "Evaluated at \(when) on \(MarkdownText.escape(plan.source)) as \(MarkdownText.escape(plan.me)); "
         text += "exit \(report.exitCode.rawValue) (\(meaning(report.exitCode))).\n\n"
         text += ruleTable(report)
+        text += waitingForValues(plan)
         text += notDone(report)
         if !plan.guards.isEmpty {
             text += "\n### Guards\n\n"
@@ -58,6 +59,18 @@ enum RunReportRenderer {
             text += "| \(outcome(.failed)) |\n"
         }
         return text
+    }
+
+    /// The rules that wait on items for a value not there yet (``Plan/Waiting``), so a scheduled
+    /// run's report says what never moves without someone's help; empty when none do.
+    private static func waitingForValues(_ plan: Plan) -> String {
+        let lines = plan.rules.compactMap { rule in
+            rule.waiting.map {
+                "- **\(MarkdownText.escape(rule.name))**: " + MarkdownText.escape(PlanRenderer.waitingLine($0))
+            }
+        }
+        guard !lines.isEmpty else { return "" }
+        return "\n### Waiting for a value\n\n" + lines.joined(separator: "\n") + "\n"
     }
 
     /// Whether the rule named `rule` is outside its schedule at the plan's instant, so what it

@@ -8,128 +8,6 @@ import YAML
 /// Conditions compiled against shared ``FieldSlots`` also share each item's ``FieldValues``, so
 /// rules testing the same field of the same item derive it once.
 public struct CompiledCondition: Sendable {
-    /// One condition of the tree with everything a result reports about it.
-    ///
-    /// A class so that visiting it retains one reference instead of copying every string in it.
-    final class Test: Sendable {
-        /// The field's derivation; `nil` when no plugin offers the field for this kind (the
-        /// condition is then unknown).
-        let value: (@Sendable (ItemContext) -> FieldValue)?
-        /// Where an item's value of the field is kept once derived.
-        let slot: Int
-        let needs: ReadNeed.Mask
-        /// The field's range from cheaper reads, when it has one and the predicate is an order
-        /// comparison, the one kind a range can decide (``FieldBounds``).
-        let bounds: (@Sendable (ItemContext) -> FieldBounds.Range?)?
-        let boundsNeeds: ReadNeed.Mask
-        let predicate: Predicate
-        let isNegated: Bool
-        let text: String
-        let field: String
-        let location: String
-        /// The labels a label-set condition names, sorted as a set displays them, when its result
-        /// shows which of them the item carries rather than the whole set
-        /// (``CompiledCondition/init(_:kind:registry:namedLabelsOnly:)``).
-        let namedLabels: [String]?
-        /// What every such result ends with, ` of [pinned, stale]`, written once.
-        let namedLabelsSuffix: String
-
-        init(
-            _ condition: CheckedCondition, at location: SourceLocation, kind: ItemKind, registry: PluginRegistry,
-            slots: inout FieldSlots, namedLabelsOnly: Bool
-        ) {
-            let field = registry.field(condition.field.name, for: kind)
-            let named = namedLabelsOnly && field?.type == .labelSet ? Self.names(in: condition.predicate) : nil
-            namedLabels = named?.sorted()
-            namedLabelsSuffix = named.map { " of " + FieldValue.set($0).display } ?? ""
-            value = field?.value
-            slot = slots.slot(for: condition.field.name)
-            needs = registry.mask(field?.needs ?? [])
-            if case .order = condition.predicate, let fieldBounds = field?.bounds {
-                bounds = fieldBounds.range
-                boundsNeeds = registry.mask(fieldBounds.needs)
-            } else {
-                bounds = nil
-                boundsNeeds = []
-            }
-            predicate = condition.predicate
-            isNegated = condition.expression.isNegated
-            text = condition.expression.text
-            self.field = condition.field.name
-            self.location = location.description
-        }
-
-        /// Whether the condition holds for the item; `nil` when its field is not read and no range
-        /// of it decides the condition.
-        ///
-        /// The verdict alone, for deciding: ``result(_:values:)`` also writes what the check saw,
-        /// which only the entries' results need.
-        func holds(_ context: ItemContext, values: inout FieldValues) -> Bool? {
-            guard let value else { return nil }
-            guard context.knows(needs) else {
-                return range(context).flatMap { decision(by: $0, context, patterns: values.patterns) }
-            }
-            let observed = values.value(at: slot) { value(context) }
-            return predicate.holds(for: observed, me: context.me, patterns: values.patterns) != isNegated
-        }
-
-        /// The verdict ``holds(_:values:)`` gives, with what the result records the check saw:
-        /// the value (``shown(_:)``), the range that decided it unread as its ends
-        /// (`61d 3h to 1y 2d`), or `(not read)`.
-        ///
-        /// Written here rather than handed out as an enum of value or range, which every recorded
-        /// test made, copied and dropped at a cost profiles showed beside the text's own. A range
-        /// is never kept among the item's values: another condition on the field may need the value.
-        func result(_ context: ItemContext, values: inout FieldValues) -> (holds: Bool?, observed: String) {
-            guard let value else { return (nil, Self.unread) }
-            guard context.knows(needs) else {
-                guard let range = range(context), let holds = decision(by: range, context, patterns: values.patterns)
-                else {
-                    return (nil, Self.unread)
-                }
-                return (holds, range.display)
-            }
-            let observed = values.value(at: slot) { value(context) }
-            let holds = predicate.holds(for: observed, me: context.me, patterns: values.patterns)
-            return (holds != isNegated, shown(observed))
-        }
-
-        /// What a result records of a condition left undecided for want of a read.
-        private static let unread = "(not read)"
-
-        /// The field's range from cheaper reads; `nil` when it has none or they are not read.
-        private func range(_ context: ItemContext) -> FieldBounds.Range? {
-            guard let bounds, context.knows(boundsNeeds) else { return nil }
-            return bounds(context)
-        }
-
-        /// The verdict the whole of `range` gives; `nil` when its ends disagree.
-        private func decision(by range: FieldBounds.Range, _ context: ItemContext, patterns: Patterns) -> Bool? {
-            let lower = predicate.holds(for: range.lower, me: context.me, patterns: patterns)
-            let upper = predicate.holds(for: range.upper, me: context.me, patterns: patterns)
-            return lower == upper ? lower != isNegated : nil
-        }
-
-        /// What the result records of a value: a label set as the labels the condition names that
-        /// it carries, `[stale] of [pinned, stale]`, when ``namedLabels`` are set.
-        private func shown(_ value: FieldValue) -> String {
-            guard let namedLabels, case .set(let names) = value else { return value.display }
-            return "[" + namedLabels.filter(names.contains).joined(separator: ", ") + "]" + namedLabelsSuffix
-        }
-
-        /// The label names a set predicate tests, each once; `nil` for any other predicate.
-        private static func names(in predicate: Predicate) -> [String]? {
-            switch predicate {
-            case .hasAll(let literals), .hasAny(let literals), .lacksAll(let literals):
-                var names: [String] = []
-                for case .text(let name) in literals where !names.contains(name) { names.append(name) }
-                return names
-            default:
-                return nil
-            }
-        }
-    }
-
     /// One node of the tree, in prefix order: a block's parts follow it up to its subtree's end.
     ///
     /// A flat array of plain values rather than a tree of boxes: walking it retains nothing,
@@ -212,8 +90,8 @@ public struct CompiledCondition: Sendable {
 
     /// The verdict alone, reusing and adding to the item's field values.
     func decide(_ context: ItemContext, values: inout FieldValues) -> Bool? {
-        var results: [ConditionResult]? = nil
-        return verdict(0, context, values: &values, recording: &results)
+        var judge = Deciding()
+        return verdict(0, context, values: &values, judge: &judge)
     }
 
     /// The verdict with three-valued logic, recording every condition's observed value in order:
@@ -229,19 +107,52 @@ public struct CompiledCondition: Sendable {
 
     /// The verdict with every condition recorded, reusing and adding to the item's field values.
     func evaluate(_ context: ItemContext, values: inout FieldValues, results: inout [ConditionResult]) -> Bool? {
-        // Moved into the optional and back, so the caller's reserved capacity is kept, not copied.
-        var recording: [ConditionResult]? = results
+        // Moved into the judge and back, so the caller's reserved capacity is kept, not copied.
+        var judge = Recording(results: results)
         results = []
-        let holds = verdict(0, context, values: &values, recording: &recording)
-        results = recording ?? []
+        let holds = verdict(0, context, values: &values, judge: &judge)
+        results = judge.results
         return holds
     }
 
-    /// The verdict of the subtree at `index`: when `recording` is `nil`, a block stops at its
-    /// first decisive part (false for `all`, true for `any`); otherwise every condition is tested
-    /// and appended to it, with the same verdict.
-    private func verdict(
-        _ index: Int, _ context: ItemContext, values: inout FieldValues, recording: inout [ConditionResult]?
+    /// The fields the condition waits on for the item, when it does not hold only because the
+    /// item has no value of them: fields a rule waits on while absent
+    /// (``FieldDefinition/absenceWaits``) or whose value nobody can say (``FieldValue/unknown``).
+    ///
+    /// Asked only of an item the condition rejects: it is decided again with those tests taken
+    /// as unknown, and if the verdict is then open, a value coming would change it. `nil` when
+    /// the condition fails whatever they say.
+    public func waitedFields(_ context: ItemContext) -> [String]? {
+        var values = FieldValues(count: slotCount)
+        return waitedFields(context, values: &values)
+    }
+
+    /// ``waitedFields(_:)``, reusing the item's field values.
+    ///
+    /// Only the fields the verdict needs are named: one whose test a settled block makes moot
+    /// (`label_age.stale > 14d` beside `label_age.stale is absent` under `any`) is dropped, one at
+    /// a time, while the verdict stays open without it.
+    func waitedFields(_ context: ItemContext, values: inout FieldValues) -> [String]? {
+        var judge = Waiting(only: nil)
+        guard verdict(0, context, values: &values, judge: &judge) == nil, !judge.fields.isEmpty else { return nil }
+        var needed = judge.fields
+        for field in judge.fields where needed.count > 1 {
+            var without = Waiting(only: needed.filter { $0 != field })
+            if verdict(0, context, values: &values, judge: &without) == nil {
+                needed.removeAll { $0 == field }
+            }
+        }
+        return needed
+    }
+
+    /// The verdict of the subtree at `index`, each condition judged by `judge`: a block stops at
+    /// its first decisive part (false for `all`, true for `any`) unless the judge records every
+    /// condition, which gives the same verdict.
+    ///
+    /// Generic rather than taking a closure, so each judge gets a copy of the walk of its own:
+    /// deciding 100,000 items tests millions of conditions.
+    private func verdict<Judge: ConditionJudge>(
+        _ index: Int, _ context: ItemContext, values: inout FieldValues, judge: inout Judge
     ) -> Bool? {
         switch operations[index] {
         case .all, .any:
@@ -251,9 +162,9 @@ public struct CompiledCondition: Sendable {
             var verdict: Bool? = !settling
             var part = index + 1
             while part < ends[index] {
-                switch self.verdict(part, context, values: &values, recording: &recording) {
+                switch self.verdict(part, context, values: &values, judge: &judge) {
                 case settling:
-                    guard recording != nil else { return settling }
+                    guard Judge.testsEveryCondition else { return settling }
                     verdict = settling
                 case nil where verdict == !settling:
                     verdict = nil
@@ -264,17 +175,61 @@ public struct CompiledCondition: Sendable {
             }
             return verdict
         case .not:
-            return self.verdict(index + 1, context, values: &values, recording: &recording).map { !$0 }
+            return self.verdict(index + 1, context, values: &values, judge: &judge).map { !$0 }
         case .test(let index):
-            let test = tests[index]
-            guard recording != nil else { return test.holds(context, values: &values) }
-            let result = test.result(context, values: &values)
-            recording?.append(
-                ConditionResult(
-                    condition: test.text, field: test.field, observed: result.observed, holds: result.holds,
-                    location: test.location))
-            return result.holds
+            return judge.judge(tests[index], context, values: &values)
         }
+    }
+}
+
+/// How ``CompiledCondition`` judges each of its conditions on one item.
+private protocol ConditionJudge {
+    /// Whether every condition is judged, even past a block's decisive part.
+    static var testsEveryCondition: Bool { get }
+    mutating func judge(
+        _ test: CompiledCondition.Test, _ context: ItemContext, values: inout FieldValues
+    ) -> Bool?
+}
+
+/// The verdict alone, with the fewest tests.
+private struct Deciding: ConditionJudge {
+    static var testsEveryCondition: Bool { false }
+
+    func judge(_ test: CompiledCondition.Test, _ context: ItemContext, values: inout FieldValues) -> Bool? {
+        test.holds(context, values: &values)
+    }
+}
+
+/// Every condition's result, in order, for a plan entry or `explain`.
+private struct Recording: ConditionJudge {
+    var results: [ConditionResult]
+    static var testsEveryCondition: Bool { true }
+
+    mutating func judge(_ test: CompiledCondition.Test, _ context: ItemContext, values: inout FieldValues) -> Bool? {
+        let result = test.result(context, values: &values)
+        results.append(
+            ConditionResult(
+                condition: test.text, field: test.field, observed: result.observed, holds: result.holds,
+                location: test.location))
+        return result.holds
+    }
+}
+
+/// The verdict once the values the rule waits on come, with the fields taken as unknown for it.
+private struct Waiting: ConditionJudge {
+    /// The fields whose missing values are taken as unknown: `nil` for every one the rule waits on.
+    let only: [String]?
+    /// The fields whose tests were taken as unknown, in the order met.
+    var fields: [String] = []
+    static var testsEveryCondition: Bool { false }
+
+    mutating func judge(_ test: CompiledCondition.Test, _ context: ItemContext, values: inout FieldValues) -> Bool? {
+        guard only?.contains(test.field) ?? true else { return test.holds(context, values: &values) }
+        let holds = test.holdsOnceKnown(context, values: &values)
+        if holds == nil, test.holds(context, values: &values) != nil, !fields.contains(test.field) {
+            fields.append(test.field)
+        }
+        return holds
     }
 }
 

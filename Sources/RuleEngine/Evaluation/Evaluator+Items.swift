@@ -18,6 +18,9 @@ extension Evaluator {
         /// Whether the rule answers a command (``Rule/command``), asked of every item it looks at
         /// without reaching into the rule.
         let answersCommands: Bool
+        /// Whether a condition tests a field the rule waits on while absent
+        /// (``FieldDefinition/absenceWaits``), so an item it rejects is asked whether it waits.
+        let mayWait: Bool
         /// The values of `state` (`status` for builds) the rule requires, as the server filters them.
         ///
         /// A handful at most, which an array tests faster than a set hashes. `nil` for a rule with
@@ -49,6 +52,9 @@ extension Evaluator {
             }
             recordsActivity = rule.condition.needs(registry: registry, kind: rule.kind).contains(.activity)
             answersCommands = rule.command != nil
+            mayWait = rule.condition.tests.contains {
+                registry.field($0.field.name, for: rule.kind)?.absenceWaits == true
+            }
             selected =
                 answersCommands
                 ? nil : selection.flatMap { rule.condition.requiredValues(of: $0.name) }.map(Array.init)
@@ -174,7 +180,16 @@ extension Evaluator {
                             matchedListed.append(index)
                             continue
                         }
-                        guard condition.decide(context, values: &values) == true else { continue }
+                        let verdict = condition.decide(context, values: &values)
+                        guard verdict == true else {
+                            if verdict == false, prepared.mayWait,
+                                let fields = condition.waitedFields(context, values: &values)
+                            {
+                                let reference = registry.reference(to: item, in: repository.path).description
+                                matches.summaries[index].countWaiting(reference, on: fields)
+                            }
+                            continue
+                        }
                         matches.summaries[index].matched += 1
                         matches.items[index].append(matches.contexts.count)
                         matched = true

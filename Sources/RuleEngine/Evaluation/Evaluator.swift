@@ -115,7 +115,8 @@ public struct Evaluator: Sendable {
                     rule, trigger: trigger, inScope: inScope, context: context, plan: plan, reference: reference)
             }
             var conditions: [ConditionResult] = []
-            let holds = rule.condition.evaluate(context, registry: registry, results: &conditions)
+            let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
+            let holds = condition.evaluate(context, results: &conditions)
             let planned = plan.entries.first { $0.rule == rule.name && $0.item.reference == reference.description }
             let actions =
                 planned?.actions
@@ -129,7 +130,8 @@ public struct Evaluator: Sendable {
                 name: rule.name, description: rule.description, location: rule.location.description, inScope: inScope,
                 verdict: verdict, conditions: conditions, actions: actions,
                 schedule: rule.schedule.map { Explanation.ScheduleResult($0, at: state.now) },
-                outsideListing: inScope ? outsideListing(of: rule, context: context) : nil)
+                outsideListing: inScope ? outsideListing(of: rule, context: context) : nil,
+                waitsOn: inScope && holds == false ? condition.waitedFields(context) : nil)
         }
         return Explanation(
             evaluatedAt: state.now, me: state.me, source: source,

@@ -62,13 +62,16 @@ public struct Explanation: Sendable, Hashable, Codable {
         /// For a rule with a command: each command in the item's comments the rule answers now
         /// (who gave it, in which comment, with what arguments); absent for a rule without one.
         public var commands: [PlannedCommand]?
+        /// The fields the rule waits on for the item, when it does not match only because the item
+        /// has no value of them yet (``Plan/Waiting``); absent otherwise.
+        public var waitsOn: [String]?
 
         /// A rule's result; `nearestMiss` is derived: the first failing condition of an in-scope,
         /// non-matching rule.
         public init(
             name: String, description: String?, location: String, inScope: Bool, verdict: Verdict,
             conditions: [ConditionResult], actions: [PlannedAction], schedule: ScheduleResult? = nil,
-            outsideListing: String? = nil, commands: [PlannedCommand]? = nil
+            outsideListing: String? = nil, commands: [PlannedCommand]? = nil, waitsOn: [String]? = nil
         ) {
             self.name = name
             self.description = description
@@ -80,6 +83,7 @@ public struct Explanation: Sendable, Hashable, Codable {
             self.schedule = schedule
             self.outsideListing = outsideListing
             self.commands = commands
+            self.waitsOn = waitsOn
             self.nearestMiss =
                 inScope && verdict == .notMatched ? conditions.first { $0.holds == false } : nil
         }

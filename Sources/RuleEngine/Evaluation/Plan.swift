@@ -29,6 +29,8 @@ public struct Plan: Sendable, Hashable, Codable {
         /// evaluation instant (`outside its schedule; next window Mon 2026-11-30 09:00 Europe/Berlin`),
         /// so a plan says so even when the rule matched nothing.
         public var outsideSchedule: String?
+        /// The items the rule would act on but for a value none of them has yet; absent when none.
+        public var waiting: Waiting?
 
         public init(
             name: String, kind: ItemKind, description: String?, location: String, considered: Int = 0,
@@ -43,6 +45,39 @@ public struct Plan: Sendable, Hashable, Codable {
             self.acting = acting
             self.held = held
             self.schedule = schedule
+        }
+
+        /// Counts an item the rule waits on for `fields` (``waiting``).
+        mutating func countWaiting(_ reference: String, on fields: [String]) {
+            var waiting = self.waiting ?? Waiting(count: 0, fields: [], first: reference)
+            waiting.add(fields)
+            self.waiting = waiting
+        }
+    }
+
+    /// Items a rule rejects only for want of a value nobody has yet.
+    ///
+    /// A notice of a rule's that is not on the item (`comment_age.mark-stale`), a label nobody can
+    /// date (`label_age.stale`) (``FieldDefinition/absenceWaits``): unless something gives them
+    /// one, the rule waits on them forever, so the plan counts them and names one for `explain`.
+    public struct Waiting: Sendable, Hashable, Codable {
+        /// How many items wait.
+        public var count: Int
+        /// The fields they wait on, in the order the rule's conditions name them.
+        public var fields: [String]
+        /// The first item waiting, as `explain` takes it: `krz/app#12`.
+        public var first: String
+
+        public init(count: Int, fields: [String], first: String) {
+            self.count = count
+            self.fields = fields
+            self.first = first
+        }
+
+        /// Counts one more item, waiting on `fields`.
+        mutating func add(_ fields: [String]) {
+            count += 1
+            for field in fields where !self.fields.contains(field) { self.fields.append(field) }
         }
     }
 

@@ -23,6 +23,14 @@ public struct FieldDefinition: Sendable {
     /// (``CachedDetails/cacheVersion(of:)``). A field that needs no detail read is always
     /// read fresh, so this says nothing of it.
     public var isCached: Bool { !needs.contains(.freshDetail) }
+    /// Whether a rule comparing the field waits while an item has no value of it.
+    ///
+    /// Rather than simply not matching: the value is a clock nothing has started yet
+    /// (`comment_age.RULE` before the rule's notice), and unless something starts it the rule
+    /// waits forever. A plan
+    /// counts the items its rules wait on so (``Plan/RuleSummary/waiting``) and `explain` names
+    /// the field, so no item waits without a word.
+    public private(set) var absenceWaits = false
 
     public init(
         _ name: String, _ type: FieldType, needs: Set<ReadNeed> = [], doc: String,
@@ -46,6 +54,13 @@ public struct FieldDefinition: Sendable {
     public func cached() -> FieldDefinition {
         var field = self
         field.needs.remove(.freshDetail)
+        return field
+    }
+
+    /// This field, declared one a rule waits on while it has no value (``absenceWaits``).
+    public func waitingWhileAbsent() -> FieldDefinition {
+        var field = self
+        field.absenceWaits = true
         return field
     }
 

@@ -15,18 +15,22 @@ public struct FieldFamily: Sendable {
     public var needs: Set<ReadNeed>
     /// Whether a value derived from a cached detail may be trusted (``FieldDefinition/cached()``).
     public var cached: Bool
+    /// Whether a rule waits on a field of the family while it has no value
+    /// (``FieldDefinition/absenceWaits``).
+    public var absenceWaits: Bool
     /// Derives the value for the name after the dot.
     public var value: @Sendable (String, ItemContext) -> FieldValue
 
     public init(
         _ prefix: String, parameter: String, _ type: FieldType, needs: Set<ReadNeed>, cached: Bool = false,
-        doc: String, value: @escaping @Sendable (String, ItemContext) -> FieldValue
+        absenceWaits: Bool = false, doc: String, value: @escaping @Sendable (String, ItemContext) -> FieldValue
     ) {
         self.prefix = prefix
         self.parameter = parameter
         self.type = type
         self.needs = needs
         self.cached = cached
+        self.absenceWaits = absenceWaits
         self.doc = doc
         self.value = value
     }
@@ -35,7 +39,8 @@ public struct FieldFamily: Sendable {
     public func field(_ name: String) -> FieldDefinition? {
         guard !name.isEmpty else { return nil }
         let value = self.value
-        let field = FieldDefinition("\(prefix).\(name)", type, needs: needs, doc: doc) { value(name, $0) }
+        var field = FieldDefinition("\(prefix).\(name)", type, needs: needs, doc: doc) { value(name, $0) }
+        if absenceWaits { field = field.waitingWhileAbsent() }
         return cached ? field.cached() : field
     }
 
