@@ -14,63 +14,13 @@ private let simulatorOptions = [
 ]
 
 /// gitbay's millisecond timestamp of `date`.
-private func stamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: date)
-}
+private func stamp(_ date: Date) -> String { JourneyForge.stamp(date) }
 
-/// One open issue of the journey forges: opened `created` days before the start, its
-/// `updated_at` moved `updated` days before, with comments `(author, days before)`.
-private struct JourneyIssue {
-    var number: Int
-    var created: Double = 200
-    var updated: Double? = nil
-    var comments: [(String, Double)] = []
-    var labels: [String] = []
-    /// When the bot left mark-stale's notice, days before the start.
-    var notice: Double? = nil
+private typealias JourneyIssue = JourneyForge.Issue
 
-    var json: [String: Any] {
-        var issue: [String: Any] = [
-            "number": number, "title": "Issue \(number)", "state": "open", "author": "reporter",
-            "created_at": stamp(start - created * day), "updated_at": stamp(start - (updated ?? created) * day),
-            "comments": comments.map {
-                ["author": $0.0, "body": "a word from \($0.0)", "created_at": stamp(start - $0.1 * day)]
-            },
-        ]
-        if !labels.isEmpty { issue["labels"] = labels }
-        return issue
-    }
-}
-
-/// A forge of one repository, krz/app, holding `issues`; each issue with a notice was labelled
-/// stale by the bot then, as its feed shows.
+/// The journey forge holding `issues`, from the journey's start.
 private func journeyForge(_ issues: [JourneyIssue]) throws -> String {
-    var events: [[String: Any]] = []
-    for issue in issues {
-        guard let notice = issue.notice else { continue }
-        for (labels, actor, days) in [([String](), "reporter", issue.created), (["stale"], "triage-bot", notice)] {
-            events.append([
-                "id": events.count + 1, "repo": "krz/app", "actor": actor, "kind": "issue.labeled",
-                "data": ["number": issue.number, "labels": labels], "created_at": stamp(start - days * day),
-            ])
-        }
-    }
-    events.sort { ($0["created_at"] as? String ?? "") < ($1["created_at"] as? String ?? "") }
-    for index in events.indices { events[index]["id"] = index + 1 }
-    let forge: [String: Any] = [
-        "events": events,
-        "format": "gitbay-forge-state/1", "now": stamp(start), "me": "triage-bot",
-        "users": ["triage-bot", "reporter", "maintainer"],
-        "repos": [
-            [
-                "path": "krz/app", "default_branch": "main", "branches": ["main": String(repeating: "c", count: 40)],
-                "labels": [["name": "stale"]], "issues": issues.map(\.json),
-            ] as [String: Any]
-        ],
-    ]
-    return String(decoding: try JSONSerialization.data(withJSONObject: forge), as: UTF8.self)
+    try JourneyForge.state(issues, start: start)
 }
 
 /// Runs the bot in-process against `simulator` at `now` with the shipped rules.
