@@ -90,7 +90,7 @@ private func reads(_ simulator: SimulatorProcess) async throws -> Int {
             #expect(saved[1] == saved[0])
             // The issue labelled bug shows which of the labels the rule names it carries, as offline.
             let marked = try #require(plans[0].entries.first { $0.rule == "mark-stale" && $0.item.number == 31 })
-            #expect(marked.reasons.map(\.observed).contains("[] of [pinned, security, stale]"))
+            #expect(marked.reasons.map(\.observed).contains("[] of [pinned, security]"))
             #expect(plans[0].entries.contains { $0.item.kind.rawValue == "merge_requests" })
         }
     }

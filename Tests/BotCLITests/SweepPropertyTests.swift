@@ -86,9 +86,13 @@ private func entries(_ json: String) throws -> (pending: Set<Obligation>, held: 
                     // that finds its copy a period old.
                     #expect(index - since <= periodSteps + 1, "\(obligation) waited since step \(since)")
                 }
+                // The generated forge holds issues labelled stale without the rules' notice, which
+                // the first run notices again, more than the tripwire lets pass unasked: the
+                // migration docs/rules.md describes, where the user reads the plan and forces it once.
                 let run = await runBot(
                     against: simulator,
-                    ["run", rules, "--scope", "repo:*", "--state-dir", bot.folder, "--sweep-period", period],
+                    ["run", rules, "--scope", "repo:*", "--state-dir", bot.folder, "--sweep-period", period]
+                        + (index == 0 ? ["--force"] : []),
                     now: stamp)
                 #expect([0, 2].contains(run.code), "step \(index): \(run.error)")
             }

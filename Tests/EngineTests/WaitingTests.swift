@@ -108,4 +108,27 @@ import Testing
             evaluator.explanation(of: second, rules: try rules(oldClose), state: state, source: "t"))
         #expect(notStale.rules.first?.waitsOn == nil)
     }
+
+    /// The shipped rules give an issue labelled `stale` by someone else a notice of their own, and
+    /// close it only from one: the day a user migrates, nothing waits unseen.
+    @Test func theShippedRulesRestartTheLifecycleOfAStaleIssueWithoutTheirNotice() throws {
+        let state = try forge(issues: [
+            issue(1, comments: [notice(1, rule: nil, daysAgo: 20)]),
+            issue(2, comments: [notice(2, rule: "mark-stale", daysAgo: 20)]),
+        ])
+        let plan = Evaluator(registry: registry).plan(rules: try shippedRules(), state: state, source: "t")
+        let marked = try #require(plan.entries.first { $0.rule == "mark-stale" })
+        #expect(marked.item.reference == "krz/app#1")
+        #expect(marked.actions.map(\.status) == [.alreadyDone, .pending])
+        #expect(marked.actions[1].command?.stdin?.contains("rule=mark-stale item=krz/app#1") == true)
+        // Its own notice, 20 days old, and a label nobody can date: the notice's clock decides.
+        let closed = try #require(plan.entries.first { $0.rule == "close-stale" })
+        #expect(closed.item.reference == "krz/app#2")
+        #expect(closed.actions.allSatisfy { $0.status == .pending })
+        // Until its notice is posted, #1 waits on it, and the plan says so.
+        let waiting = try #require(plan.rules.first { $0.name == "close-stale" }?.waiting)
+        #expect(waiting.count == 1 && waiting.first == "krz/app#1")
+        // The label's test is moot beside `label_age.stale is absent`, so only the notice is named.
+        #expect(waiting.fields == ["comment_age.mark-stale"])
+    }
 }
