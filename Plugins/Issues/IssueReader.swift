@@ -67,9 +67,9 @@ struct IssueReader: ItemKindDefinition, WatchedKind, CommentedKind {
         SharedActions.acknowledges(argv, family: "issue", comment: id)
     }
 
-    func othersActed(on item: Item, since date: Date, me: String) -> Bool {
-        guard let record = item.box(as: IssueRecord.self)?.record else { return false }
-        return Comment.othersActed(in: record.issue.comments, since: date, me: me)
+    func othersActed(in context: ItemContext, since date: Date) -> Bool {
+        guard let record = context.item.box(as: IssueRecord.self)?.record else { return false }
+        return Comment.othersActed(in: record.issue.comments, since: date, context: context)
     }
 
     func list(_ rules: [Rule], into context: inout ReadContext) async throws {

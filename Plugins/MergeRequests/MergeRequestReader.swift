@@ -71,9 +71,9 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
         SharedActions.acknowledges(argv, family: "mr", comment: id)
     }
 
-    func othersActed(on item: Item, since date: Date, me: String) -> Bool {
-        guard let record = item.box(as: MergeRequestRecord.self)?.record else { return false }
-        return Comment.othersActed(in: record.mergeRequest.comments, since: date, me: me)
+    func othersActed(in context: ItemContext, since date: Date) -> Bool {
+        guard let record = context.item.box(as: MergeRequestRecord.self)?.record else { return false }
+        return Comment.othersActed(in: record.mergeRequest.comments, since: date, context: context)
     }
 
     /// Lists every merge request of the scope with one `mr list --q`, not a list per repository.

@@ -1,13 +1,15 @@
 import Foundation
 import GitbayKit
+import RuleEngine
 
 /// What a thread of comments says about who acted on an item, and when: issues and merge
 /// requests read it the same way.
 extension Comment {
-    /// Whether anyone but `me` commented in `comments` after `date` (the system's notes aside):
-    /// people have moved on, so what an earlier run left unfinished is left to the rules.
-    public static func othersActed(in comments: [Comment], since date: Date, me: String) -> Bool {
-        comments.contains { !$0.isSystem && $0.author != me && $0.createdAt > date }
+    /// Whether a person commented in `comments` after `date` (the system's notes, the bot's and
+    /// the `bots:` accounts' comments aside): people have moved on, so what an earlier run left
+    /// unfinished is left to the rules.
+    public static func othersActed(in comments: [Comment], since date: Date, context: ItemContext) -> Bool {
+        comments.contains { !$0.isSystem && !context.isAutomation($0.author) && $0.createdAt > date }
     }
 
     /// The last activity of an item whose `show` carries no `updated_at`: the planned time, moved

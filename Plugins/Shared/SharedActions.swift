@@ -154,7 +154,8 @@ public enum SharedActions {
                 // notice as much as a comment would: a new episode gets a new one.
                 guard let conversation = conversation(context),
                     let mine = MarkedComments.newestMarked(request.marker, me: context.me, in: conversation.comments),
-                    MarkedComments.markerStands(request.marker, me: context.me, in: conversation.comments)
+                    MarkedComments.markerStands(
+                        request.marker, me: context.me, passingOver: context.automation, in: conversation.comments)
                 else { return false }
                 return !conversation.personActed(after: mine.createdAt + Conversation.sameChange, in: context)
             }

@@ -26,14 +26,22 @@ import Testing
         let later = GitbayKit.Comment(author: "alice", body: "Still here", createdAt: now + 60)
         let earlier = GitbayKit.Comment(author: "alice", body: "Hello", createdAt: now - 60)
         let note = GitbayKit.Comment(author: "system", body: "labelled", createdAt: now + 90, kind: .system)
-        #expect(MarkedComments.markerStands(marker, me: "bot", in: [earlier, bot, note]))
-        #expect(!MarkedComments.markerStands(marker, me: "bot", in: [bot, later]))
+        #expect(MarkedComments.markerStands(marker, me: "bot", passingOver: [], in: [earlier, bot, note]))
+        #expect(!MarkedComments.markerStands(marker, me: "bot", passingOver: [], in: [bot, later]))
         // Listed out of order, as nothing promises otherwise: time decides.
-        #expect(!MarkedComments.markerStands(marker, me: "bot", in: [later, bot]))
-        #expect(!MarkedComments.markerStands(marker, me: "bot", in: [earlier]))
+        #expect(!MarkedComments.markerStands(marker, me: "bot", passingOver: [], in: [later, bot]))
+        #expect(!MarkedComments.markerStands(marker, me: "bot", passingOver: [], in: [earlier]))
         // Someone else quoting the marker is not the bot's comment.
         let quoted = GitbayKit.Comment(author: "alice", body: "> " + marker, createdAt: now + 120)
-        #expect(!MarkedComments.markerStands(marker, me: "bot", in: [quoted]))
+        #expect(!MarkedComments.markerStands(marker, me: "bot", passingOver: [], in: [quoted]))
+    }
+
+    /// A `bots:` account speaking after the notice is not someone answering it, as `quiet` says.
+    @Test func aBotsAccountSpeakingAfterItLeavesTheMarkerStanding() {
+        let bot = GitbayKit.Comment(author: "bot", body: "Answer, please.\n" + marker, createdAt: now)
+        let ci = GitbayKit.Comment(author: "ci", body: "CI: green", createdAt: now + 60)
+        #expect(MarkedComments.markerStands(marker, me: "bot", passingOver: ["ci"], in: [bot, ci]))
+        #expect(!MarkedComments.markerStands(marker, me: "bot", passingOver: [], in: [bot, ci]))
     }
 
     /// On random threads with many equal times, the one-pass check agrees with sorting.
@@ -49,7 +57,9 @@ import Testing
                     kind: author == "system" && random.chance(0.8) ? .system : nil)
             }
             let expected = stands(comments, me: "bot")
-            #expect(MarkedComments.markerStands(marker, me: "bot", in: comments) == expected, "\(comments)")
+            #expect(
+                MarkedComments.markerStands(marker, me: "bot", passingOver: [], in: comments) == expected, "\(comments)"
+            )
             outcomes[expected, default: 0] += 1
         }
         #expect(outcomes[true, default: 0] > 300)

@@ -28,9 +28,7 @@ extension Applier {
             Self.noteHalt(error, in: &report)
             return outcome(entry, planned, .failed, "unfinished from an earlier run; could not re-read: \(error)")
         }
-        if registry.reading(of: context.item.kind)?.othersActed(on: context.item, since: action.since, me: refresher.me)
-            ?? false
-        {
+        if registry.reading(of: context.item.kind)?.othersActed(in: context, since: action.since) ?? false {
             return outcome(
                 entry, planned, .skipped, "unfinished from an earlier run, but others have acted on the item since")
         }

@@ -37,9 +37,10 @@ public protocol ItemKindReading: Sendable {
         _ item: PlannedItem, needs: Set<ReadNeed>, in context: inout ReadContext
     ) async throws -> (item: Item, repository: RepositoryState)?
 
-    /// Whether anyone but `me` has acted on `item` since `date` (a comment, the system's notes
-    /// aside): an action an earlier run left unfinished is then left to the rules to decide afresh.
-    func othersActed(on item: Item, since date: Date, me: String) -> Bool
+    /// Whether a person has acted on the item of `context` since `date` (a comment; the system's
+    /// notes, the bot's and the `bots:` accounts' aside): an action an earlier run left unfinished
+    /// is then left to the rules to decide afresh.
+    func othersActed(in context: ItemContext, since date: Date) -> Bool
 
     /// Reads every item of this kind in `paths` (already in `context`) as a forge-state file keeps
     /// it, for `gitbay-bot snapshot`: whole, whatever a rule could consult; closed ones too when
@@ -65,5 +66,5 @@ extension ItemKindReading {
 
     /// Nobody comments on such items: whether an unfinished action still applies is what the
     /// fresh read says.
-    public func othersActed(on item: Item, since date: Date, me: String) -> Bool { false }
+    public func othersActed(in context: ItemContext, since date: Date) -> Bool { false }
 }

@@ -31,11 +31,15 @@ public enum MarkedComments {
     }
 
     /// Whether the bot's marked comment still answers: a comment by `me` containing `marker`
-    /// exists, and nobody else has written a non-system comment after the newest such one.
+    /// exists, and no person has written a non-system comment after the newest such one.
     ///
     /// A retried run therefore never doubles a comment, while a second episode (the issue went
-    /// stale again after someone spoke) is commented on again.
-    public static func markerStands(_ marker: String, me: String, in comments: [Comment]) -> Bool {
+    /// stale again after someone spoke) is commented on again. The accounts in `automation`
+    /// (`bots:`) are passed over as `quiet` passes over them: a CI account's "CI: green" under a
+    /// reminder is nobody answering it, and must not bring a second reminder.
+    public static func markerStands(
+        _ marker: String, me: String, passingOver automation: Set<String>, in comments: [Comment]
+    ) -> Bool {
         // In time order (ties in the server's order) without sorting: two passes that allocate
         // nothing, as every planned comment action asks this.
         var mine: (at: Date, offset: Int)?
@@ -45,7 +49,8 @@ public enum MarkedComments {
         }
         guard let mine else { return false }
         return !comments.enumerated().contains { offset, comment in
-            !comment.isSystem && comment.author != me && (comment.createdAt, offset) > (mine.at, mine.offset)
+            !comment.isSystem && comment.author != me && !automation.contains(comment.author)
+                && (comment.createdAt, offset) > (mine.at, mine.offset)
         }
     }
 
