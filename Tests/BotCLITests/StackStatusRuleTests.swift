@@ -56,6 +56,35 @@ private let forge = """
         }
     }
 
+    /// A saved plan's status is not sent to a head that moved before `apply`.
+    ///
+    /// The plan sets it on the child's head `b…`; the head moves to `c…`. The re-check still matches (still a draft, still stacked), but the command would
+    /// land on a commit nobody judged: nothing is sent, the output says why, and the next run
+    /// sets it on `c…`.
+    @Test func aSavedPlansStatusIsNotSentToAHeadThatMoved() async throws {
+        try await SimulatorProcess.run(state: forge, options: ["--clock", "frozen"]) { simulator in
+            let state = BotState()
+            let plan = Scratch.url("stack-plan-\(UUID().uuidString).json").path
+            let planned = await runBot(
+                against: simulator, ["plan", example.path, "--state-dir", state.folder, "-o", plan])
+            #expect(planned.code == 0, "\(planned.error)")
+            try await simulator.control(#"{"push": {"repo": "krz/app", "branch": "feat-2", "sha": "\#(sha("c"))"}}"#)
+            let applied = await runBot(
+                ["apply", plan, "--state-dir", state.folder, "--url", simulator.baseURL.absoluteString],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(applied.code == 0, "\(applied.output)\(applied.error)")
+            #expect(
+                applied.output.contains(
+                    "skipped: stack-waits set-status on krz/app!2 (not sent: the item moved since the plan: it planned "
+                        + "`status set krz/app \(sha("b"))"), "\(applied.output)")
+            #expect(try simulator.journalEntries().isEmpty)
+            let next = await runBot(against: simulator, ["run", example.path, "--state-dir", state.folder])
+            #expect(next.code == 0)
+            let sent = try simulator.journalEntries().compactMap { ($0["argv"] as? [String])?.joined(separator: " ") }
+            #expect(sent == [Self.statusSet("c", "waits for !1 to merge")])
+        }
+    }
+
     @Test func theExampleChecks() async {
         let checked = await runBot(["check", example.path])
         #expect(checked.code == 0, "\(checked.output)\(checked.error)")

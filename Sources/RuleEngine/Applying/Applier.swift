@@ -204,6 +204,9 @@ public struct Applier: Sendable {
         case .waiting(let reason): return outcome(entry, action, .waiting, "not yet on a fresh read: \(reason)")
         case .due: break
         }
+        if let moved = Self.moved(command, definition: definition, request: request, context: context) {
+            return outcome(entry, action, .skipped, moved)
+        }
         func record(_ phase: JournalEntry.Phase, _ result: String?, _ detail: String?) async -> Bool {
             await Self.record(
                 JournalEntry(
@@ -257,6 +260,28 @@ public struct Applier: Sendable {
             failure.refused = error.isRefusal
             return failure
         }
+    }
+
+    /// Why the planned `command` must not be sent: the fresh read builds another from the same
+    /// request (a merge request's head moved since the plan, so a status would land on a commit
+    /// nobody judged); `nil` when it builds the same.
+    ///
+    /// The request's argument is the plan's, its templates already written, so only what the
+    /// command reads from the forge can differ. The plan's command is what a person reviewed and
+    /// the re-check judged, so a different one is refused rather than sent in its place: nothing
+    /// goes out, and the next run plans it again from what it reads then.
+    static func moved(
+        _ command: ControlCommand, definition: ActionDefinition, request: ActionRequest, context: ItemContext
+    ) -> String? {
+        let rebuilt: ControlCommand
+        do {
+            rebuilt = try definition.command(request, context)
+        } catch {
+            return "not sent: a fresh read cannot build the command (\(error)); the next run plans it again"
+        }
+        guard rebuilt.argv != command.argv || rebuilt.stdin != command.stdin else { return nil }
+        return "not sent: the item moved since the plan: it planned `\(command.argv.joined(separator: " "))`, "
+            + "a fresh read gives `\(rebuilt.argv.joined(separator: " "))`; the next run plans it again"
     }
 
     /// Tells the person whose command gitbay refused (a merge gate, an expiring token) why, once:
