@@ -267,7 +267,9 @@ public struct Applier: Sendable {
     /// nobody judged); `nil` when it builds the same.
     ///
     /// The request's argument is the plan's, its templates already written, so only what the
-    /// command reads from the forge can differ. The plan's command is what a person reviewed and
+    /// command reads from the forge can differ, and that goes in the argv (a head, a number); the
+    /// standard input is the plan's text, which the plan may have worded afresh (a waiting
+    /// command's reply), so it is not compared. The plan's command is what a person reviewed and
     /// the re-check judged, so a different one is refused rather than sent in its place: nothing
     /// goes out, and the next run plans it again from what it reads then.
     static func moved(
@@ -279,7 +281,7 @@ public struct Applier: Sendable {
         } catch {
             return "not sent: a fresh read cannot build the command (\(error)); the next run plans it again"
         }
-        guard rebuilt.argv != command.argv || rebuilt.stdin != command.stdin else { return nil }
+        guard rebuilt.argv != command.argv else { return nil }
         return "not sent: the item moved since the plan: it planned `\(command.argv.joined(separator: " "))`, "
             + "a fresh read gives `\(rebuilt.argv.joined(separator: " "))`; the next run plans it again"
     }
