@@ -32,6 +32,8 @@ struct BuildReader: ItemKindDefinition, WatchedKind {
         let statuses = context.selected(rules, kind: kind)
         let activeOnly = statuses.map { !$0.isEmpty && $0.isSubset(of: ["pending", "running"]) } ?? false
         let paths = try await context.repositories(in: scope)
+        // A push supersedes builds, and only open merge requests' rows show one.
+        try await context.look(with: OpenMergeRequestProbe(), in: scope)
         let swept = await context.sweep(
             paths, of: kind, entry: Self.copyEntry, format: Self.copyFormat, as: BuildCopy.self)
         for (path, copy) in swept.kept {

@@ -98,7 +98,8 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
             listed.contains($0.repo)
         }
         context.note("merge requests: mr list --q \"\(query)\"", requests: context.pages(rows.count))
-        context.saw(rows.map(OpenMergeRequestProbe.event))
+        // Every open merge request's row is among them, so they are the probe's look too.
+        context.saw(rows.map(OpenMergeRequestProbe.event), covering: OpenMergeRequestProbe(), in: scope)
         var byRepository: [RepositoryPath: [MergeRequestRecord]] = [:]
         for row in rows {
             byRepository[row.repo, default: []].append(

@@ -11,10 +11,12 @@ import RuleEngine
 /// its repository (a push supersedes older builds). A change the feed also announced is judged
 /// once, the targets being a set; one the bot's own event explains raises nothing
 /// (``ProbeLook/changes(since:ownEvents:)``).
-struct OpenMergeRequestProbe: QuietChangeProbe {
-    var eventKind: String { "mr.updated" }
+public struct OpenMergeRequestProbe: QuietChangeProbe {
+    public init() {}
 
-    func look(in scope: RuleScope, reader: any ForgeReader) async throws -> ProbeLook {
+    public var eventKind: String { "mr.updated" }
+
+    public func look(in scope: RuleScope, reader: any ForgeReader) async throws -> ProbeLook {
         let rows = try await reader.all(try MergeRequestQueryCommand(query: "\(scope) is:mr is:open"))
         let entries = rows.map { row in
             ProbeLook.Entry(

@@ -39,12 +39,13 @@ private let rules =
 /// Runs `body` with `plan`, a `plan --verbose` of ``rules`` with `extra` arguments against the
 /// simulator serving the three repositories, on one state folder for every call.
 private func withPlans(
+    of ruleText: String = rules,
     _ body: (_ plan: ([String]) async -> (code: Int32, output: String, error: String), SimulatorProcess) async throws
         -> Void
 ) async throws {
     let folder = Scratch.url("rules-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try rules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+    try ruleText.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
     let state = BotState()
     try await SimulatorProcess.run(
         state: threeRepositories, options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
@@ -103,6 +104,29 @@ private func withPlans(
             let everything = await plan(["--sweep-period", "0"])
             #expect(!everything.error.contains("sweep of builds"), "\(everything.error)")
             #expect(cancels(everything.output) == cancels(full.output))
+        }
+    }
+
+    /// A builds rule alone sees a push the feed never shows: the run looks at the open merge
+    /// requests' rows itself, once, where a merge request rule's listing would have shown it.
+    @Test func aPushIsSeenWithoutAMergeRequestRuleAndNoReadIsSentTwice() async throws {
+        try await withPlans(of: cancelRule) { plan, simulator in
+            _ = await plan([])
+            try await simulator.control(#"{"push": {"repo": "krz/c", "branch": "feat", "sha": "\#(sha("e"))"}}"#)
+            let pushed = await plan([])
+            #expect(
+                pushed.error.contains("sweep of builds: 1 of 3 repositories read (1 changed), 2 from the sweep's copy"),
+                "\(pushed.error)")
+            #expect(pushed.output.contains("+ build cancel krz/c 2"), "\(pushed.output)")
+            let looks = pushed.error.components(separatedBy: "the mr.updated probe's look").count - 1
+            #expect(looks == 1, "\(pushed.error)")
+        }
+        // With a merge request rule, its listing is the look: no second read of the same rows.
+        try await withPlans { plan, _ in
+            _ = await plan([])
+            let warm = await plan([])
+            #expect(!warm.error.contains("probe's look"), "\(warm.error)")
+            #expect(warm.error.components(separatedBy: "mr list --q").count - 1 == 1, "\(warm.error)")
         }
     }
 

@@ -27,8 +27,33 @@ extension ReadContext {
 
     /// Notes a change a listing row showed (an open merge request's `updated_at`, which a push
     /// moves and the feed never tells), as an event the kinds judge like the feed's.
-    public mutating func saw(_ events: [FeedEvent]) {
+    ///
+    /// The listing covers what `probe` looks at in `scope`: a kind asking for the look later this
+    /// run (``look(with:in:)``) is served by these rows, not a second read.
+    public mutating func saw(_ events: [FeedEvent], covering probe: any QuietChangeProbe, in scope: RuleScope) {
         sightings += events
+        looked.insert(Self.lookKey(probe, scope))
+    }
+
+    /// Puts what `probe` finds in `scope` among the sightings before a kind's sweep judges its
+    /// repositories, unless a listing or another kind already did this run.
+    ///
+    /// A kind whose items move with a branch tip (builds: a push supersedes them) needs the pushes
+    /// the feed never shows, whatever other rules there are: without a merge request rule, no
+    /// listing of merge requests would bring them, and a superseded build waited for the sweep to
+    /// come round. Only where the run keeps the sweep's copies; a run that reads every repository
+    /// looks too, so the copies it keeps are marked with the rows the next run compares.
+    public mutating func look(with probe: any QuietChangeProbe, in scope: RuleScope) async throws {
+        let key = Self.lookKey(probe, scope)
+        guard sweep != nil, !looked.contains(key) else { return }
+        let look = try await probe.look(in: scope, reader: reader)
+        looked.insert(key)
+        sightings += look.entries.map(\.event)
+        note("changes: the \(probe.eventKind) probe's look in \(scope)", requests: pages(look.entries.count))
+    }
+
+    private static func lookKey(_ probe: any QuietChangeProbe, _ scope: RuleScope) -> String {
+        probe.eventKind + " " + scope.description
     }
 
     /// The run's time, which a copy's facts are dated with (``isFresh(_:)``); `nil` without the feed's activity.

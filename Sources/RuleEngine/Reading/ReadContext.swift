@@ -32,6 +32,9 @@ public struct ReadContext: Sendable {
     var sweeps = false
     /// Changes the listings showed, as events (``saw(_:)``).
     var sightings: [FeedEvent] = []
+    /// The probes' looks already among ``sightings`` this run, as `event kind` and scope: a listing
+    /// a kind read, or a look one asked for (``look(with:in:)``), never sent twice.
+    var looked: Set<String> = []
     /// The most requests the read sends before the sweep's reads no change asks for wait; `nil` sets none.
     ///
     /// Judged by ``meter``.
