@@ -31,6 +31,13 @@ private func file(_ text: String, named name: String) throws -> String {
             message: "error: --now takes 2026-11-29 or an RFC 3339 time, not 'yesterday'")
     }
 
+    /// A misspelt rule would leave the tripwire up with nothing said.
+    @Test func aForceRuleNoRuleHasIsAUsageErrorWithTheNearestName() async {
+        await expectError(
+            ["plan", rules, "--snapshot", demo, "--force-rule", "mark-stal"], code: 64,
+            message: "error: --force-rule mark-stal: no rule has that name; did you mean 'mark-stale'?")
+    }
+
     @Test func aMissingTokenIsAUsageErrorBeforeAnyRequest() async {
         await expectError(
             ["plan", rules, "--url", "http://127.0.0.1:9"], code: 64,

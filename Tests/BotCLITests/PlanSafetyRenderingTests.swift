@@ -30,7 +30,7 @@ import Testing
 
     @Test func aTrippedGuardHoldsEverythingAndSaysSo() {
         let tripwire =
-            "tripwire: rule 'r' would act on 12 of 20 issues (60%, more than 25%); check the rule, then use --force"
+            "tripwire: rule 'r' would act on 12 of 20 issues (60%, more than 25%); check the rule, then use --force-rule r"
         var plan = PlanRenderingTests.plan(title: "One")
         plan.entries[0].actions[0].status = .held
         plan.entries[0].actions[0].note = tripwire

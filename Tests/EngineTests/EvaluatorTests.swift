@@ -120,6 +120,41 @@ let markStale = """
         #expect(forced.pendingCommandCount == 60)
     }
 
+    /// A rule's `limit:` bounds what it does in a run, and the tripwire counts that: a backlog
+    /// behind `limit: 10` goes 10 a run, where the same rule without a limit is held whole.
+    @Test func theTripwireCountsWhatTheRuleWouldDoWithinItsLimit() throws {
+        let limited = markStale.replacingOccurrences(of: "    on: issues", with: "    on: issues\n    limit: 10")
+        let plan = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 1_000)).plan(
+            rules: try rules(limited), state: try forge(idle: 30, fresh: 10), source: "t")
+        #expect(plan.entries.filter(\.hasPendingActions).map(\.item.number) == Array(1...10))
+        #expect(plan.guards == ["rule 'mark-stale' limit of 10 reached: 20 more issues left for the next run"])
+        let eleven = limited.replacingOccurrences(of: "limit: 10", with: "limit: 11")
+        let tripped = Evaluator(registry: registry, options: EvaluationOptions(maxActions: 1_000)).plan(
+            rules: try rules(eleven), state: try forge(idle: 30, fresh: 10), source: "t")
+        #expect(tripped.pendingCommandCount == 0)
+        #expect(
+            tripped.guards.first?.hasPrefix("tripwire: rule 'mark-stale' would act on 11 of 40 issues (28%, more")
+                == true,
+            "\(tripped.guards)")
+    }
+
+    /// `--force-rule` lets one rule past the tripwire; another tripping in the same plan stays held.
+    @Test func forcingOneRuleLeavesTheOthersGuarded() throws {
+        let two =
+            markStale + "\n"
+            + markStale.replacingOccurrences(of: "scope: owner:krz\nrules:\n", with: "")
+            .replacingOccurrences(of: "name: mark-stale", with: "name: mark-idle")
+            .replacingOccurrences(of: "add-label: stale", with: "add-label: idle")
+            .replacingOccurrences(of: "labels lacks [stale]", with: "labels lacks [idle]")
+        var options = EvaluationOptions(maxActions: 1_000)
+        options.forcedRules = ["mark-idle"]
+        let plan = Evaluator(registry: registry, options: options).plan(
+            rules: try rules(two), state: try forge(idle: 30, fresh: 10), source: "t")
+        #expect(plan.rules.map(\.acting) == [0, 30])
+        #expect(plan.guards.count == 1 && plan.guards[0].hasPrefix("tripwire: rule 'mark-stale'"), "\(plan.guards)")
+        #expect(plan.guards[0].hasSuffix("check the rule, then use --force-rule mark-stale"))
+    }
+
     @Test func theTripwireHasAFloorForSmallRepositories() throws {
         let plan = Evaluator(registry: registry).plan(
             rules: try rules(markStale), state: try forge(idle: 5), source: "t")

@@ -5,6 +5,7 @@ import GitbayKit
 import GitbayPorts
 import RuleEngine
 import StateDatabase
+import Suggestions
 import YAML
 
 /// What `run`, `plan`, `explain` and `watch` share: load and check the rules, get the forge state
@@ -149,6 +150,15 @@ struct PlanningRun {
             throw CommandFailure(
                 "the rules have \(errors) error\(errors == 1 ? "" : "s"); nothing was read or done",
                 code: .invalidRules)
+        }
+        // A misspelt --force-rule would leave the tripwire up with nothing said.
+        let names = ruleSet.rules.map(\.name)
+        for forced in settings.forcedRules.sorted() where !names.contains(forced) {
+            var message = "--force-rule \(forced): no rule has that name"
+            if let suggestion = Suggestion.closest(to: forced, among: names) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            throw CommandFailure(message, code: .usage)
         }
         return ruleSet.rules
     }

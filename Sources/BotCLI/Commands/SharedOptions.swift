@@ -32,6 +32,9 @@ enum SharedOptions {
         "max-actions", valueName: "n", help: "The most commands one run may send (default: max_actions:, else 50).")
     static let force = OptionSpec.flag(
         "force", help: "Let rules past the tripwire that holds back a rule acting on a large share of its items.")
+    static let forceRule = OptionSpec.repeatable(
+        "force-rule", valueName: "rule",
+        help: "Let this rule past the tripwire, the others still guarded (repeat it for more rules).")
     static let readAll = OptionSpec.flag(
         "read-all",
         help: "Read the details of every item a rule may match, even those a guard holds back (for audits).")
@@ -76,7 +79,7 @@ enum SharedOptions {
     static let evaluation: [OptionSpec] = [
         config, format.spec, snapshot.spec, now.spec, url, tokenFile, insecure, rateLimit, scope, maxActions,
         tripwireShare,
-        tripwireFloor, force, verbose,
+        tripwireFloor, force, forceRule, verbose,
     ]
 
     /// The options of every command that talks to a server.

@@ -44,7 +44,8 @@ struct WatchCommand: BotCommand {
         options: [
             SharedOptions.config, SharedOptions.url, SharedOptions.tokenFile, SharedOptions.insecure,
             SharedOptions.rateLimit, SharedOptions.scope, SharedOptions.maxActions, SharedOptions.tripwireShare,
-            SharedOptions.tripwireFloor, SharedOptions.force, SharedOptions.verbose, SharedOptions.stateDir,
+            SharedOptions.tripwireFloor, SharedOptions.force, SharedOptions.forceRule, SharedOptions.verbose,
+            SharedOptions.stateDir,
             SharedOptions.journal,
             interval.spec, fullEvery.spec, dryRun, listen.spec, webhookSecretFile, format.spec,
         ],

@@ -36,6 +36,8 @@ struct Settings: Sendable, Equatable {
     var tripwireShare: Double
     var tripwireFloor: Int
     var force: Bool
+    /// The rules let past the tripwire by name (`--force-rule`).
+    var forcedRules: Set<String> = []
     /// The JSON-lines journal of earlier versions, imported into the state database once.
     var journal: String
     /// The folder of the state databases, one per server and account.
@@ -77,6 +79,7 @@ struct Settings: Sendable, Equatable {
         var options = EvaluationOptions(
             maxActions: maxActions, tripwireShare: tripwireShare, tripwireFloor: tripwireFloor, force: force)
         options.commandWindow = commandWindow
+        options.forcedRules = forcedRules
         return options
     }
 
@@ -150,6 +153,7 @@ struct Settings: Sendable, Equatable {
             maxResponseSize: file.responseCap ?? GitbayClientConfiguration.defaultMaxResponseSize,
             verbose: invocation.flag(SharedOptions.verbose),
             configurationPath: configurationPath)
+        settings.forcedRules = Set(invocation.values(SharedOptions.forceRule.name))
         settings.bots = Set(file.bots?.map(\.value) ?? [])
         settings.writers = Set(file.writers?.map(\.value) ?? [])
         settings.commandWindow =

@@ -11,6 +11,9 @@ public struct EvaluationOptions: Sendable, Hashable {
     public var tripwireFloor: Int
     /// Lets a rule past the tripwire (`--force`); limits and the action cap still hold.
     public var force: Bool
+    /// The rules let past the tripwire by name (`--force-rule`), the others still guarded: one
+    /// backlog someone has looked at does not lift the guard for every rule.
+    public var forcedRules: Set<String> = []
     /// Commands of the cap kept for what earlier runs left half done, which the applier finishes
     /// first: they are sent by this run too, so the plan gets only the rest.
     public var reserved = 0
@@ -55,9 +58,19 @@ public struct EvaluationOptions: Sendable, Hashable {
         maxActions > 0 && commands > maxActions
     }
 
-    /// Whether a rule acting on `acting` of the `considered` items it looked at trips the tripwire;
+    /// Whether `rule` acting on `acting` of the `considered` items it looked at trips the tripwire;
     /// the one test the evaluator holds a rule back by and the read planner reads towards.
-    public func trips(acting: Int, considered: Int) -> Bool {
-        !force && acting > tripwireFloor && share(acting: acting, considered: considered) > tripwireShare
+    ///
+    /// What the rule would do is counted: no more than its `limit:`, which already bounds a run
+    /// (``counted(acting:rule:)``).
+    public func trips(acting: Int, considered: Int, rule: Rule) -> Bool {
+        let counted = counted(acting: acting, rule: rule)
+        return !force && !forcedRules.contains(rule.name) && counted > tripwireFloor
+            && share(acting: counted, considered: considered) > tripwireShare
+    }
+
+    /// The entries of `rule`'s `acting` that a run would act on: at most its `limit:`.
+    public func counted(acting: Int, rule: Rule) -> Int {
+        rule.limit.map { min($0, acting) } ?? acting
     }
 }

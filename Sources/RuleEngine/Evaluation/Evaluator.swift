@@ -247,15 +247,16 @@ public struct Evaluator: Sendable {
         // A refusal is not the rule acting: it has a budget of its own (``limitReplies``).
         let actingEntries = entries.indices(in: range) { $0.hasPendingActions && !$0.isRefusal }
         let acting = actingEntries.count
-        if options.trips(acting: acting, considered: summary.considered) {
-            let share = options.share(acting: acting, considered: summary.considered)
+        if options.trips(acting: acting, considered: summary.considered, rule: rule) {
+            let counted = options.counted(acting: acting, rule: rule)
+            let share = options.share(acting: counted, considered: summary.considered)
             let limit = Int(options.tripwireShare * 100)
             // "25%, more than 25%" reads as a contradiction: a share that rounds to the limit gets a decimal.
             let whole = Int((share * 100).rounded())
             let percent = whole > limit ? "\(whole)" : String(format: "%.1f", share * 100)
             let note =
-                "tripwire: rule '\(rule.name)' would act on \(acting) of \(summary.considered) \(rule.kind.rawValue) "
-                + "(\(percent)%, more than \(limit)%); check the rule, then use --force"
+                "tripwire: rule '\(rule.name)' would act on \(counted) of \(summary.considered) \(rule.kind.rawValue) "
+                + "(\(percent)%, more than \(limit)%); check the rule, then use --force-rule \(rule.name)"
             guards.append(note)
             for index in range where !entries[index].isRefusal {
                 entries[index].hold(note: note)

@@ -52,13 +52,14 @@ extension ReadSession {
             let condition = CompiledCondition(rule.condition, kind: rule.kind, registry: registry)
             var candidates = self.candidates(of: rule, condition: condition, evaluator: evaluator, now: now, me: me)
             func trips(_ acting: Int) -> Bool {
-                guards.trips(acting: acting, considered: considered[index])
+                guards.trips(acting: acting, considered: considered[index], rule: rule)
             }
             if budget <= 0 {
                 noteUnread(candidates, rule: rule, heldBy: "--max-actions \(guards.maxActions)")
                 continue
             }
-            // The tripwire counts every acting entry, so it is settled before the limit cuts the list.
+            // The tripwire counts the acting entries up to the limit, so it is settled before the
+            // limit cuts the list.
             while true {
                 let known = candidates.filter(\.acting.isActing).count
                 let possible = known + candidates.filter { $0.acting == .unknown }.count
