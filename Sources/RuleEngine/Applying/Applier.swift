@@ -168,8 +168,12 @@ public struct Applier: Sendable {
                         action, of: entry, context: context, refresher: &refresher, writer: writer,
                         journal: journal, run: run, now: now, report: &report)
                     append(applied)
-                    // A command refused on the fresh read (a head pushed since `/merge`) is not done either.
-                    if entry.command != nil, applied.status == .failed || applied.status == .skipped {
+                    // An entry is one unit: after an action failed (its outcome perhaps unknown: the
+                    // label may or may not be on), the rest of it waits for the next run, which judges
+                    // again from what is there; a notice is never posted over a label that did not
+                    // land. A command refused on the fresh read (a head pushed since `/merge`) is not
+                    // done either.
+                    if applied.status == .failed || (entry.command != nil && applied.status == .skipped) {
                         failure = applied
                     }
                 }
