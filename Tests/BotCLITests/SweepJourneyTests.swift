@@ -144,6 +144,8 @@ private func withPlans(
                     "read budget of 10 requests reached; 1 repository never read waits for the next runs, "
                         + "their items not judged (about 1 more run at this budget)"),
                 "\(first.output)")
+            // Under a budget the sweep's line says what is due; the budget's line what it left.
+            #expect(first.error.contains("sweep: every repository is due"), "\(first.error)")
             // The budget held two repositories' builds: the third, krz/c, is not judged yet.
             #expect(first.output.contains("build cancel krz/a 1"), "\(first.output)")
             #expect(first.output.contains("build cancel krz/b 1"), "\(first.output)")

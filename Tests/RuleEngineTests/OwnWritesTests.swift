@@ -34,5 +34,7 @@ import Testing
         #expect(choice.read.map(\.reason) == [.written])
         #expect(choice.kept == [web])
         #expect(choice.summary(now: kept).hasPrefix("1 of 2 repositories read (1 written by the bot)"))
+        // Under a read budget the choice is what is due; the budget decides what is read.
+        #expect(choice.summary(now: kept, budgeted: true).hasPrefix("1 of 2 repositories due (1 written by the bot)"))
     }
 }

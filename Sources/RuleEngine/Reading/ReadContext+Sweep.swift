@@ -144,7 +144,7 @@ extension ReadContext {
         let written = Set(
             marked.filter { touches == nil && sweep.writes.outdate(kind, in: $0.key, keptAt: $0.value.storedAt) }.keys)
         let choice = sweep.choose(paths, copies: marked, marks: marks, written: written)
-        note("sweep of \(entry): \(choice.summary(now: sweep.now))")
+        note("sweep of \(entry): \(choice.summary(now: sweep.now, budgeted: readBudget != nil))")
         return SweptRepositories(
             read: choice.read.map(\.path), copies: copies,
             reasons: Dictionary(choice.read.map { ($0.path, $0.reason) }) { first, _ in first })

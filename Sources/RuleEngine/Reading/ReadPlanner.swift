@@ -70,8 +70,10 @@ public struct ReadPlanner: Sendable {
                 writes: activity.writes)
             session.context.sweeps = period != nil && session.context.trustsCache && activity.complete && only == nil
             if period != nil, session.context.trustsCache, !activity.complete {
+                // Under a read budget every one is due, and the budget's line says what it left.
                 session.context.note(
-                    "sweep: every repository is read, since the feed does not tell everything since the last run")
+                    "sweep: every repository is \(session.context.readBudget == nil ? "read" : "due"), since the feed "
+                        + "does not tell everything since the last run")
             }
         }
         let me: String

@@ -126,14 +126,17 @@ public struct RepositorySweep: Sendable, Hashable {
         }
 
         /// One line for `--verbose`: how many were read for each reason, how many kept.
-        public func summary(now: Date) -> String {
+        ///
+        /// Under a read budget (`budgeted`) the choice is what is due, and the budget decides how
+        /// many of them are read: the line says `due`, and the budget's own line what it left.
+        public func summary(now: Date, budgeted: Bool = false) -> String {
             var parts: [String] = []
             for reason in Reason.allCases {
                 let count = read.filter { $0.reason == reason }.count
                 if count > 0 { parts.append("\(count) \(reason.rawValue)") }
             }
             let reads =
-                "\(read.count) of \(read.count + kept.count) repositories read"
+                "\(read.count) of \(read.count + kept.count) repositories \(budgeted ? "due" : "read")"
                 + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
             guard !kept.isEmpty else { return reads }
             let age = oldestKept.map {
