@@ -38,7 +38,11 @@ public struct MilestonesPlugin: BotPlugin {
         field("open_items", .count, doc: "Its open issues and open merge requests, as `milestone list` counts them.") {
             .count($0.openCount)
         },
-        field("closed_items", .count, doc: "Its closed issues and merged or closed merge requests.") {
+        field(
+            "closed_items", .count,
+            doc: "Its closed issues and merged or closed merge requests, counted alike: gitbay's milestone tells "
+                + "merged from abandoned apart nowhere."
+        ) {
             .count($0.closedCount)
         },
         field("description", .text, doc: "The milestone's description; absent when it has none.") {
