@@ -86,8 +86,9 @@ private func alertFires(_ name: String, on metrics: String) throws -> Bool {
     }
 
     /// A hook whose secret changes while the watcher relies on its deliveries (the relaxed poll is
-    /// five minutes away) is declared at the first delivery refused, not at the poll; deliveries
-    /// accepted again end the spell, and a new one is said again.
+    /// five minutes away) is declared at the first delivery refused, not at the poll, and the
+    /// watcher polls at its normal pace again; deliveries accepted again end the spell, and a new
+    /// one is said again.
     @Test func aSecretChangedWhileWatchingIsDeclaredAtOnceAndEachSpellIsSaidOnce() async throws {
         try await SimulatorProcess.run(state: HookedWatcher.forge, options: HookedWatcher.simulatorOptions) {
             simulator in
@@ -108,6 +109,15 @@ private func alertFires(_ name: String, on metrics: String) throws -> Bool {
             #expect(declared, "\(health)")
             #expect(health.hasPrefix("webhook deliveries are refused: 1 from gitbay in a row; the last: "), "\(health)")
             #expect(watcher.clock.now == .seconds(30), "declared before the next poll fell due")
+            // The watcher's idle spell shortens to the normal pace, an interval after the last
+            // poll began, and that poll acts on the comment gitbay could not deliver.
+            let normalPace = try await eventually(within: 30) { try await watcher.nextWait() == .seconds(60) }
+            #expect(normalPace, "\(watcher.console.error)")
+            watcher.clock.advance(to: .seconds(60))
+            let unmarked = try await eventually(within: 30) {
+                try HookedWatcher.botWrites(simulator).contains("issue label krz/app 1 --remove stale")
+            }
+            #expect(unmarked, "\(watcher.console.output)\n\(watcher.console.error)")
             let scraped = try await hooked.metrics()
             #expect(try alertFires(alert, on: scraped), "\(scraped)")
             #expect(occurrences(of: "webhook deliveries are refused", in: watcher.console.error) == 1)

@@ -36,9 +36,9 @@ struct WatchCommand: BotCommand {
             /hooks/gitbay (signed with that secret; others get 401), acts on each at once, pushes \
             included, which no feed shows, and polls ten times less often while they arrive. One \
             with gitbay's delivery headers refused for its signature turns /healthz to 503 at once, \
-            said on stderr once, until a delivery is accepted; an event the feed shows that no \
-            delivery announced turns /healthz to 503, polling back to --interval, and runs a full \
-            pass. Writes go out at gitbay's pace behind the passes, \
+            said on stderr once, and polling back to --interval, until a delivery is accepted; an \
+            event the feed shows that no delivery announced turns /healthz to 503, polling back to \
+            --interval, and runs a full pass. Writes go out at gitbay's pace behind the passes, \
             answers to people before a full pass's backlog. Started by systemd as Type=notify, it says \
             READY=1 after the first full pass, STATUS= after each, STOPPING=1 on a stop, and feeds \
             the watchdog (WatchdogSec=) only while its passes and waits make progress.

@@ -12,7 +12,8 @@ import Webhooks
 /// retry would change nothing), 503 while the inbox is full (a retry later is what is wanted), and
 /// the intake's refusal (401, 400, 413...) for what is no delivery, which changes nothing. A
 /// refusal that says the bot and its hook disagree (``RefusedDeliveries``) makes deliveries
-/// failing at once, and the first of a spell is said on stderr, as is the delivery that ends it.
+/// failing at once, and the first of a spell is said on stderr, as is the delivery that ends it;
+/// the watcher polls the feed at its normal pace until a delivery is accepted.
 struct WebhookEndpoint: Sendable {
     let intake: WebhookIntake
     let inbox: WebhookInbox
@@ -53,6 +54,7 @@ struct WebhookEndpoint: Sendable {
     private func record(_ event: String, _ outcome: String, _ answer: RefusedDeliveries.Answer) {
         switch telemetry.deliveryReceived(event, outcome: outcome, answer: answer) {
         case .began(let reason):
+            inbox.refusalsBegan()
             console.write(
                 "warning: webhook deliveries are refused: \(reason); they count as failing (/healthz answers 503) "
                     + "until one is accepted\n", to: .error)

@@ -13,7 +13,8 @@ import Webhooks
 /// cannot make noise of it cheaply: a refused signature counts only on a request that carries
 /// gitbay's delivery headers, and a signed request is gitbay's (or a holder of the secret's).
 /// Whoever copies the headers can still begin a spell, which the next delivery gitbay sends and
-/// the bot accepts ends; no spell starts a pass or writes anything.
+/// the bot accepts ends; a spell writes nothing, and polls the feed no more often than a watcher
+/// without webhooks (``WatchMachine/deliveriesRefused()``).
 struct RefusedDeliveries: Sendable, Hashable {
     /// What the endpoint answered a request, as far as the spells go.
     enum Answer: Sendable, Hashable {
