@@ -66,6 +66,18 @@ public struct WebhookIntake: Sendable, CustomStringConvertible, CustomReflectabl
         return .accepted(delivery)
     }
 
+    /// Whether `request` carries the headers gitbay sends with every delivery: one
+    /// `X-Gitbay-Delivery` that is a positive decimal id and one `X-Gitbay-Event` that is not empty
+    /// (`internal/webhook/webhook.go`, `deliver`).
+    ///
+    /// Neither is signed, so this tells a request that claims to be a delivery from one that does
+    /// not (a scanner, a browser), never that the claim is true.
+    public static func claimsDelivery(_ request: HTTPServer.Request) -> Bool {
+        let ids = values(of: "X-Gitbay-Delivery", in: request)
+        let events = values(of: "X-Gitbay-Event", in: request)
+        return ids.count == 1 && deliveryID(ids[0]) != nil && events.count == 1 && !events[0].isEmpty
+    }
+
     public var description: String {
         "WebhookIntake(path: \(path), maxBodyBytes: \(maxBodyBytes), secret: \(secret.count) bytes)"
     }

@@ -137,6 +137,36 @@ private func step(_ machine: inout WatchMachine, at now: Duration) -> WatchMachi
         #expect(step(&machine, at: .seconds(367)) == .idle(until: .seconds(395)), "failing: the normal pace")
     }
 
+    /// A refused delivery is an event the watcher could not take: it polls at the normal pace,
+    /// the idle spell under way included, until a delivery arrives; no sooner and no full pass,
+    /// which a forger of the unsigned headers could ask for.
+    @Test func refusedDeliveriesPollAtTheNormalPaceUntilOneArrives() throws {
+        var machine = WatchMachine(interval: .seconds(30), fullEvery: .seconds(900), webhooks: true)
+        _ = machine.next(at: .zero)
+        machine.hooksChecked(["krz/app"])
+        machine.passEnded(.full, started: .zero, at: .seconds(2))
+        #expect(step(&machine, at: .seconds(3)) == .idle(until: .seconds(300)), "vouched for: the relaxed pace")
+
+        machine.deliveriesRefused()
+        #expect(step(&machine, at: .seconds(4)) == .idle(until: .seconds(30)), "the idle spell shortens")
+        #expect(step(&machine, at: .seconds(30)) == .poll)
+        machine.passEnded(.idle, started: .seconds(30), at: .seconds(31))
+        #expect(step(&machine, at: .seconds(32)) == .idle(until: .seconds(60)), "the normal pace")
+        machine.deliveriesRefused()
+        #expect(step(&machine, at: .seconds(33)) == .idle(until: .seconds(60)), "never sooner")
+
+        machine.deliveryArrived(DeliveryWatch.Key(try event("issue.commented")), at: .seconds(34), own: false)
+        #expect(step(&machine, at: .seconds(34)) == .poll)
+        machine.passEnded(.events, started: .seconds(34), at: .seconds(35))
+        #expect(step(&machine, at: .seconds(36)) == .idle(until: .seconds(334)), "relaxed again")
+
+        var polling = WatchMachine(interval: .seconds(30), fullEvery: .seconds(900))
+        _ = polling.next(at: .zero)
+        polling.passEnded(.full, started: .zero, at: .seconds(2))
+        polling.deliveriesRefused()
+        #expect(step(&polling, at: .seconds(3)) == .idle(until: .seconds(30)), "without webhooks: nothing")
+    }
+
     @Test func aDeliveryDoesNotCutAPauseAfterAFailureShort() throws {
         var machine = WatchMachine(interval: .seconds(30), fullEvery: .seconds(900), webhooks: true)
         _ = machine.next(at: .zero)

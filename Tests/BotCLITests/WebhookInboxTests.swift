@@ -41,6 +41,16 @@ private func delivery(_ id: Int, _ kind: String = "push") throws -> WebhookInbox
         #expect(inbox.take().isEmpty)
     }
 
+    @Test func aSpellOfRefusalsWakesTheWaiterAndIsTakenOnce() async {
+        let inbox = WebhookInbox()
+        let waiter = Task { await inbox.arrival() }
+        inbox.refusalsBegan()
+        await waiter.value
+        #expect(inbox.take().isEmpty, "no delivery came")
+        #expect(inbox.takeRefusals())
+        #expect(!inbox.takeRefusals())
+    }
+
     @Test func theScopeDecidesWhatIsLookedAfter() throws {
         let inbox = WebhookInbox()
         #expect(inbox.covers(try RepositoryPath("krz/app")) == false, "no rules yet")

@@ -1,37 +1,8 @@
 import Foundation
-import GitbayClient
 import GitbayTestSupport
-import MessageAuthentication
 import Testing
 
 @testable import BotCLI
-
-/// A branch pushed with no merge request, one pending build of its head, and a stale issue whose
-/// last word is the bot's; CI runs `test` on every push.
-private let forge = """
-    {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
-     "users": ["triage-bot", "alice"],
-     "repos": [{"path": "krz/app", "default_branch": "main",
-       "branches": {"main": "\(sha("1"))", "topic": "\(sha("c"))"},
-       "labels": [{"name": "stale"}], "ci_jobs": ["test"],
-       "issues": [{"number": 1, "title": "old bug", "state": "open", "author": "alice", "labels": ["stale"],
-                   "created_at": "2025-01-01T00:00:00.000Z", "updated_at": "2025-01-02T00:00:00.000Z",
-                   "comments": [{"author": "triage-bot", "body": "stale notice", "kind": "comment",
-                                 "created_at": "2025-01-02T00:00:00.000Z"}]}],
-       "builds": [{"number": 1, "job": "test", "status": "pending", "sha": "\(sha("c"))", "ref": "topic",
-                   "created_at": "2025-01-01T00:00:00Z"}]}]}
-    """
-
-/// The shipped rules that judge no time: `unmark-stale` and `cancel-superseded`.
-private let rules = unmarkStaleRule + "\n" + cancelSupersededRule
-
-private let secret = "a webhook secret of the test's own"
-
-/// The argv of every write the bot's account applied, in order, but the test's own `webhook add`.
-private func botWrites(_ simulator: SimulatorProcess) throws -> [String] {
-    try simulator.journalEntries().filter { $0["applied"] as? Bool == true && $0["user"] as? String == "triage-bot" }
-        .map { (($0["argv"] as? [String]) ?? []).joined(separator: " ") }.filter { !$0.hasPrefix("webhook add") }
-}
 
 /// A delivery's body as gitbay writes it (`internal/webhook/webhook.go`, `deliver`).
 private func delivery(id: Int, kind: String, repo: String, number: Int) -> String {
@@ -44,86 +15,25 @@ private func heldRequests(_ simulator: SimulatorProcess) async throws -> Int {
     (try await simulator.stats()["held"] as? NSNumber)?.intValue ?? 0
 }
 
-/// A watcher taking the simulator's webhook deliveries, on a clock that never moves unless the
-/// test moves it: what it does without the clock moving, it did because a delivery came.
-struct HookedWatcher {
-    let watcher: ClockedWatcher
-    /// The status server's address, which the hook posts to.
-    let endpoint: URL
-    /// The status server's root.
-    let base: URL
-
-    /// A watcher of `folder` (the suite's own rules when `nil`) on `simulator`.
-    init(_ simulator: SimulatorProcess, state: BotState = BotState(), rules folder: String? = nil) async throws {
-        let secretFile = Scratch.url("webhook-secret-\(UUID().uuidString)")
-        try (secret + "\n").write(to: secretFile, atomically: true, encoding: .utf8)
-        // The hook goes in before the watcher starts, so the start's check finds it: on a port free
-        // now, which the watcher then listens on. The bot's account administers krz/app (the
-        // simulator's default), so it adds the hook.
-        let port = try FreePort.pick()
-        base = try #require(URL(string: "http://127.0.0.1:\(port)/"))
-        endpoint = base.appendingPathComponent("hooks/gitbay")
-        let added = try await simulator.write(
-            ["webhook", "add", "krz/app", endpoint.absoluteString, "--secret", "-"], stdin: secret)
-        try #require(added == 200)
-        watcher = ClockedWatcher(
-            simulator, rules: try folder ?? scopedRuleFolder(rules), state: state,
-            ["--listen", "127.0.0.1:\(port)", "--webhook-secret-file", secretFile.path])
-    }
-
-    /// The signature gitbay sends for `body`.
-    func sign(_ body: String) -> String {
-        "sha256=" + HMACSHA256.code(for: Array(body.utf8), key: Array(secret.utf8)).lowercaseHex
-    }
-
-    /// POSTs `body` to the hook's path as gitbay does, as delivery `id` of `event`, with
-    /// `signature` (none when `nil`); answers the status.
-    func post(_ body: String, signature: String?, event: String = "issue.commented", id: Int = 990) async throws -> Int
-    {
-        var headers = [
-            HTTPHeader("Content-Type", "application/json"), HTTPHeader("User-Agent", "gitbay-webhook"),
-            HTTPHeader("X-Gitbay-Event", event), HTTPHeader("X-Gitbay-Delivery", "\(id)"),
-        ]
-        if let signature { headers.append(HTTPHeader("X-Gitbay-Signature-256", signature)) }
-        let response = try await PlatformTransport.make().send(
-            HTTPRequest(method: .post, url: endpoint, headers: headers, body: Data(body.utf8), timeout: .seconds(10)))
-        return response.status
-    }
-
-    /// GET `path` of the status server: the status and the body as text.
-    func get(_ path: String) async throws -> (status: Int, body: String) {
-        let response = try await PlatformTransport.make().send(
-            HTTPRequest(
-                method: .get, url: base.appendingPathComponent(path), headers: [], body: nil, timeout: .seconds(10)))
-        return (response.status, String(decoding: response.body, as: UTF8.self))
-    }
-
-    /// `/metrics` as text.
-    func metrics() async throws -> String {
-        try await get("metrics").body
-    }
-}
-
 /// `watch --listen --webhook-secret-file` against the simulator's webhooks, as gitbay delivers them
 /// (`internal/webhook/webhook.go`): a push to a branch with no merge request, which no feed shows,
 /// and a comment are acted on without waiting for a poll; a delivery gitbay sends again acts once.
 @Suite struct WebhookJourneyTests {
-    private let options =
-        ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000", "--webhook-allow-local"]
-        + ForgeActivity.simulatorOptions
+    private let forge = HookedWatcher.forge
+    private let options = HookedWatcher.simulatorOptions
 
     @Test func aPushAndACommentAreActedOnByTheirDeliveriesWithoutAPoll() async throws {
         try await SimulatorProcess.run(state: forge, options: options) { simulator in
             let hooked = try await HookedWatcher(simulator)
             let watcher = hooked.watcher
             #expect(try await watcher.nextWait() == .seconds(30))
-            #expect(try botWrites(simulator).isEmpty, "build 1 is its branch's newest until the push")
+            #expect(try HookedWatcher.botWrites(simulator).isEmpty, "build 1 is its branch's newest until the push")
 
             // A push to topic queues build 2 of the new head; gitbay's feed never shows it.
             try await simulator.control(
                 "{\"push\": {\"repo\": \"krz/app\", \"branch\": \"topic\", \"sha\": \"\(sha("d"))\"}}")
             let cancelled = try await eventually(within: 30) {
-                try botWrites(simulator).contains("build cancel krz/app 1")
+                try HookedWatcher.botWrites(simulator).contains("build cancel krz/app 1")
             }
             #expect(cancelled, "\(watcher.console.output)\n\(watcher.console.error)")
 
@@ -131,12 +41,12 @@ struct HookedWatcher {
                 ["issue", "comment", "krz/app", "1", "--message", "still broken"], token: ForgeActivity.personToken)
             #expect(commented == 200)
             let unmarked = try await eventually(within: 30) {
-                try botWrites(simulator).contains("issue label krz/app 1 --remove stale")
+                try HookedWatcher.botWrites(simulator).contains("issue label krz/app 1 --remove stale")
             }
             #expect(unmarked, "\(watcher.console.output)\n\(watcher.console.error)")
             #expect(watcher.clock.now == .zero, "no poll fell due: the deliveries did it")
             #expect(watcher.passes.first == "full" && watcher.passes.count >= 3, "\(watcher.passes)")
-            #expect(try botWrites(simulator).count == 2)
+            #expect(try HookedWatcher.botWrites(simulator).count == 2)
             #expect(await watcher.stop() == 130)
         }
     }
@@ -158,7 +68,7 @@ struct HookedWatcher {
             try await simulator.control(
                 "{\"push\": {\"repo\": \"krz/app\", \"branch\": \"topic\", \"sha\": \"\(sha("d"))\"}}")
             let cancelled = try await eventually(within: 60) {
-                try botWrites(simulator).contains("build cancel krz/app 1")
+                try HookedWatcher.botWrites(simulator).contains("build cancel krz/app 1")
             }
             #expect(cancelled, "\(watcher.console.output)\n\(watcher.console.error)")
             #expect(try await heldRequests(simulator) == 1, "the check was still waiting for its answer")
@@ -234,7 +144,7 @@ struct HookedWatcher {
                 #expect(scraped.contains("gitbay_bot_webhook_deliveries_total" + line), "\(line) in \(scraped)")
             }
             #expect(watcher.passes.count == passesBefore + 2, "\(watcher.passes)")
-            #expect(try botWrites(simulator).isEmpty)
+            #expect(try HookedWatcher.botWrites(simulator).isEmpty)
             #expect(watcher.clock.now == .zero)
             #expect(await watcher.stop() == 130)
         }
@@ -267,7 +177,7 @@ struct HookedWatcher {
             // grace does, a minute on (two intervals of 30 s, at least 60 s).
             #expect(try await watcher.nextWait() == .seconds(390) + .milliseconds(1))
             let unmarked = try await eventually(within: 30) {
-                try botWrites(simulator).contains("issue label krz/app 1 --remove stale")
+                try HookedWatcher.botWrites(simulator).contains("issue label krz/app 1 --remove stale")
             }
             #expect(unmarked, "the poll caught the comment up")
 
@@ -286,7 +196,7 @@ struct HookedWatcher {
             }
             let healthz = try await hooked.get("healthz").body
             #expect(recovered, "\(healthz)")
-            #expect(try botWrites(simulator) == ["issue label krz/app 1 --remove stale"], "nothing twice")
+            #expect(try HookedWatcher.botWrites(simulator) == ["issue label krz/app 1 --remove stale"], "nothing twice")
             #expect(await watcher.stop() == 130)
         }
     }

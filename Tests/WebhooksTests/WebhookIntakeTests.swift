@@ -186,6 +186,27 @@ import Webhooks
         #expect(decision.response.status == 400)
     }
 
+    /// A request claims to be a delivery by gitbay's headers alone, signed or not: one positive
+    /// decimal `X-Gitbay-Delivery` and one `X-Gitbay-Event` that is not empty.
+    @Test func aRequestClaimsToBeADeliveryByGitbaysHeaders() {
+        var forged = SampleDelivery()
+        forged.signature = "sha256=00"
+        #expect(WebhookIntake.claimsDelivery(SampleDelivery().request))
+        #expect(WebhookIntake.claimsDelivery(forged.request), "the headers are not signed")
+        var spoiled: [SampleDelivery] = []
+        for (id, event) in [(nil, "push"), ("42", nil), ("0", "push"), ("4x", "push"), ("+42", "push"), ("42", "")] {
+            var request = SampleDelivery()
+            (request.id, request.event) = (id, event)
+            spoiled.append(request)
+        }
+        for request in spoiled {
+            #expect(!WebhookIntake.claimsDelivery(request.request), "\(request.headers)")
+        }
+        var twice = SampleDelivery().request
+        twice.headers.append(HTTPServer.Header("X-Gitbay-Delivery", "43"))
+        #expect(!WebhookIntake.claimsDelivery(twice))
+    }
+
     /// The secret is in no answer and in no description of the intake.
     @Test func theSecretIsNeverShown() {
         let secret = String(decoding: SampleDelivery.secret, as: UTF8.self)

@@ -34,7 +34,9 @@ struct WatchCommand: BotCommand {
             else 503 and why) and a status page at / (an address it cannot listen on is exit 1 at the \
             start). With --webhook-secret-file it also takes gitbay's webhook deliveries at POST \
             /hooks/gitbay (signed with that secret; others get 401), acts on each at once, pushes \
-            included, which no feed shows, and polls ten times less often while they arrive: an \
+            included, which no feed shows, and polls ten times less often while they arrive. One \
+            with gitbay's delivery headers refused for its signature turns /healthz to 503 at once, \
+            said on stderr once, and polling back to --interval, until a delivery is accepted; an \
             event the feed shows that no delivery announced turns /healthz to 503, polling back to \
             --interval, and runs a full pass. Writes go out at gitbay's pace behind the passes, \
             answers to people before a full pass's backlog. Started by systemd as Type=notify, it says \
@@ -136,7 +138,7 @@ struct WatchCommand: BotCommand {
         let hooks = secret.map { secret in
             WebhookEndpoint(
                 intake: WebhookIntake(path: WebhookCheck.endpointPath, secret: secret), inbox: WebhookInbox(),
-                telemetry: telemetry)
+                telemetry: telemetry, console: console)
         }
         let server = try serve(on: listen, telemetry, hooks: hooks, console: console)
         let notifier = SystemdNotifier(environment: planning.context.environment)

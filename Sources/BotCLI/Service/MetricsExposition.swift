@@ -41,8 +41,14 @@ enum MetricsExposition {
             status.lastDelivery.map { [([:], $0.timeIntervalSince1970)] } ?? [])
         out.family(
             "webhook_deliveries_failing", .gauge,
-            "1 while events the feed showed did not come as webhook deliveries, else 0; absent without webhooks.",
-            status.deliveryHealth.map { [([:], $0 == DeliveryWatch.Health.failing.rawValue ? 1 : 0)] } ?? [])
+            "1 while gitbay's webhook deliveries are refused or events the feed showed did not come as deliveries, "
+                + "else 0; absent without webhooks.",
+            status.deliveryHealth == nil ? [] : [([:], status.deliveriesFailing ? 1 : 0)])
+        out.family(
+            "webhook_deliveries_refused_total", .counter,
+            "Deliveries refused for a reason that says the bot and its hook disagree: a wrong or missing signature "
+                + "on a request with gitbay's delivery headers, a signed delivery the bot cannot read.",
+            status.deliveryHealth == nil ? [] : [([:], Double(status.refusals.total))])
         out.family(
             "webhook_events_missed_total", .counter, "Events the feed showed that never came as webhook deliveries.",
             status.deliveryHealth == nil ? [] : [([:], Double(status.deliveriesMissed))])

@@ -99,6 +99,10 @@ enum StatusPage {
     private static func deliveries(_ status: WatchStatus) -> String {
         var line: String
         switch status.deliveryHealth {
+        case _ where status.refusals.failing:
+            line =
+                "Deliveries are refused: \(escape(WatchHealth.refusals(status.refusals))); "
+                + "polling every \(WatchHealth.seconds(status.pollEvery))."
         case DeliveryWatch.Health.working.rawValue:
             line =
                 "Deliveries arrive; the feed is polled every \(WatchHealth.seconds(status.pollEvery)) as a safety net."

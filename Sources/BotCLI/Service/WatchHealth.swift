@@ -21,11 +21,14 @@ enum WatchHealth {
     }
 
     /// `/healthz`: healthy while the last successful pass (or the start, before the first one)
-    /// ended within ``limit(_:)`` and webhook deliveries, when the watcher takes them, are not
-    /// failing.
+    /// ended within ``limit(_:)`` and webhook deliveries, when the watcher takes them, are neither
+    /// refused (``RefusedDeliveries``) nor failing.
     static func verdict(_ status: WatchStatus, now: Date) -> Verdict {
         let since = status.lastSuccessfulPassEnded ?? status.started
         let age = max(0, now.timeIntervalSince(since))
+        if status.refusals.failing {
+            return Verdict(healthy: false, line: "webhook deliveries are refused: " + refusals(status.refusals))
+        }
         if status.deliveryHealth == DeliveryWatch.Health.failing.rawValue {
             return Verdict(
                 healthy: false,
@@ -64,6 +67,11 @@ enum WatchHealth {
         if let wait = status.currentWait, now <= wait.until + grace { return true }
         if let poll = status.nextPoll, status.passStarted == nil, now <= poll + grace { return true }
         return now.timeIntervalSince(status.lastProgress) <= limit(status)
+    }
+
+    /// A spell of refused deliveries as `/healthz` and the page say it: how many, and why the last.
+    static func refusals(_ refusals: RefusedDeliveries) -> String {
+        "\(refusals.inSpell) from gitbay in a row; the last: \(refusals.lastReason ?? "-")"
     }
 
     /// Whole seconds, as the page and the probes say them.

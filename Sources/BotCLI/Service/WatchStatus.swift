@@ -129,6 +129,12 @@ struct WatchStatus: Sendable {
     var deliveryHealth: String?
     /// Events the feed showed that never came as deliveries.
     var deliveriesMissed = 0
+    /// The deliveries refused for a reason that says the bot and its hook disagree.
+    var refusals = RefusedDeliveries()
+    /// Whether deliveries fail: the feed showed an event none announced, or gitbay's are refused.
+    var deliveriesFailing: Bool {
+        deliveryHealth == DeliveryWatch.Health.failing.rawValue || refusals.failing
+    }
     /// The repositories whose events arrive only by polling (no delivery came from them).
     var unhooked: [String] = []
     /// What the start's check of the hooks found, once it ended; `nil` while it runs (or without

@@ -173,12 +173,18 @@ final class WatchTelemetry: Sendable {
         }
     }
 
-    /// The endpoint answered a webhook delivery of `event` (`-` when it named none): `outcome`.
-    func deliveryReceived(_ event: String, outcome: String) {
+    /// The endpoint answered a webhook delivery of `event` (`-` when it named none): `outcome`,
+    /// which was `answer` to the spells of refused deliveries; answers the spell that began or
+    /// ended, for the endpoint to say.
+    @discardableResult
+    func deliveryReceived(
+        _ event: String, outcome: String, answer: RefusedDeliveries.Answer = .neither
+    ) -> RefusedDeliveries.Turn? {
         let now = self.now
-        state.withLock { status in
+        return state.withLock { status in
             status.deliveries[WatchStatus.DeliveryKey(event: event, outcome: outcome), default: 0] += 1
             if outcome == "accepted" { status.lastDelivery = now }
+            return status.refusals.record(answer)
         }
     }
 

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import GitbayKit
 import HTTPServer
@@ -9,34 +10,59 @@ import Webhooks
 /// `deliver`, `fail`), so a delivery is answered at once: 202 once it is in the inbox (the watcher
 /// acts on it at its next step), 202 too for one outside the rules' scope (taken and ignored: a
 /// retry would change nothing), 503 while the inbox is full (a retry later is what is wanted), and
-/// the intake's refusal (401, 400, 413...) for what is no delivery, which changes nothing.
+/// the intake's refusal (401, 400, 413...) for what is no delivery, which changes nothing. A
+/// refusal that says the bot and its hook disagree (``RefusedDeliveries``) makes deliveries
+/// failing at once, and the first of a spell is said on stderr, as is the delivery that ends it;
+/// the watcher polls the feed at its normal pace until a delivery is accepted.
 struct WebhookEndpoint: Sendable {
     let intake: WebhookIntake
     let inbox: WebhookInbox
     let telemetry: WatchTelemetry
+    /// Where a spell of refused deliveries is said, once, and its end.
+    let console: any Console
 
     func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
         let decision = intake.decide(request)
         guard case .accepted(let delivery) = decision else {
             if case .refused(let refusal) = decision {
-                telemetry.deliveryReceived(request.header("X-Gitbay-Event") ?? "-", outcome: Self.outcome(refusal))
+                let counts = RefusedDeliveries.counts(refusal, claimsDelivery: WebhookIntake.claimsDelivery(request))
+                record(
+                    request.header("X-Gitbay-Event") ?? "-", Self.outcome(refusal),
+                    counts ? .refused(reason: RefusedDeliveries.reason(for: refusal)) : .neither)
             }
             return decision.response
         }
         guard inbox.covers(delivery.repo) else {
-            telemetry.deliveryReceived(delivery.event, outcome: "out-of-scope")
+            record(delivery.event, "out-of-scope", .taken)
             return .text("delivery \(delivery.id) ignored: \(delivery.repo) is outside the rules' scope\n", status: 202)
         }
         guard let event = Self.event(of: delivery) else {
-            telemetry.deliveryReceived(delivery.event, outcome: "not-a-delivery")
+            let unread = RefusedDeliveries.reason(for: .notADelivery("its data cannot be read"))
+            record(delivery.event, "not-a-delivery", .refused(reason: unread))
             return .text("the delivery's data cannot be read\n", status: 400)
         }
         guard inbox.offer(WebhookInbox.Delivery(id: delivery.id, bodyDigest: delivery.bodyDigest, event: event)) else {
-            telemetry.deliveryReceived(delivery.event, outcome: "inbox-full")
+            record(delivery.event, "inbox-full", .neither)
             return .text("busy: too many deliveries wait; send it again later\n", status: 503)
         }
-        telemetry.deliveryReceived(delivery.event, outcome: "accepted")
+        record(delivery.event, "accepted", .taken)
         return decision.response
+    }
+
+    /// Counts the answer to a delivery of `event`, and says a spell of refusals that it began or
+    /// ended; never the secret, a signature or what the request said.
+    private func record(_ event: String, _ outcome: String, _ answer: RefusedDeliveries.Answer) {
+        switch telemetry.deliveryReceived(event, outcome: outcome, answer: answer) {
+        case .began(let reason):
+            inbox.refusalsBegan()
+            console.write(
+                "warning: webhook deliveries are refused: \(reason); they count as failing (/healthz answers 503) "
+                    + "until one is accepted\n", to: .error)
+        case .ended(let refused):
+            console.write("note: webhook deliveries are accepted again after \(refused) refused\n", to: .error)
+        case nil:
+            break
+        }
     }
 
     /// The delivery as the feed row of its event, read by ``FeedEvent``'s own rules (the item's

@@ -61,6 +61,10 @@ struct WatchMachine: Sendable, Equatable {
     private var pollSoon = false
     /// Whether a full pass is due before anything else (deliveries turned out to be failing).
     private var fullDue = false
+    /// Whether gitbay's deliveries were refused since the last one arrived: polled at `interval`.
+    private var refused = false
+    /// When the last pass that ended well began, which the next poll is counted from.
+    private var lastPassStarted: Duration?
 
     /// A machine whose feed was last handled up to `feedPosition`, as the state store keeps it;
     /// with `webhooks`, one that takes deliveries and polls at ``relaxedInterval`` while they work.
@@ -79,9 +83,10 @@ struct WatchMachine: Sendable, Equatable {
         min(fullEvery, max(interval * 10, .seconds(300)))
     }
 
-    /// How often the feed is polled now: ``relaxedInterval`` while deliveries work, else `interval`.
+    /// How often the feed is polled now: ``relaxedInterval`` while deliveries work and none was
+    /// refused since the last arrived, else `interval`.
     var pollInterval: Duration {
-        deliveries?.health == .working ? relaxedInterval : interval
+        deliveries?.health == .working && !refused ? relaxedInterval : interval
     }
 
     /// How long after a poll read an event its delivery may still come: gitbay sends due
@@ -125,7 +130,21 @@ struct WatchMachine: Sendable, Equatable {
     /// which tells what it means, unless the event is the bot's own (`own`), which asks nothing.
     mutating func deliveryArrived(_ key: DeliveryWatch.Key, at now: Duration, own: Bool) {
         deliveries?.arrived(key, at: now)
+        refused = false
         if !own { pollSoon = true }
+    }
+
+    /// A spell of refused deliveries began (``RefusedDeliveries``): gitbay sent an event the
+    /// watcher could not take, so polls go back to `interval` until a delivery arrives, the idle
+    /// spell under way included (it ends an interval after the last pass began).
+    ///
+    /// No sooner, and no full pass: the refused request's headers are not signed, so whoever
+    /// copies them can make the watcher poll only as it would without webhooks. A refused push is
+    /// seen at the next full pass.
+    mutating func deliveriesRefused() {
+        guard deliveries != nil else { return }
+        refused = true
+        if !pausing, let resume, let lastPassStarted { self.resume = min(resume, lastPassStarted + interval) }
     }
 
     /// The start's check found the hooks of `repositories` in order.
@@ -175,6 +194,7 @@ struct WatchMachine: Sendable, Equatable {
         if kind == .full { lastFull = now }
         failures = 0
         pausing = false
+        lastPassStarted = started
         let poll = started + pollInterval
         resume = poll > now ? poll : nil
     }

@@ -139,13 +139,14 @@ struct Watcher {
         return control.stoppedCode
     }
 
-    /// Takes the deliveries the inbox holds: each signed body once, whatever its id (the state
-    /// database keeps their digests, ``DeliveryLog``), told to `machine`; answers the pushes among
-    /// them, for the next pass.
+    /// Takes what the inbox holds: a spell of refusals begun, then the deliveries, each signed body
+    /// once, whatever its id (the state database keeps their digests, ``DeliveryLog``), told to
+    /// `machine`; answers the pushes among them, for the next pass.
     private func takeDeliveries(
         _ machine: inout WatchMachine, store: any StateStore, me: String
     ) async throws(CommandFailure) -> [FeedEvent] {
         guard let inbox else { return [] }
+        if inbox.takeRefusals() { machine.deliveriesRefused() }
         var pushes: [FeedEvent] = []
         for delivery in inbox.take() {
             let first: Bool

@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// The status server's threads offer each delivery whose signature holds and answer gitbay at
 /// once; the watcher takes them at its next step, which a delivery starts at once when it idles.
-/// Bounded: a full inbox refuses (the endpoint answers 503, and gitbay tries again later).
+/// Bounded: a full inbox refuses (the endpoint answers 503, and gitbay tries again later). A spell
+/// of refused deliveries (``RefusedDeliveries``) rings it too: gitbay sent an event the watcher
+/// could not take, so its idle spell shortens to the normal pace.
 final class WebhookInbox: Sendable {
     /// One accepted delivery: gitbay's delivery id, the digest of its signed body and the event it
     /// carries, as the feed would show it (without the feed's id, which a delivery does not carry).
@@ -21,6 +23,8 @@ final class WebhookInbox: Sendable {
 
     private struct State {
         var waiting: [Delivery] = []
+        /// Whether a spell of refused deliveries began that the watcher has not taken yet.
+        var refused = false
         var waiter: CheckedContinuation<Void, Never>?
         /// The repositories the rules look after, which decides what is ignored.
         var scope = RuleScope(terms: [])
@@ -52,6 +56,23 @@ final class WebhookInbox: Sendable {
         return true
     }
 
+    /// A spell of refused deliveries began: wakes the watcher.
+    func refusalsBegan() {
+        state.withLock { state in
+            state.refused = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
+    }
+
+    /// Whether a spell of refused deliveries began since the last call.
+    func takeRefusals() -> Bool {
+        state.withLock { state in
+            defer { state.refused = false }
+            return state.refused
+        }
+    }
+
     /// Every delivery waiting, oldest first, taken out.
     func take() -> [Delivery] {
         state.withLock { state in
@@ -60,12 +81,12 @@ final class WebhookInbox: Sendable {
         }
     }
 
-    /// Returns once a delivery waits, or the task is cancelled.
+    /// Returns once a delivery waits or a spell of refusals began, or the task is cancelled.
     func arrival() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
-                    guard state.waiting.isEmpty, !Task.isCancelled else { return true }
+                    guard state.waiting.isEmpty, !state.refused, !Task.isCancelled else { return true }
                     state.waiter = continuation
                     return false
                 }
