@@ -8,9 +8,10 @@ import Testing
 @Suite struct ApplyReportRenderingTests {
     @Test func heldActionsAreListedUpToTheCapAndCountedAfter() {
         var report = ApplyReport()
-        report.outcomes = (1...8).map { number in
-            ApplyOutcome(rule: "mark-stale", item: "krz/app#\(number)", action: "add-label", status: .held)
-        } + [ApplyOutcome(rule: "close-stale", item: "krz/app#9", action: "close", status: .applied)]
+        report.outcomes =
+            (1...8).map { number in
+                ApplyOutcome(rule: "mark-stale", item: "krz/app#\(number)", action: "add-label", status: .held)
+            } + [ApplyOutcome(rule: "close-stale", item: "krz/app#9", action: "close", status: .applied)]
         let text = ApplyReportRenderer.text(report)
         let held = text.split(separator: "\n").filter { $0.hasPrefix("held: mark-stale") }
         #expect(held.count == ApplyReportRenderer.heldListed)

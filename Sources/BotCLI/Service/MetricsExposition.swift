@@ -75,6 +75,9 @@ enum MetricsExposition {
             status.feedPosition.map { [([:], Double($0))] } ?? [])
         out.family("rules_loaded", .gauge, "Rules in force.", [([:], Double(status.rules.count))])
         out.family(
+            "rules_tripped", .gauge, "Rules the tripwire holds back whole, as the last full pass judged them.",
+            [([:], Double(status.tripped.count))])
+        out.family(
             "rules_reload_failures_total", .counter, "Reloads (SIGHUP) whose rules were invalid; the old ones stayed.",
             [([:], Double(status.reloadFailures))])
         out.family(

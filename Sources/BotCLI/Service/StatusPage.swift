@@ -40,6 +40,7 @@ enum StatusPage {
         html += passes(status)
         if status.deliveryHealth != nil { html += deliveries(status) }
         html += waitingCommands(status)
+        html += tripped(status)
         html += actions(status)
         html += "</body>\n</html>\n"
         return html
@@ -132,6 +133,13 @@ enum StatusPage {
         }
         return "<h2>Webhook deliveries</h2>\n<p id=\"delivery-health\">\(line)</p>\n"
             + table(id: "deliveries", ["Event", "Outcome", "Count"], rows, empty: "No delivery yet.")
+    }
+
+    /// The rules the tripwire holds back whole, which do nothing until someone looks.
+    private static func tripped(_ status: WatchStatus) -> String {
+        let rows = status.tripped.sorted { $0.key < $1.key }.map { [code($0.key), escape($0.value)] }
+        return "<h2>Held by the tripwire</h2>\n"
+            + table(id: "tripped", ["Rule", "Why"], rows, empty: "No rule is held by the tripwire.")
     }
 
     /// The bot's own queue: commands it will carry out once what they wait for changes, each

@@ -170,6 +170,9 @@ struct WatchStatus: Sendable {
     /// The commands that wait in the bot's own queue (a `/merge` whose gates do not pass), as
     /// the last pass that judged their item saw them.
     var waitingCommands: [WaitingCommand] = []
+    /// The rules the tripwire holds back whole, by name, with its note, as the last full pass
+    /// judged them.
+    var tripped: [String: String] = [:]
 
     /// A command waiting in the bot's own queue, and the item it waits on.
     struct WaitingCommand: Sendable, Hashable {

@@ -113,6 +113,21 @@ final class WatchTelemetry: Sendable {
         }
     }
 
+    /// A full pass judged every rule in `rules`: those the tripwire holds replace those it held;
+    /// answers the notes of the rules it began to hold and the names of those it let go, for the
+    /// watcher to say once each.
+    ///
+    /// Only a full pass decides: an events pass judges a few items, which never trip it.
+    func rulesTripped(_ rules: [Plan.RuleSummary]) -> (began: [String], ended: [String]) {
+        let now = rules.reduce(into: [String: String]()) { tripped, rule in tripped[rule.name] = rule.tripwire }
+        return state.withLock { status in
+            let began = now.keys.filter { status.tripped[$0] == nil }.sorted().compactMap { now[$0] }
+            let ended = status.tripped.keys.filter { now[$0] == nil }.sorted()
+            status.tripped = now
+            return (began, ended)
+        }
+    }
+
     /// A pass failed for a reason waiting can mend; the watcher pauses `pause` seconds.
     func passFailed(_ failure: String, cause: WatchStatus.WaitCause, pause: TimeInterval) {
         let now = self.now

@@ -406,6 +406,7 @@ struct Watcher {
         }
         let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
+        if targets == nil { sayTripwires(plan.rules) }
         telemetry.commandsWait(in: plan.entries) { item in
             guard let targets else { return true }
             guard let repository = try? RepositoryPath(item.repository) else { return false }

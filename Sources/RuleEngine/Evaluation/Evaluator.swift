@@ -72,7 +72,7 @@ public struct Evaluator: Sendable {
                     entries[entry].hold(note: note, unread: true)
                 }
             }
-            holdBeyondGuards(
+            summaries[index].tripwire = holdBeyondGuards(
                 rule.rule, summary: summaries[index], entries: &entries, range: ranges[index], guards: &guards)
         }
         CommentAnswer.settle(&entries) { registry.isAcknowledgement($0, of: $1) }
@@ -239,11 +239,12 @@ public struct Evaluator: Sendable {
         }
     }
 
-    /// The tripwire and the rule's own limit, on the rule's entries in `range`.
+    /// The tripwire and the rule's own limit, on the rule's entries in `range`; answers the
+    /// tripwire's note when it holds the rule back.
     private func holdBeyondGuards(
         _ rule: Rule, summary: Plan.RuleSummary, entries: inout [PlanEntry], range: Range<Int>,
         guards: inout [String]
-    ) {
+    ) -> String? {
         // A refusal is not the rule acting: it has a budget of its own (``limitReplies``).
         let actingEntries = entries.indices(in: range) { $0.hasPendingActions && !$0.isRefusal }
         let acting = actingEntries.count
@@ -261,7 +262,7 @@ public struct Evaluator: Sendable {
             for index in range where !entries[index].isRefusal {
                 entries[index].hold(note: note)
             }
-            return
+            return note
         }
         if let limit = rule.limit, acting > limit {
             let note = "rule '\(rule.name)' limit of \(limit) reached"
@@ -270,6 +271,7 @@ public struct Evaluator: Sendable {
             }
             guards.append("\(note): \(acting - limit) more \(rule.kind.rawValue) left for the next run")
         }
+        return nil
     }
 
     /// The run-wide cap on commands, unit by unit (an entry, or a comment's whole answer): a

@@ -31,6 +31,9 @@ public struct Plan: Sendable, Hashable, Codable {
         public var outsideSchedule: String?
         /// The items the rule would act on but for a value none of them has yet; absent when none.
         public var waiting: Waiting?
+        /// The tripwire's note when it holds the rule back whole (also among the plan's guards);
+        /// absent otherwise, so `watch` can say which rules it holds without reading guard text.
+        public var tripwire: String?
 
         public init(
             name: String, kind: ItemKind, description: String?, location: String, considered: Int = 0,
