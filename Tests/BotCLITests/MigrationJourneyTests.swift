@@ -11,21 +11,8 @@ private let simulatorOptions = [
     "maintainer=\(maintainerToken)",
 ]
 
-/// The close rule the shipped rules had before they restarted the lifecycle: it waits for
-/// `mark-stale`'s notice, and nothing gives an issue labelled by someone else one.
-private let olderRules = """
-    scope: owner:krz
-    rules:
-      - name: close-stale
-        on: issues
-        when:
-          - state = open
-          - labels has stale
-          - quiet > 74d
-          - comment_age.mark-stale > 14d
-          - label_age.stale > 14d
-        do: [close]
-    """
+/// The close rule the shipped rules had before they restarted the lifecycle.
+private let olderRules = olderCloseStaleRules
 
 /// Issues labelled `stale` with the notice of older rules (the bot's, without a marker), 20 days
 /// old, and no label event the feed keeps: #1 nobody speaks on, #2 a maintainer answers.

@@ -1,5 +1,6 @@
 import Foundation
 import GitbayKit
+import GitbayTestSupport
 import IssuesPlugin
 import RuleEngine
 import Testing
@@ -9,21 +10,8 @@ import Testing
 @Suite struct WaitingTests {
     private let day = 86_400.0
 
-    /// The close rule the shipped rules had before they restarted the lifecycle: it waits for
-    /// `mark-stale`'s notice, and nothing in it gives one.
-    private let oldClose = """
-        scope: owner:krz
-        rules:
-          - name: close-stale
-            on: issues
-            when:
-              - state = open
-              - labels has stale
-              - quiet > 74d
-              - comment_age.mark-stale > 14d
-              - label_age.stale > 14d
-            do: [close]
-        """
+    /// The close rule the shipped rules had before they restarted the lifecycle.
+    private let oldClose = olderCloseStaleRules
 
     /// An issue quiet for 100 days, labelled `labels`, whose only comments are `comments`.
     private func issue(

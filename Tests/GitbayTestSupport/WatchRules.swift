@@ -21,3 +21,20 @@ public let cancelSupersededRule = """
         do:
           - cancel
     """
+
+/// The close rule the shipped stale rules had before they restarted the lifecycle, as a whole
+/// rule file scoped to `owner:krz`: it waits for `mark-stale`'s notice and a datable label, and
+/// nothing in it gives an issue labelled stale by someone else either.
+public let olderCloseStaleRules = """
+    scope: owner:krz
+    rules:
+      - name: close-stale
+        on: issues
+        when:
+          - state = open
+          - labels has stale
+          - quiet > 74d
+          - comment_age.mark-stale > 14d
+          - label_age.stale > 14d
+        do: [close]
+    """
