@@ -79,6 +79,31 @@ private func rule(_ name: String, schedule: String = "") -> String {
                 """)
     }
 
+    /// A day named twice and hour ranges that overlap change no window, so the rules load; but
+    /// `12:00-13:00` inside `09:00-17:00` was most likely meant as a break, and `check` says so.
+    @Test func checkWarnsOfARepeatedDayAndOverlappingHours() async throws {
+        let path = try write(
+            """
+            scope: owner:krz
+            rules:
+              - name: office
+                on: issues
+                schedule:
+                  days: [mon, tue, mon]
+                  hours: ["09:00-17:00", "12:00-13:00", "17:00-18:00", "22:00-06:00", "05:00-07:00"]
+                do: [close]
+
+            """)
+        let result = await runBot(["check", path])
+        #expect(result.code == 0, "\(result.error)")
+        #expect(result.output == "1 file, 1 rule: 3 warnings\n")
+        #expect(result.error.contains("\(path):6:24: warning: 'mon' is named twice in 'days:'\n"))
+        #expect(result.error.contains("\(path):7:30: warning: '12:00-13:00' overlaps '09:00-17:00'"))
+        // Touching ranges do not overlap; a night range overlaps the morning it runs into.
+        #expect(!result.error.contains("'17:00-18:00' overlaps"))
+        #expect(result.error.contains("\(path):7:75: warning: '05:00-07:00' overlaps '22:00-06:00'"))
+    }
+
     @Test func theShippedExampleIsValid() async {
         let result = await runBot(["check", example])
         #expect(result.code == 0, "\(result.error)")

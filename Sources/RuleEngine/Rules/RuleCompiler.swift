@@ -98,6 +98,7 @@ struct RuleCompiler {
         let actions = self.actions(source.do, kind: kind)
         guard diagnostics.count == errorsBefore, let condition, let effectiveScope else { return nil }
         warnOfMissingCompanions(actions, kind: kind)
+        diagnostics += source.schedule?.warnings ?? []
         return Rule(
             name: name, description: source.description, kind: kind, limit: source.limit?.value,
             scope: effectiveScope, condition: condition, actions: actions, location: source.name.location,
