@@ -70,7 +70,7 @@ struct ConfigurationFile: Decodable, Sendable {
     /// The smallest `max_response_size` taken: a bare `32` is surely 32 MiB misspelt, not 32 bytes.
     static let smallestResponseCap = ByteCount.kibibytes(1)
 
-    /// `max_response_size` as a size, or nil when it is absent or unusable (see ``problems``).
+    /// `max_response_size` as a size, or nil when it is absent or unusable (see ``problems(allowingPlainHTTP:)``).
     var responseCap: ByteCount? {
         maxResponseSize.flatMap { ByteCount(parsing: $0.value) }.flatMap { $0 >= Self.smallestResponseCap ? $0 : nil }
     }
@@ -92,10 +92,13 @@ struct ConfigurationFile: Decodable, Sendable {
     init() {}
 
     /// Values the YAML types accept but the bot cannot use, each at its place.
-    var problems: [Diagnostic] {
+    ///
+    /// - Parameter allowingPlainHTTP: whether `url:` may be plain `http://` to another machine:
+    ///   for a command that never sends the token, or with `--allow-insecure-http`.
+    func problems(allowingPlainHTTP: Bool) -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        if let url, Settings.serverURL(url.value) == nil {
-            problems.append(.error("'\(url.value)' is not a URL; write https://gitbay.example", at: url.location))
+        if let url, case .failure(let problem) = Settings.serverURL(url.value, allowingPlainHTTP: allowingPlainHTTP) {
+            problems.append(.error(problem.message, at: url.location))
         }
         if let rateLimit, rateLimit.value < 1 {
             problems.append(.error("rate_limit is requests a minute and must be at least 1", at: rateLimit.location))

@@ -4,7 +4,7 @@ import YAML
 
 /// Finds, reads and checks `gitbay-bot.yml`, then resolves the settings every command uses.
 ///
-/// The one piece of the configuration that does I/O; ``Settings/resolve(invocation:environment:file:fileDirectory:configurationPath:)``
+/// The one piece of the configuration that does I/O; ``Settings/resolve(invocation:environment:file:fileDirectory:configurationPath:use:)``
 /// stays pure so the precedence is tested without files.
 enum ConfigurationLoader {
     /// The file looked up in the working directory when `--config` is not given.
@@ -13,9 +13,10 @@ enum ConfigurationLoader {
     /// The settings for this invocation; a wrong configuration prints its diagnostics and stops.
     ///
     /// A missing default file is fine (not every user wants one); a missing `--config` file is a
-    /// usage error (64), since the user asked for it; an invalid file is exit 78 like invalid rules.
+    /// usage error (64), since the user asked for it; an invalid file is exit 78 like invalid
+    /// rules, with everything in it that would stop the command (`use`) reported at once.
     static func settings(
-        invocation: Invocation, environment: [String: String], console: any Console,
+        invocation: Invocation, environment: [String: String], console: any Console, use: ConfigurationUse,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(CommandFailure) -> Settings {
         let explicit = invocation.value(SharedOptions.config)
@@ -24,7 +25,7 @@ enum ConfigurationLoader {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             if explicit == nil && (!exists || isDirectory.boolValue) {
-                return try Settings.resolve(invocation: invocation, environment: environment)
+                return try Settings.resolve(invocation: invocation, environment: environment, use: use)
             }
             throw CommandFailure(
                 exists ? "cannot read the configuration \(path)" : "no such configuration file: \(path)",
@@ -34,7 +35,8 @@ enum ConfigurationLoader {
         let bytes = [UInt8](data)
         let file: ConfigurationFile
         do {
-            file = try decode(bytes, file: shown)
+            file = try decode(
+                bytes, file: shown, allowingPlainHTTP: Settings.allowsPlainHTTP(invocation, use: use))
         } catch {
             console.write(error.rendered(sources: [shown: bytes]) + "\n", to: .error)
             let count = error.diagnostics.filter { $0.severity == .error }.count
@@ -44,17 +46,21 @@ enum ConfigurationLoader {
         }
         return try Settings.resolve(
             invocation: invocation, environment: environment, file: file,
-            fileDirectory: (path as NSString).deletingLastPathComponent, configurationPath: path)
+            fileDirectory: (path as NSString).deletingLastPathComponent, configurationPath: path, use: use)
     }
 
     /// Decodes and checks a configuration's bytes; an empty file (or only comments) is an empty configuration.
-    static func decode(_ bytes: [UInt8], file: String) throws(YAMLError) -> ConfigurationFile {
+    ///
+    /// - Parameter allowingPlainHTTP: see ``ConfigurationFile/problems(allowingPlainHTTP:)``.
+    static func decode(
+        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool = false
+    ) throws(YAMLError) -> ConfigurationFile {
         let node = try YAML.compose(bytes: bytes, file: file)
         if node.isNull {
             return ConfigurationFile()
         }
         let configuration = try YAMLDecoder().decode(ConfigurationFile.self, from: node)
-        let problems = configuration.problems
+        let problems = configuration.problems(allowingPlainHTTP: allowingPlainHTTP)
         guard problems.isEmpty else { throw YAMLError(problems) }
         return configuration
     }

@@ -1,0 +1,13 @@
+/// What a command does with its settings, which decides what in the configuration would stop it.
+///
+/// The configuration is checked for a command when it is read, so every mistake that would stop
+/// the command later (a plain `http://` server once the client is built) is reported with the
+/// file's others, at its line and column, exit 78. `check` reads it as the commands that do the
+/// most with it, so it refuses whatever they would.
+struct ConfigurationUse: OptionSet, Sendable {
+    let rawValue: Int
+
+    /// It sends the token to the server (or checks as a command that does): plain `http://` to
+    /// another machine is refused unless `--allow-insecure-http` is given.
+    static let sendsToken = ConfigurationUse(rawValue: 1 << 0)
+}
