@@ -59,9 +59,9 @@ enum ConfigurationLoader {
         if node.isNull {
             return ConfigurationFile()
         }
-        let configuration = try YAMLDecoder().decode(ConfigurationFile.self, from: node)
-        let problems = configuration.problems(allowingPlainHTTP: allowingPlainHTTP)
-        guard problems.isEmpty else { throw YAMLError(problems) }
+        let (configuration, unknownKeys) = try YAMLDecoder().decodeWithUnknownKeys(ConfigurationFile.self, from: node)
+        let problems = unknownKeys + configuration.problems(allowingPlainHTTP: allowingPlainHTTP)
+        guard problems.isEmpty else { throw YAMLError(problems.sorted { $0.location < $1.location }) }
         return configuration
     }
 }
