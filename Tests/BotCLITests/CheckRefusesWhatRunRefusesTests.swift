@@ -59,6 +59,44 @@ import Testing
         #expect(result.error.hasSuffix("error: the configuration \(path) has 1 error; nothing was read or done\n"))
     }
 
+    /// A `rules:` entry that holds no rules is a mistake of the file, at the entry.
+    ///
+    /// It stopped `run` once the rules were read, without a place, after the file's other
+    /// mistakes were mended; now it is said with them. A path on the command line replaces
+    /// `rules:`, so it is not read then.
+    @Test(arguments: ["check", "run"])
+    func aRulesEntryThatHoldsNoRulesIsAnErrorAtItsPlace(_ command: String) async throws {
+        let path = try Self.configuration("rules: [triage, missing, empty]\nmax_actions: -1\n")
+        let folder = (path as NSString).deletingLastPathComponent
+        for name in ["triage", "empty"] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(name)", withIntermediateDirectories: true)
+        }
+        try "scope: owner:acme\nrules:\n  - name: nudge\n    on: issues\n    when: [idle > 30d]\n    do: [close]\n"
+            .write(toFile: "\(folder)/triage/nudge.yml", atomically: true, encoding: .utf8)
+        let result = await runBot([command, "--config", path], environment: ["GITBAY_TOKEN": "gb_test"])
+        #expect(result.code == 78)
+        #expect(result.output == "")
+        #expect(
+            result.error == """
+                \(path):1:17: error: no such file or folder: \(folder)/missing
+                rules: [triage, missing, empty]
+                                ^
+                \(path):1:26: error: \(folder)/empty/ holds no rule files (*.yml, *.yaml); nothing to \(command)
+                rules: [triage, missing, empty]
+                                         ^
+                \(path):2:14: error: max_actions must be 0 or more
+                max_actions: -1
+                             ^
+                error: the configuration \(path) has 3 errors; nothing was read or done
+
+                """)
+        let replaced = await runBot(
+            [command, "--config", path, "\(folder)/triage"], environment: ["GITBAY_TOKEN": "gb_test"])
+        #expect(replaced.code == 78)
+        #expect(replaced.error.contains("max_actions must be 0 or more"))
+        #expect(!replaced.error.contains("missing"))
+    }
+
     /// Plain http:// is what `run` takes: to this machine, or to another with the opt-in, which
     /// `check` takes too; `history` sends no token, so the URL only names its state database.
     @Test func plainHTTPPassesWhereRunWouldTakeIt() async throws {

@@ -72,28 +72,36 @@ struct CheckCommand: BotCommand {
         }
         // Checked as for `run`, so a configuration `check` passes is one `run` takes.
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: environment, console: console, use: .sendsToken)
-        let files: [(path: String, bytes: [UInt8])]
-        do {
-            files = try RuleSet.files(at: settings.rules)
-        } catch {
-            throw CommandFailure(rulePaths: error, command: "check")
+            invocation: invocation, environment: environment, console: console, use: [.sendsToken, .readsRules])
+        // Each path on its own: one that cannot be read is said, and the others are still checked.
+        var files: [(path: String, bytes: [UInt8])] = []
+        var unreadable = 0
+        for path in settings.rules {
+            do {
+                files += try RuleSet.files(at: [path])
+            } catch {
+                console.write("error: \(CommandFailure(rulePaths: error, command: "check").message)\n", to: .error)
+                unreadable += 1
+            }
         }
+        guard !files.isEmpty || unreadable == 0 else { return .invalidRules }
         let ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
         if format == .json {
             console.write(CheckReport(ruleSet: ruleSet, files: files.map(\.path)).json(), to: .output)
         } else {
-            printText(ruleSet, fileCount: files.count)
+            printText(ruleSet, fileCount: files.count, unreadable: unreadable)
         }
-        return ruleSet.hasErrors ? .invalidRules : .ok
+        return ruleSet.hasErrors || unreadable > 0 ? .invalidRules : .ok
     }
 
-    private func printText(_ ruleSet: RuleSet, fileCount: Int) {
+    /// The diagnostics, then one line: the verdict, or the errors counted with the `unreadable`
+    /// paths already said.
+    private func printText(_ ruleSet: RuleSet, fileCount: Int, unreadable: Int) {
         for diagnostic in ruleSet.diagnostics {
             console.write(diagnostic.rendered(sources: ruleSet.sources) + "\n", to: .error)
         }
-        let errors = ruleSet.diagnostics.filter { $0.severity == .error }.count
+        let errors = ruleSet.diagnostics.filter { $0.severity == .error }.count + unreadable
         let warnings = ruleSet.diagnostics.filter { $0.severity == .warning }.count
         let files = fileCount == 1 ? "1 file" : "\(fileCount) files"
         if errors == 0 {

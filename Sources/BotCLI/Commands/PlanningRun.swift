@@ -58,7 +58,7 @@ struct PlanningRun {
     func settings() throws(CommandFailure) -> Settings {
         try ConfigurationLoader.settings(
             invocation: invocation, environment: context.environment, console: console,
-            use: input.snapshot == nil ? .sendsToken : [])
+            use: input.snapshot == nil ? [.sendsToken, .readsRules] : .readsRules)
     }
 
     /// A session on the server of `settings`, for this invocation's command.

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import RuleEngine
 import YAML
 
 /// Finds, reads and checks `gitbay-bot.yml`, then resolves the settings every command uses.
@@ -33,11 +34,21 @@ enum ConfigurationLoader {
         }
         let shown = explicit ?? defaultName
         let bytes = [UInt8](data)
-        let file: ConfigurationFile
+        let directory = (path as NSString).deletingLastPathComponent
+        var file = ConfigurationFile()
+        var problems: [Diagnostic]
         do {
-            file = try decode(
+            (file, problems) = try read(
                 bytes, file: shown, allowingPlainHTTP: Settings.allowsPlainHTTP(invocation, use: use))
         } catch {
+            problems = error.diagnostics
+        }
+        if use.contains(.readsRules), invocation.positionals(SharedOptions.rules.name).isEmpty {
+            problems += ruleProblems(
+                file.rules ?? [], directory: directory, command: invocation.commandPath.last ?? "run")
+        }
+        guard problems.isEmpty else {
+            let error = YAMLError(problems.sorted { $0.location < $1.location })
             console.write(error.rendered(sources: [shown: bytes]) + "\n", to: .error)
             let count = error.diagnostics.filter { $0.severity == .error }.count
             throw CommandFailure(
@@ -45,8 +56,8 @@ enum ConfigurationLoader {
                 code: .invalidRules)
         }
         return try Settings.resolve(
-            invocation: invocation, environment: environment, file: file,
-            fileDirectory: (path as NSString).deletingLastPathComponent, configurationPath: path, use: use)
+            invocation: invocation, environment: environment, file: file, fileDirectory: directory,
+            configurationPath: path, use: use)
     }
 
     /// Decodes and checks a configuration's bytes; an empty file (or only comments) is an empty configuration.
@@ -55,13 +66,40 @@ enum ConfigurationLoader {
     static func decode(
         _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool = false
     ) throws(YAMLError) -> ConfigurationFile {
+        let (configuration, problems) = try read(bytes, file: file, allowingPlainHTTP: allowingPlainHTTP)
+        guard problems.isEmpty else { throw YAMLError(problems) }
+        return configuration
+    }
+
+    /// A configuration's bytes decoded as far as they go, with every mistake in them (unknown
+    /// keys, wrong types, values out of range) in source order.
+    ///
+    /// - Throws: ``YAML/YAMLError`` only for a file that is no YAML mapping at all.
+    private static func read(
+        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool
+    ) throws(YAMLError) -> (file: ConfigurationFile, problems: [Diagnostic]) {
         let node = try YAML.compose(bytes: bytes, file: file)
         if node.isNull {
-            return ConfigurationFile()
+            return (ConfigurationFile(), [])
         }
         let (configuration, unknownKeys) = try YAMLDecoder().decodeWithUnknownKeys(ConfigurationFile.self, from: node)
         let problems = unknownKeys + configuration.problems(allowingPlainHTTP: allowingPlainHTTP)
-        guard problems.isEmpty else { throw YAMLError(problems.sorted { $0.location < $1.location }) }
-        return configuration
+        return (configuration, problems.sorted { $0.location < $1.location })
+    }
+
+    /// Each entry of `rules:` that holds no rule files, at its place: a command that reads the
+    /// rules would stop on it (exit 78) once the rules are read, so it is said with the file's
+    /// other mistakes, where the path is written and as the folder it names from `directory`.
+    private static func ruleProblems(
+        _ paths: [Located<String>], directory: String, command: String
+    ) -> [Diagnostic] {
+        paths.filter { !$0.value.isEmpty }.compactMap { path in
+            do {
+                _ = try RuleSet.files(at: [Settings.path(path.value, writtenIn: directory)])
+                return nil
+            } catch {
+                return .error(CommandFailure(rulePaths: error, command: command).message, at: path.location)
+            }
+        }
     }
 }

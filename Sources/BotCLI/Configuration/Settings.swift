@@ -134,10 +134,7 @@ struct Settings: Sendable, Equatable {
         invocation: Invocation, environment: [String: String], file: ConfigurationFile = ConfigurationFile(),
         fileDirectory: String? = nil, configurationPath: String? = nil, use: ConfigurationUse = []
     ) throws(CommandFailure) -> Settings {
-        func fromFile(_ path: String) -> String {
-            guard let fileDirectory, !path.hasPrefix("/") else { return path }
-            return (fileDirectory as NSString).appendingPathComponent(path)
-        }
+        func fromFile(_ path: String) -> String { Self.path(path, writtenIn: fileDirectory) }
         let environmentURL = environment["GITBAY_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let urlText = invocation.value(SharedOptions.url) ?? environmentURL ?? file.url?.value ?? defaultURL
         let url: URL
@@ -231,6 +228,13 @@ struct Settings: Sendable, Equatable {
             return .file(path: resolve(path.value), origin: "token_file at \(path.location)")
         }
         return .missing
+    }
+
+    /// A path the configuration file gives, as read from the file's folder (`directory`, `nil`
+    /// without a file), so a configuration means the same wherever the bot is started from.
+    static func path(_ path: String, writtenIn directory: String?) -> String {
+        guard let directory, !path.hasPrefix("/") else { return path }
+        return (directory as NSString).appendingPathComponent(path)
     }
 
     /// A sweep period as written: a duration (`6h`), or `0` for none.
