@@ -126,4 +126,18 @@ import Testing
         #expect(environment.code == 64)
         #expect(environment.error == "error: GITBAY_URL: \(Self.refused[1].1)\n")
     }
+
+    /// A rule named through `comment_age` that no rule has stops `run` as it fails `check`:
+    /// the rule comparing it would never act.
+    @Test func runStopsOnARuleNameNoRuleHas() async {
+        let corpus = SimulatorProcess.repositoryRoot.appendingPathComponent("Tests/BotCLITests/Corpus/invalid")
+        let file = corpus.appendingPathComponent("comment-age-unknown-rule.yml").path
+        let demo = SimulatorProcess.repositoryRoot.appendingPathComponent("examples/demo-forge.json").path
+        let result = await runBot(["run", file, "--snapshot", demo])
+        #expect(result.code == 78)
+        #expect(result.output == "")
+        #expect(
+            result.error.contains("\(file):13:21: error: unknown rule 'remind-autor'; did you mean 'remind-author'?"))
+        #expect(result.error.hasSuffix("error: the rules have 3 errors; nothing was read or done\n"))
+    }
 }
