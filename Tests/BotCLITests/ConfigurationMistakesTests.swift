@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import YAML
+
+@testable import BotCLI
 
 private let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/configuration-mistakes")
@@ -34,5 +37,18 @@ private let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(result.code == 78)
         #expect(result.output == "")
         #expect(result.error.replacingOccurrences(of: folder.path + "/", with: "") == (try Self.expected()))
+    }
+
+    /// `.nan` is a YAML number, and no number of requests: `--rate-limit nan` was refused while
+    /// `rate_limit: .nan` passed `check` and paced a run by it.
+    @Test func aRateLimitThatIsNoNumberIsRefusedAsOnTheCommandLine() throws {
+        do {
+            _ = try ConfigurationLoader.decode(Array("rate_limit: .nan\n".utf8), file: "gitbay-bot.yml")
+            Issue.record("rate_limit: .nan was accepted")
+        } catch {
+            #expect(
+                error.description
+                    == "gitbay-bot.yml:1:13: error: rate_limit is requests a minute and must be at least 1")
+        }
     }
 }

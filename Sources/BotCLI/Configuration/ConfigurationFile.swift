@@ -139,7 +139,8 @@ struct ConfigurationFile: Decodable, Sendable {
         if let url, case .failure(let problem) = Settings.serverURL(url.value, allowingPlainHTTP: allowingPlainHTTP) {
             problems.append(.error(problem.message, at: url.location))
         }
-        if let rateLimit, rateLimit.value < 1 {
+        // As `--rate-limit` judges it: `.nan` is no number of requests, though `< 1` lets it by.
+        if let rateLimit, !(rateLimit.value >= 1) {
             problems.append(.error("rate_limit is requests a minute and must be at least 1", at: rateLimit.location))
         }
         if let maxActions, maxActions.value < 0 {
