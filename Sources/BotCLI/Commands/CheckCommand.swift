@@ -85,8 +85,11 @@ struct CheckCommand: BotCommand {
             }
         }
         guard !files.isEmpty || unreadable == 0 else { return .invalidRules }
-        let ruleSet = RuleSet.load(
+        var ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
+        // The configuration's warnings first, shown and counted as the rules' are.
+        ruleSet.diagnostics = settings.configurationWarnings + ruleSet.diagnostics
+        ruleSet.sources.merge(settings.configurationSources) { rule, _ in rule }
         if format == .json {
             console.write(CheckReport(ruleSet: ruleSet, files: files.map(\.path)).json(), to: .output)
         } else {

@@ -129,6 +129,12 @@ struct ConfigurationFile: Decodable, Sendable {
         decodingProblems = gathered
     }
 
+    /// What is likely a slip but changes nothing the bot does, each at its place: a day named
+    /// twice in `schedule:`, hour ranges that overlap (``RuleEngine/ScheduleSource/warnings``).
+    var warnings: [Diagnostic] {
+        schedule?.warnings ?? []
+    }
+
     /// Every value the bot cannot use, each at its place: those of the wrong type, and those the
     /// YAML types accept but the bot does not.
     ///

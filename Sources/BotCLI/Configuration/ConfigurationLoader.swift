@@ -48,16 +48,20 @@ enum ConfigurationLoader {
                 file.rules ?? [], directory: directory, command: invocation.commandPath.last ?? "run")
         }
         guard problems.isEmpty else {
-            let error = YAMLError(problems.sorted { $0.location < $1.location })
+            // The warnings too: every word about the file in one run.
+            let error = YAMLError((problems + file.warnings).sorted { $0.location < $1.location })
             console.write(error.rendered(sources: [shown: bytes]) + "\n", to: .error)
             let count = error.diagnostics.filter { $0.severity == .error }.count
             throw CommandFailure(
                 "the configuration \(shown) has \(count) error\(count == 1 ? "" : "s"); nothing was read or done",
                 code: .invalidRules)
         }
-        return try Settings.resolve(
+        var settings = try Settings.resolve(
             invocation: invocation, environment: environment, file: file, fileDirectory: directory,
             configurationPath: path, use: use)
+        settings.configurationWarnings = file.warnings
+        settings.configurationSources = [shown: bytes]
+        return settings
     }
 
     /// Decodes and checks a configuration's bytes; an empty file (or only comments) is an empty configuration.

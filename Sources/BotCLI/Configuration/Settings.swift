@@ -58,6 +58,11 @@ struct Settings: Sendable, Equatable {
     var verbose: Bool
     /// The configuration file the settings were read with, if any.
     var configurationPath: String?
+    /// What in the configuration is likely a slip but no mistake (``ConfigurationFile/warnings``),
+    /// with the file's bytes by its name to show it: `check` prints it, as it prints the rules'
+    /// warnings, and the other commands pass over it, as over those.
+    var configurationWarnings: [Diagnostic] = []
+    var configurationSources: [String: [UInt8]] = [:]
     /// The accounts whose activity is automation besides the bot's own (`bots:`).
     var bots: Set<String> = []
     /// Who may give commands `allowed: [writers]` where gitbay will not tell (`writers:`).
