@@ -5,7 +5,8 @@ import RuleEngine
 /// thresholds and limits varied, so benchmarks load and evaluate many rules of realistic shape.
 enum RuleVariants {
     /// `count` files, cycling through the files of `folder` (the shipped ones unless told); file
-    /// `i` renames each rule `<name>-v<i>`.
+    /// `i` renames each rule `<name>-v<i>`, and each `comment_age.<name>` naming it, so the file
+    /// still names only rules it has.
     static func files(count: Int, from folder: URL = ShippedRules.folder) throws -> [(path: String, bytes: [UInt8])] {
         let shipped = try ShippedRules.files(in: folder)
         return (0..<count).map { index in
@@ -36,8 +37,17 @@ enum RuleVariants {
     }
 
     private static func variant(_ text: String, index: Int) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            var line = String(line)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let names = Set(
+            lines.compactMap { line -> String? in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return trimmed.hasPrefix("- name: ") ? String(trimmed.dropFirst("- name: ".count)) : nil
+            })
+        return lines.map { line in
+            var line = line.replacing(/comment_age\.([a-z0-9._-]+)/) { match in
+                let name = String(match.output.1)
+                return "comment_age.\(name)" + (names.contains(name) ? "-v\(index)" : "")
+            }
             if line.trimmingCharacters(in: .whitespaces).hasPrefix("- name: ") { line += "-v\(index)" }
             line = line.replacingOccurrences(of: "idle > 60d", with: "idle > \(30 + index % 60)d")
             line = line.replacingOccurrences(of: "idle > 14d", with: "idle > \(7 + index % 21)d")

@@ -30,9 +30,11 @@ public enum AgeFamilies {
             },
             FieldFamily(
                 "comment_age", parameter: "RULE", .duration, needs: [.detail], cached: cached, absenceWaits: true,
+                namesRule: true,
                 doc: "Time since the bot's newest comment for rule RULE on the \(noun) (`comment_age.mark-stale`, "
                     + "found by the rule's hidden marker); absent when it has none. A rule comparing it waits "
-                    + "meanwhile, and the plan counts it."
+                    + "meanwhile, and the plan counts it. RULE must be a rule of the rules read, in any of their "
+                    + "files: a name none has is an error."
             ) { rule, context in
                 guard let conversation = conversation(context) else { return .absent }
                 let marker = "<!-- gitbay-bot:rule=\(rule) item="

@@ -51,33 +51,12 @@ public struct GitbayClientConfiguration: Sendable {
         self.maxResponseSize = maxResponseSize
     }
 
-    /// Checks what can be checked before any request: a usable URL, TLS unless loopback or opted out.
+    /// Checks what can be checked before any request: a usable URL, TLS unless loopback or opted
+    /// out (``ServerURLRefusal``).
     func validate() throws(GitbayError) {
-        guard let scheme = baseURL.scheme?.lowercased(), let host = baseURL.host, !host.isEmpty else {
-            throw GitbayError(kind: .insecureURL, message: "the server URL '\(baseURL)' has no scheme or host")
-        }
-        switch scheme {
-        case "https":
-            return
-        case "http" where Self.isLoopback(host) || allowInsecureHTTP:
-            return
-        case "http":
-            throw GitbayError(
-                kind: .insecureURL,
-                message:
-                    "refusing plain http:// to \(host): the token would cross the network unencrypted; "
-                    + "use https:// or opt in to insecure HTTP")
-        default:
-            throw GitbayError(kind: .insecureURL, message: "unsupported URL scheme '\(scheme)' in '\(baseURL)'")
-        }
-    }
-
-    /// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or `::1`.
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
-        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets[0] == "127" else { return false }
-        return octets.allSatisfy { UInt8($0) != nil }
+        guard let refusal = ServerURLRefusal(baseURL, allowInsecureHTTP: allowInsecureHTTP) else { return }
+        var message = refusal.description
+        if case .plainHTTP = refusal { message += "; use https:// or opt in to insecure HTTP" }
+        throw GitbayError(kind: .insecureURL, message: message)
     }
 }

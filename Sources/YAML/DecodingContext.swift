@@ -16,6 +16,9 @@ final class DecodingContext {
     let root: Node
     /// Mappings opened as keyed containers, by coding path.
     private var visits: [String: Visit] = [:]
+    /// The coding paths of values whose decoding failed and was gathered, not thrown
+    /// (``abandon(_:)``).
+    private var abandoned: [String] = []
 
     /// Starts a decode of `root`.
     init(root: Node) {
@@ -38,10 +41,18 @@ final class DecodingContext {
         visits[Self.id(path)]?.asked ?? []
     }
 
-    /// One error per key that no decoded type asked for, except `x-` keys, in source order.
+    /// Records that decoding the value at `path` failed and the decode went on past it: the
+    /// mappings in it were read only in part, so their keys are not judged unknown.
+    func abandon(_ path: [any CodingKey]) {
+        abandoned.append(Self.id(path))
+    }
+
+    /// One error per key that no decoded type asked for, except `x-` keys and those inside an
+    /// abandoned value, in source order.
     func unknownKeys() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for visit in visits.values {
+        for (id, visit) in visits
+        where !abandoned.contains(where: { id == $0 || id.hasPrefix($0 + "\u{0}") }) {
             guard case .mapping(let pairs) = visit.mapping.content else { continue }
             for pair in pairs {
                 guard let key = pair.key.scalar, !visit.asked.contains(key), !key.hasPrefix("x-") else { continue }

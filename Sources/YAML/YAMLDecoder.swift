@@ -18,11 +18,22 @@ public struct YAMLDecoder: Sendable {
     /// - Throws: ``YAMLError`` with the first decoding error, or with one error per unknown key
     ///   (in source order) when everything else decoded.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from node: Node) throws(YAMLError) -> T {
-        let context = DecodingContext(root: node)
-        let value = try context.decode(type, with: NodeDecoder(node: node, codingPath: [], context: context))
-        let unknown = context.unknownKeys()
+        let (value, unknown) = try decodeWithUnknownKeys(type, from: node)
         guard unknown.isEmpty else { throw YAMLError(unknown) }
         return value
+    }
+
+    /// Decodes `type` and returns it with one error per unknown key (in source order), rather than
+    /// throwing those, for a caller that reports them with the mistakes it gathered itself
+    /// (``Swift/KeyedDecodingContainer/decodeIfPresent(_:forKey:gathering:)``), all in one pass.
+    ///
+    /// - Throws: ``YAMLError`` with the first decoding error not gathered.
+    public func decodeWithUnknownKeys<T: Decodable>(
+        _ type: T.Type = T.self, from node: Node
+    ) throws(YAMLError) -> (value: T, unknownKeys: [Diagnostic]) {
+        let context = DecodingContext(root: node)
+        let value = try context.decode(type, with: NodeDecoder(node: node, codingPath: [], context: context))
+        return (value, context.unknownKeys())
     }
 
     /// Composes and decodes a file's raw bytes; see ``YAML/compose(bytes:file:limits:)``.

@@ -75,4 +75,24 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
         #expect(result.code == 78)
         #expect(result.error == "error: no such file or folder: /nonexistent/rules\n")
     }
+
+    /// Each path is read on its own: one that cannot be read is said, and the others are still
+    /// checked, so one run reports every mistake (it used to stop at the missing path).
+    @Test func aMissingPathDoesNotHideTheMistakesOfTheOthers() async throws {
+        let file = Scratch.url("broken-\(UUID().uuidString).yml")
+        let rule = "scope: owner:krz\nrules:\n  - name: nudge\n    on: issues\n    when: [quiet > 7]\n    do: [close]\n"
+        try Data(rule.utf8).write(to: file)
+        let result = await runBot(["check", "/nonexistent/rules", file.path])
+        #expect(result.code == 78)
+        #expect(result.output == "")
+        #expect(
+            result.error == """
+                error: no such file or folder: /nonexistent/rules
+                \(file.path):5:20: error: '7' is not a duration; write a number and a unit: 60d, 2w, 36h, 90m, 30s
+                    when: [quiet > 7]
+                                   ^
+                1 file: 2 errors
+
+                """)
+    }
 }

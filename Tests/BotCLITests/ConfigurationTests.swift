@@ -302,7 +302,7 @@ private func temporaryFolder() throws -> URL {
         #expect(result.code == 64)
         #expect(result.error == "error: no such configuration file: \(missing)\n")
         let resolved = try ConfigurationLoader.settings(
-            invocation: invocation(["plan"]), environment: [:], console: RecordingConsole(),
+            invocation: invocation(["plan"]), environment: [:], console: RecordingConsole(), use: .sendsToken,
             workingDirectory: folder.path)
         #expect(resolved.configurationPath == nil)
     }
@@ -312,7 +312,7 @@ private func temporaryFolder() throws -> URL {
         try "max_actions: 3\nrules: [triage]\n".write(
             to: folder.appendingPathComponent(ConfigurationLoader.defaultName), atomically: true, encoding: .utf8)
         let resolved = try ConfigurationLoader.settings(
-            invocation: invocation(["run"]), environment: [:], console: RecordingConsole(),
+            invocation: invocation(["run"]), environment: [:], console: RecordingConsole(), use: .sendsToken,
             workingDirectory: folder.path)
         #expect(resolved.maxActions == 3)
         #expect(resolved.rules == [folder.appendingPathComponent("triage").path])

@@ -46,13 +46,14 @@ import Testing
 
         Reads the configuration as every command does (gitbay-bot.yml in the working
         directory, or --config) and each rule file (a folder means its *.yml and *.yaml
-        files), and checks the YAML, the configuration's keys, the rule format, every
-        condition against the fields its item kind offers and every action against the
-        actions it offers, without contacting any server. Exits 0 when the
-        configuration and the rules are valid, and 78 when any error was found or a
-        folder holds no rule files.
+        files), and checks the YAML, the configuration's keys and values (refusing
+        whatever would stop 'run', such as plain http:// to another machine without
+        --allow-insecure-http), the rule format, every condition against the fields its
+        item kind offers and every action against the actions it offers, without
+        contacting any server. Exits 0 when the configuration and the rules are valid,
+        and 78 when any error was found or a folder holds no rule files.
 
-        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
+        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
 
         ARGUMENTS:
           <rules>                 Rule files or folders (default: rules: in the
@@ -65,6 +66,8 @@ import Testing
                                   (repo: and owner: terms).
           --config <file>         Read settings from this file (default: gitbay-bot.yml
                                   in the working directory, if present).
+          --allow-insecure-http   Take a plain http:// url: to a host that is not this
+                                  machine, as commands given this flag do.
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -103,7 +106,7 @@ import Testing
         #expect(
             result.error == """
                 Error: Unknown option '--formt'. Did you mean '--format'?
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -117,7 +120,7 @@ import Testing
             result.error == """
                 Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.
                 Help:  --format <format>  How to print the result.
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -143,7 +146,7 @@ import Testing
         #expect(
             result.error == """
                 Error: --scope: a scope takes only repo: and owner: terms, not 'krz'
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)

@@ -11,7 +11,7 @@ private let simulatorOptions = [
     "maintainer=\(maintainerToken)",
 ]
 
-/// The close rule the shipped rules had before they restarted the lifecycle.
+/// The stale rules the shipped ones were before they restarted the lifecycle.
 private let olderRules = olderCloseStaleRules
 
 /// Issues labelled `stale` with the notice of older rules (the bot's, without a marker), 20 days

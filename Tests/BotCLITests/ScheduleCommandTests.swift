@@ -104,6 +104,28 @@ private func rule(_ name: String, schedule: String = "") -> String {
         #expect(result.error.contains("\(path):7:75: warning: '05:00-07:00' overlaps '22:00-06:00'"))
     }
 
+    /// The configuration's default `schedule:` gets the same warnings from `check`, shown and
+    /// counted with the rules'; other commands pass over them, as over the rules' warnings.
+    @Test func checkWarnsOfTheSameInTheConfigurationsSchedule() async throws {
+        let configuration = try write(
+            "schedule:\n  days: [mon, tue, mon]\n  hours: [\"09:00-17:00\", \"12:00-13:00\"]\n")
+        let rules = try write("scope: owner:krz\nrules:\n" + rule("office"))
+        let result = await runBot(["check", "--config", configuration, rules])
+        #expect(result.code == 0, "\(result.error)")
+        #expect(result.output == "1 file, 1 rule: 2 warnings\n")
+        #expect(
+            result.error == """
+                \(configuration):2:20: warning: 'mon' is named twice in 'days:'
+                  days: [mon, tue, mon]
+                                   ^
+                \(configuration):3:26: warning: '12:00-13:00' overlaps '09:00-17:00': the window is both together; \
+                write one range, or two that do not meet
+                  hours: ["09:00-17:00", "12:00-13:00"]
+                                         ^
+
+                """)
+    }
+
     @Test func theShippedExampleIsValid() async {
         let result = await runBot(["check", example])
         #expect(result.code == 0, "\(result.error)")

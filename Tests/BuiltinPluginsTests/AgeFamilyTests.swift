@@ -2,6 +2,7 @@ import Foundation
 import GitbayKit
 import RuleEngine
 import Testing
+import YAML
 
 /// `label_age.LABEL` and `comment_age.RULE`: a close rule counts from its own label or notice.
 @Suite struct AgeFamilyTests {
@@ -83,6 +84,10 @@ import Testing
                 on: issues
                 when: [labels has stale, label_age.stale > 14d, comment_age.mark-stale > 14d]
                 do: [close]
+              - name: mark-stale
+                on: issues
+                when: [labels lacks stale]
+                do: [add-label: stale, comment: Stale.]
             """
         let set = RuleSet.load(files: [("r.yml", Array(good.utf8))], registry: Fixtures.registry)
         #expect(set.diagnostics.isEmpty, "\(set.diagnostics)")
@@ -92,5 +97,30 @@ import Testing
         let wrongType = good.replacingOccurrences(of: "label_age.stale > 14d", with: "label_age.stale = open")
         #expect(
             !RuleSet.load(files: [("r.yml", Array(wrongType.utf8))], registry: Fixtures.registry).diagnostics.isEmpty)
+    }
+
+    /// `comment_age.RULE` must name a rule of the set, whichever file holds it.
+    ///
+    /// A rule with mistakes of its own is still named, and still has its names checked.
+    /// `label_age` names labels, which only the server knows.
+    @Test func aRuleNamedThatNoFileDefinesIsAnErrorAtTheName() {
+        let mark =
+            "scope: owner:krz\nrules:\n  - name: mark-stale\n    on: issues\n    when: [quiet > 6]\n"
+            + "    do: [add-label: stale]\n"
+        let close =
+            "scope: owner:krz\nrules:\n  - name: close-stale\n    on: issues\n"
+            + "    when: [comment_age.mark-stale > 14d, comment_age.mark-stael > 14d, label_age.nowhere > 1d]\n"
+            + "    do: [close]\n"
+        let set = RuleSet.load(
+            files: [("a.yml", Array(mark.utf8)), ("b.yml", Array(close.utf8))], registry: Fixtures.registry)
+        #expect(
+            set.diagnostics.map(\.description) == [
+                "a.yml:5:20: error: '6' is not a duration; write a number and a unit: 60d, 2w, 36h, 90m, 30s",
+                "b.yml:5:54: error: unknown rule 'mark-stael'; did you mean 'mark-stale'? (comment_age.RULE counts "
+                    + "from that rule's notices; no rule read has this name, so it never has a value and this "
+                    + "rule never acts)",
+            ])
+        let alone = RuleSet.load(files: [("b.yml", Array(close.utf8))], registry: Fixtures.registry)
+        #expect(alone.diagnostics.map(\.location.column) == [24, 54])
     }
 }

@@ -22,9 +22,12 @@ public let cancelSupersededRule = """
           - cancel
     """
 
-/// The close rule the shipped stale rules had before they restarted the lifecycle, as a whole
-/// rule file scoped to `owner:krz`: it waits for `mark-stale`'s notice and a datable label, and
-/// nothing in it gives an issue labelled stale by someone else either.
+/// The stale rules the shipped ones were before they restarted the lifecycle, as a whole rule
+/// file scoped to `owner:krz`.
+///
+/// `close-stale` waits for `mark-stale`'s notice and a datable label, and `mark-stale` gives its
+/// notice only to an issue not labelled `stale` yet, so nothing gives one to an issue labelled
+/// stale by someone else. `close-stale` comes first.
 public let olderCloseStaleRules = """
     scope: owner:krz
     rules:
@@ -37,4 +40,8 @@ public let olderCloseStaleRules = """
           - comment_age.mark-stale > 14d
           - label_age.stale > 14d
         do: [close]
+      - name: mark-stale
+        on: issues
+        when: [state = open, quiet > 60d, labels lacks stale]
+        do: [add-label: stale, comment: This issue is stale.]
     """

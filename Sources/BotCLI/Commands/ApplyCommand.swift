@@ -47,7 +47,7 @@ struct ApplyCommand: BotCommand {
             throw CommandFailure("\(path) is not a \(Plan.currentFormat) plan: \(error)", code: .usage)
         }
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: context.environment, console: console)
+            invocation: invocation, environment: context.environment, console: console, use: .sendsToken)
         // A plan reviewed for one server names other items on another. One made offline from a
         // snapshot was judged on a file, whose items and times need not be any server's (a
         // fixture, a copy of last month's forge): it is for reading, never for writing.

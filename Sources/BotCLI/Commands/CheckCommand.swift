@@ -11,6 +11,10 @@ import YAML
 struct CheckCommand: BotCommand {
     static let scope = OptionSpec.value(
         "scope", valueName: "query", help: "Check as if this scope replaced every rule's own (repo: and owner: terms).")
+    /// `--allow-insecure-http` as `check` means it: take what the commands given it would take.
+    static let insecure = OptionSpec.flag(
+        SharedOptions.insecure.name,
+        help: "Take a plain http:// url: to a host that is not this machine, as commands given this flag do.")
     static let format = TypedOption<OutputFormat>(
         .value(
             "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json"],
@@ -23,8 +27,10 @@ struct CheckCommand: BotCommand {
         discussion: """
             Reads the configuration as every command does (gitbay-bot.yml in the working directory, or \
             --config) and each rule file (a folder means its *.yml and *.yaml files), and checks the YAML, \
-            the configuration's keys, the rule format, every condition against the fields its item kind \
-            offers and every action against the actions it offers, without contacting any server. Exits 0 \
+            the configuration's keys and values (refusing whatever would stop 'run', such as plain http:// \
+            to another machine without --allow-insecure-http), the rule format, every condition against the \
+            fields its item kind offers and every action against the actions it offers, without contacting \
+            any server. Exits 0 \
             when the configuration and the rules are valid, and 78 when any error was found or a folder \
             holds no rule files.
             """,
@@ -32,6 +38,7 @@ struct CheckCommand: BotCommand {
             format.spec,
             scope,
             SharedOptions.config,
+            insecure,
         ],
         positionals: [SharedOptions.rules]
     )
@@ -63,29 +70,41 @@ struct CheckCommand: BotCommand {
             console.write(scopeProblem.text, to: scopeProblem.stream)
             return .usage
         }
+        // Checked as for `run`, so a configuration `check` passes is one `run` takes.
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: environment, console: console)
-        let files: [(path: String, bytes: [UInt8])]
-        do {
-            files = try RuleSet.files(at: settings.rules)
-        } catch {
-            throw CommandFailure(rulePaths: error, command: "check")
+            invocation: invocation, environment: environment, console: console, use: [.sendsToken, .readsRules])
+        // Each path on its own: one that cannot be read is said, and the others are still checked.
+        var files: [(path: String, bytes: [UInt8])] = []
+        var unreadable = 0
+        for path in settings.rules {
+            do {
+                files += try RuleSet.files(at: [path])
+            } catch {
+                console.write("error: \(CommandFailure(rulePaths: error, command: "check").message)\n", to: .error)
+                unreadable += 1
+            }
         }
-        let ruleSet = RuleSet.load(
+        guard !files.isEmpty || unreadable == 0 else { return .invalidRules }
+        var ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
+        // The configuration's warnings first, shown and counted as the rules' are.
+        ruleSet.diagnostics = settings.configurationWarnings + ruleSet.diagnostics
+        ruleSet.sources.merge(settings.configurationSources) { rule, _ in rule }
         if format == .json {
             console.write(CheckReport(ruleSet: ruleSet, files: files.map(\.path)).json(), to: .output)
         } else {
-            printText(ruleSet, fileCount: files.count)
+            printText(ruleSet, fileCount: files.count, unreadable: unreadable)
         }
-        return ruleSet.hasErrors ? .invalidRules : .ok
+        return ruleSet.hasErrors || unreadable > 0 ? .invalidRules : .ok
     }
 
-    private func printText(_ ruleSet: RuleSet, fileCount: Int) {
+    /// The diagnostics, then one line: the verdict, or the errors counted with the `unreadable`
+    /// paths already said.
+    private func printText(_ ruleSet: RuleSet, fileCount: Int, unreadable: Int) {
         for diagnostic in ruleSet.diagnostics {
             console.write(diagnostic.rendered(sources: ruleSet.sources) + "\n", to: .error)
         }
-        let errors = ruleSet.diagnostics.filter { $0.severity == .error }.count
+        let errors = ruleSet.diagnostics.filter { $0.severity == .error }.count + unreadable
         let warnings = ruleSet.diagnostics.filter { $0.severity == .warning }.count
         let files = fileCount == 1 ? "1 file" : "\(fileCount) files"
         if errors == 0 {

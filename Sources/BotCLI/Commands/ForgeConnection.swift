@@ -13,7 +13,7 @@ enum ForgeConnection {
         console: any Console
     ) throws(CommandFailure) -> GitbayClient {
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: environment, console: console)
+            invocation: invocation, environment: environment, console: console, use: .sendsToken)
         return try client(settings, access: access, console: console)
     }
 

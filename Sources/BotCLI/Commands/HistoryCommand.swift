@@ -74,8 +74,9 @@ struct HistoryCommand: BotCommand {
     func run() async throws(CommandFailure) -> BotExitCode {
         let console = context.console
         let query = query(now: Date())
+        // The server's URL only names its state database here: history sends nothing.
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: context.environment, console: console)
+            invocation: invocation, environment: context.environment, console: console, use: [])
         let paths = StateLocation.databases(settings.stateDir, server: settings.url)
         var entries: [HistoryEntry] = []
         for path in paths {

@@ -53,9 +53,12 @@ struct PlanningRun {
         var session: BotSession?
     }
 
-    /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
+    /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults;
+    /// offline (`--snapshot`) no token is sent, so the server's URL is only a name.
     func settings() throws(CommandFailure) -> Settings {
-        try ConfigurationLoader.settings(invocation: invocation, environment: context.environment, console: console)
+        try ConfigurationLoader.settings(
+            invocation: invocation, environment: context.environment, console: console,
+            use: input.snapshot == nil ? [.sendsToken, .readsRules] : .readsRules)
     }
 
     /// A session on the server of `settings`, for this invocation's command.

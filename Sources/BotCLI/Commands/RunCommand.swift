@@ -15,7 +15,8 @@ struct RunCommand: BotCommand {
             (the client refuses every write), exactly as 'plan'. Every write and its result go to the \
             journal. Exits 0 when everything was done, 3 when a guard, a limit or a failure left \
             something undone, 69 when the server cannot be reached, 74 when a file or the journal cannot be \
-            written, 75 when rate-limited, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP (at once, \
+            written, 75 when rate-limited, 78 when the rules or the configuration are invalid (each mistake \
+            at its line and column, before anything is read), 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP (at once, \
             after the write in flight if one is).
             """,
         options: SharedOptions.evaluation + [

@@ -5,7 +5,8 @@ import YAML
 /// `gitbay-bot.yml` as written, decoded strictly so a typo is an error at its line and column.
 ///
 /// Every value keeps its place (``Located``) so a value the YAML types accept but the bot does
-/// not (a negative `max_actions`) is reported where it is written too.
+/// not (a negative `max_actions`) is reported where it is written too. Each key is read on its
+/// own, so a file with many mistakes is reported whole: `check` is run once, not once a mistake.
 struct ConfigurationFile: Decodable, Sendable {
     /// Listed so the "did you mean" of an unknown key knows every real key.
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -38,6 +39,15 @@ struct ConfigurationFile: Decodable, Sendable {
 
         var share: Located<Double>?
         var floor: Located<Int>?
+        /// The values of the wrong type, each at its place.
+        var decodingProblems: [Diagnostic] = []
+
+        /// Reads each key on its own, gathering the wrong ones.
+        init(from decoder: any Decoder) throws {
+            let keys = try decoder.container(keyedBy: CodingKeys.self)
+            share = try keys.decodeIfPresent(forKey: .share, gathering: &decodingProblems)
+            floor = try keys.decodeIfPresent(forKey: .floor, gathering: &decodingProblems)
+        }
     }
 
     var url: Located<String>?
@@ -66,11 +76,14 @@ struct ConfigurationFile: Decodable, Sendable {
     var schedule: ScheduleSource?
     /// The file holding the secret gitbay signs webhook deliveries with (`watch --listen`).
     var webhookSecretFile: Located<String>?
+    /// The values of the wrong type (a word where a number goes), each at its place; the key is
+    /// then read as if absent, and the others still are.
+    var decodingProblems: [Diagnostic] = []
 
     /// The smallest `max_response_size` taken: a bare `32` is surely 32 MiB misspelt, not 32 bytes.
     static let smallestResponseCap = ByteCount.kibibytes(1)
 
-    /// `max_response_size` as a size, or nil when it is absent or unusable (see ``problems``).
+    /// `max_response_size` as a size, or nil when it is absent or unusable (see ``problems(allowingPlainHTTP:)``).
     var responseCap: ByteCount? {
         maxResponseSize.flatMap { ByteCount(parsing: $0.value) }.flatMap { $0 >= Self.smallestResponseCap ? $0 : nil }
     }
@@ -91,13 +104,49 @@ struct ConfigurationFile: Decodable, Sendable {
     /// An empty configuration, as when no file is found.
     init() {}
 
-    /// Values the YAML types accept but the bot cannot use, each at its place.
-    var problems: [Diagnostic] {
-        var problems: [Diagnostic] = []
-        if let url, Settings.serverURL(url.value) == nil {
-            problems.append(.error("'\(url.value)' is not a URL; write https://gitbay.example", at: url.location))
+    /// Reads each key on its own, gathering the wrong ones in ``decodingProblems``.
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        var gathered: [Diagnostic] = []
+        url = try keys.decodeIfPresent(forKey: .url, gathering: &gathered)
+        tokenFile = try keys.decodeIfPresent(forKey: .tokenFile, gathering: &gathered)
+        scope = try keys.decodeIfPresent(forKey: .scope, gathering: &gathered)
+        rateLimit = try keys.decodeIfPresent(forKey: .rateLimit, gathering: &gathered)
+        maxActions = try keys.decodeIfPresent(forKey: .maxActions, gathering: &gathered)
+        tripwire = try keys.decodeIfPresent(forKey: .tripwire, gathering: &gathered)
+        journal = try keys.decodeIfPresent(forKey: .journal, gathering: &gathered)
+        stateDir = try keys.decodeIfPresent(forKey: .stateDir, gathering: &gathered)
+        stateRetention = try keys.decodeIfPresent(forKey: .stateRetention, gathering: &gathered)
+        sweepPeriod = try keys.decodeIfPresent(forKey: .sweepPeriod, gathering: &gathered)
+        readBudget = try keys.decodeIfPresent(forKey: .readBudget, gathering: &gathered)
+        rules = try keys.decodeIfPresent(forKey: .rules, gathering: &gathered)
+        maxResponseSize = try keys.decodeIfPresent(forKey: .maxResponseSize, gathering: &gathered)
+        bots = try keys.decodeIfPresent(forKey: .bots, gathering: &gathered)
+        writers = try keys.decodeIfPresent(forKey: .writers, gathering: &gathered)
+        commandWindow = try keys.decodeIfPresent(forKey: .commandWindow, gathering: &gathered)
+        schedule = try keys.decodeIfPresent(forKey: .schedule, gathering: &gathered)
+        webhookSecretFile = try keys.decodeIfPresent(forKey: .webhookSecretFile, gathering: &gathered)
+        decodingProblems = gathered
+    }
+
+    /// What is likely a slip but changes nothing the bot does, each at its place: a day named
+    /// twice in `schedule:`, hour ranges that overlap (``RuleEngine/ScheduleSource/warnings``).
+    var warnings: [Diagnostic] {
+        schedule?.warnings ?? []
+    }
+
+    /// Every value the bot cannot use, each at its place: those of the wrong type, and those the
+    /// YAML types accept but the bot does not.
+    ///
+    /// - Parameter allowingPlainHTTP: whether `url:` may be plain `http://` to another machine:
+    ///   for a command that never sends the token, or with `--allow-insecure-http`.
+    func problems(allowingPlainHTTP: Bool) -> [Diagnostic] {
+        var problems = decodingProblems + (tripwire?.decodingProblems ?? [])
+        if let url, case .failure(let problem) = Settings.serverURL(url.value, allowingPlainHTTP: allowingPlainHTTP) {
+            problems.append(.error(problem.message, at: url.location))
         }
-        if let rateLimit, rateLimit.value < 1 {
+        // As `--rate-limit` judges it: `.nan` is no number of requests, though `< 1` lets it by.
+        if let rateLimit, !(rateLimit.value >= 1) {
             problems.append(.error("rate_limit is requests a minute and must be at least 1", at: rateLimit.location))
         }
         if let maxActions, maxActions.value < 0 {

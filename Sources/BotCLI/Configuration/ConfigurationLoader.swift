@@ -1,10 +1,11 @@
 import ArgumentParsing
 import Foundation
+import RuleEngine
 import YAML
 
 /// Finds, reads and checks `gitbay-bot.yml`, then resolves the settings every command uses.
 ///
-/// The one piece of the configuration that does I/O; ``Settings/resolve(invocation:environment:file:fileDirectory:configurationPath:)``
+/// The one piece of the configuration that does I/O; ``Settings/resolve(invocation:environment:file:fileDirectory:configurationPath:use:)``
 /// stays pure so the precedence is tested without files.
 enum ConfigurationLoader {
     /// The file looked up in the working directory when `--config` is not given.
@@ -13,9 +14,10 @@ enum ConfigurationLoader {
     /// The settings for this invocation; a wrong configuration prints its diagnostics and stops.
     ///
     /// A missing default file is fine (not every user wants one); a missing `--config` file is a
-    /// usage error (64), since the user asked for it; an invalid file is exit 78 like invalid rules.
+    /// usage error (64), since the user asked for it; an invalid file is exit 78 like invalid
+    /// rules, with everything in it that would stop the command (`use`) reported at once.
     static func settings(
-        invocation: Invocation, environment: [String: String], console: any Console,
+        invocation: Invocation, environment: [String: String], console: any Console, use: ConfigurationUse,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(CommandFailure) -> Settings {
         let explicit = invocation.value(SharedOptions.config)
@@ -24,7 +26,7 @@ enum ConfigurationLoader {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             if explicit == nil && (!exists || isDirectory.boolValue) {
-                return try Settings.resolve(invocation: invocation, environment: environment)
+                return try Settings.resolve(invocation: invocation, environment: environment, use: use)
             }
             throw CommandFailure(
                 exists ? "cannot read the configuration \(path)" : "no such configuration file: \(path)",
@@ -32,30 +34,76 @@ enum ConfigurationLoader {
         }
         let shown = explicit ?? defaultName
         let bytes = [UInt8](data)
-        let file: ConfigurationFile
+        let directory = (path as NSString).deletingLastPathComponent
+        var file = ConfigurationFile()
+        var problems: [Diagnostic]
         do {
-            file = try decode(bytes, file: shown)
+            (file, problems) = try read(
+                bytes, file: shown, allowingPlainHTTP: Settings.allowsPlainHTTP(invocation, use: use))
         } catch {
+            problems = error.diagnostics
+        }
+        if use.contains(.readsRules), invocation.positionals(SharedOptions.rules.name).isEmpty {
+            problems += ruleProblems(
+                file.rules ?? [], directory: directory, command: invocation.commandPath.last ?? "run")
+        }
+        guard problems.isEmpty else {
+            // The warnings too: every word about the file in one run.
+            let error = YAMLError((problems + file.warnings).sorted { $0.location < $1.location })
             console.write(error.rendered(sources: [shown: bytes]) + "\n", to: .error)
             let count = error.diagnostics.filter { $0.severity == .error }.count
             throw CommandFailure(
                 "the configuration \(shown) has \(count) error\(count == 1 ? "" : "s"); nothing was read or done",
                 code: .invalidRules)
         }
-        return try Settings.resolve(
-            invocation: invocation, environment: environment, file: file,
-            fileDirectory: (path as NSString).deletingLastPathComponent, configurationPath: path)
+        var settings = try Settings.resolve(
+            invocation: invocation, environment: environment, file: file, fileDirectory: directory,
+            configurationPath: path, use: use)
+        settings.configurationWarnings = file.warnings
+        settings.configurationSources = [shown: bytes]
+        return settings
     }
 
     /// Decodes and checks a configuration's bytes; an empty file (or only comments) is an empty configuration.
-    static func decode(_ bytes: [UInt8], file: String) throws(YAMLError) -> ConfigurationFile {
-        let node = try YAML.compose(bytes: bytes, file: file)
-        if node.isNull {
-            return ConfigurationFile()
-        }
-        let configuration = try YAMLDecoder().decode(ConfigurationFile.self, from: node)
-        let problems = configuration.problems
+    ///
+    /// - Parameter allowingPlainHTTP: see ``ConfigurationFile/problems(allowingPlainHTTP:)``.
+    static func decode(
+        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool = false
+    ) throws(YAMLError) -> ConfigurationFile {
+        let (configuration, problems) = try read(bytes, file: file, allowingPlainHTTP: allowingPlainHTTP)
         guard problems.isEmpty else { throw YAMLError(problems) }
         return configuration
+    }
+
+    /// A configuration's bytes decoded as far as they go, with every mistake in them (unknown
+    /// keys, wrong types, values out of range) in source order.
+    ///
+    /// - Throws: ``YAML/YAMLError`` only for a file that is no YAML mapping at all.
+    private static func read(
+        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool
+    ) throws(YAMLError) -> (file: ConfigurationFile, problems: [Diagnostic]) {
+        let node = try YAML.compose(bytes: bytes, file: file)
+        if node.isNull {
+            return (ConfigurationFile(), [])
+        }
+        let (configuration, unknownKeys) = try YAMLDecoder().decodeWithUnknownKeys(ConfigurationFile.self, from: node)
+        let problems = unknownKeys + configuration.problems(allowingPlainHTTP: allowingPlainHTTP)
+        return (configuration, problems.sorted { $0.location < $1.location })
+    }
+
+    /// Each entry of `rules:` that holds no rule files, at its place: a command that reads the
+    /// rules would stop on it (exit 78) once the rules are read, so it is said with the file's
+    /// other mistakes, where the path is written and as the folder it names from `directory`.
+    private static func ruleProblems(
+        _ paths: [Located<String>], directory: String, command: String
+    ) -> [Diagnostic] {
+        paths.filter { !$0.value.isEmpty }.compactMap { path in
+            do {
+                _ = try RuleSet.files(at: [Settings.path(path.value, writtenIn: directory)])
+                return nil
+            } catch {
+                return .error(CommandFailure(rulePaths: error, command: command).message, at: path.location)
+            }
+        }
     }
 }

@@ -58,6 +58,11 @@ struct Settings: Sendable, Equatable {
     var verbose: Bool
     /// The configuration file the settings were read with, if any.
     var configurationPath: String?
+    /// What in the configuration is likely a slip but no mistake (``ConfigurationFile/warnings``),
+    /// with the file's bytes by its name to show it: `check` prints it, as it prints the rules'
+    /// warnings, and the other commands pass over it, as over those.
+    var configurationWarnings: [Diagnostic] = []
+    var configurationSources: [String: [UInt8]] = [:]
     /// The accounts whose activity is automation besides the bot's own (`bots:`).
     var bots: Set<String> = []
     /// Who may give commands `allowed: [writers]` where gitbay will not tell (`writers:`).
@@ -83,33 +88,70 @@ struct Settings: Sendable, Equatable {
         return options
     }
 
-    /// A server address the client can use: parseable and with a scheme.
-    static func serverURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
-        return url
+    /// Why a server URL as written cannot be used, in words for the place that wrote it.
+    struct URLProblem: Error, Equatable {
+        var message: String
+    }
+
+    /// A server URL as written, judged as the client judges it (``GitbayClient/ServerURLRefusal``):
+    /// the one check of `url:`, `--url` and `GITBAY_URL`, made when the settings are read, so
+    /// `check` refuses what the client would and a run stops before anything is read.
+    static func serverURL(_ text: String, allowingPlainHTTP: Bool) -> Result<URL, URLProblem> {
+        guard let url = URL(string: text), url.scheme != nil, let host = url.host, !host.isEmpty else {
+            return .failure(URLProblem(message: "'\(text)' is not a URL; write https://gitbay.example"))
+        }
+        switch ServerURLRefusal(url, allowInsecureHTTP: allowingPlainHTTP) {
+        case nil:
+            return .success(url)
+        case .incomplete:
+            return .failure(URLProblem(message: "'\(text)' is not a URL; write https://gitbay.example"))
+        case .unsupportedScheme(let scheme):
+            return .failure(
+                URLProblem(
+                    message: "'\(text)' is not a gitbay server: the bot speaks https:// (or http:// to this "
+                        + "machine), not \(scheme)://"))
+        case .plainHTTP(let host):
+            return .failure(
+                URLProblem(
+                    message: "'\(text)' is plain http:// to \(host), which would send the token unencrypted; "
+                        + "write https://, or pass --allow-insecure-http"))
+        }
+    }
+
+    /// Whether plain `http://` to another machine is taken for a command that uses its settings
+    /// so: always when it never sends the token, else only with `--allow-insecure-http`.
+    static func allowsPlainHTTP(_ invocation: Invocation, use: ConfigurationUse) -> Bool {
+        !use.contains(.sendsToken) || invocation.flag(SharedOptions.insecure)
     }
 
     /// Resolves every setting from the command line, the environment and a decoded configuration.
     ///
     /// - Parameters:
-    ///   - file: the configuration, already checked (``ConfigurationFile/problems`` is empty); an
+    ///   - file: the configuration, already checked (``ConfigurationFile/problems(allowingPlainHTTP:)`` is empty); an
     ///     empty one when there is no file.
     ///   - fileDirectory: the configuration file's folder, against which its relative paths are
     ///     read, so a configuration means the same wherever the bot is started from.
+    ///   - use: what the command does with the settings; with ``ConfigurationUse/sendsToken``,
+    ///     `--url` and `GITBAY_URL` may be plain `http://` to another machine only with
+    ///     `--allow-insecure-http`.
     /// - Throws: a usage failure (exit 64) for a command-line or environment value that is wrong.
     static func resolve(
         invocation: Invocation, environment: [String: String], file: ConfigurationFile = ConfigurationFile(),
-        fileDirectory: String? = nil, configurationPath: String? = nil
+        fileDirectory: String? = nil, configurationPath: String? = nil, use: ConfigurationUse = []
     ) throws(CommandFailure) -> Settings {
-        func fromFile(_ path: String) -> String {
-            guard let fileDirectory, !path.hasPrefix("/") else { return path }
-            return (fileDirectory as NSString).appendingPathComponent(path)
-        }
+        func fromFile(_ path: String) -> String { Self.path(path, writtenIn: fileDirectory) }
         let environmentURL = environment["GITBAY_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let urlText = invocation.value(SharedOptions.url) ?? environmentURL ?? file.url?.value ?? defaultURL
-        guard let url = serverURL(urlText) else {
-            let origin = invocation.value(SharedOptions.url) != nil ? "--url" : "GITBAY_URL"
-            throw CommandFailure("\(origin): '\(urlText)' is not a URL; write https://gitbay.example", code: .usage)
+        let url: URL
+        switch serverURL(urlText, allowingPlainHTTP: allowsPlainHTTP(invocation, use: use)) {
+        case .success(let checked):
+            url = checked
+        case .failure(let problem):
+            // A file's `url:` is checked with its other values, at its place (`problems`), so the
+            // value here is the command line's or the environment's, but for a file never checked.
+            let origin =
+                invocation.value(SharedOptions.url) != nil ? "--url" : environmentURL != nil ? "GITBAY_URL" : "url"
+            throw CommandFailure("\(origin): \(problem.message)", code: .usage)
         }
         var scope: RuleScope?
         if let text = invocation.value(SharedOptions.scope) ?? file.scope?.value {
@@ -191,6 +233,13 @@ struct Settings: Sendable, Equatable {
             return .file(path: resolve(path.value), origin: "token_file at \(path.location)")
         }
         return .missing
+    }
+
+    /// A path the configuration file gives, as read from the file's folder (`directory`, `nil`
+    /// without a file), so a configuration means the same wherever the bot is started from.
+    static func path(_ path: String, writtenIn directory: String?) -> String {
+        guard let directory, !path.hasPrefix("/") else { return path }
+        return (directory as NSString).appendingPathComponent(path)
     }
 
     /// A sweep period as written: a duration (`6h`), or `0` for none.

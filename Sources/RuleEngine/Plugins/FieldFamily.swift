@@ -18,12 +18,17 @@ public struct FieldFamily: Sendable {
     /// Whether a rule waits on a field of the family while it has no value
     /// (``FieldDefinition/absenceWaits``).
     public var absenceWaits: Bool
+    /// Whether the name after the dot is a rule's (`comment_age.RULE`): a name no rule of the
+    /// rule set has is an error at it, since the field would never have a value
+    /// (``RuleSet/unknownRules(_:among:)``).
+    public var namesRule: Bool
     /// Derives the value for the name after the dot.
     public var value: @Sendable (String, ItemContext) -> FieldValue
 
     public init(
         _ prefix: String, parameter: String, _ type: FieldType, needs: Set<ReadNeed>, cached: Bool = false,
-        absenceWaits: Bool = false, doc: String, value: @escaping @Sendable (String, ItemContext) -> FieldValue
+        absenceWaits: Bool = false, namesRule: Bool = false, doc: String,
+        value: @escaping @Sendable (String, ItemContext) -> FieldValue
     ) {
         self.prefix = prefix
         self.parameter = parameter
@@ -31,6 +36,7 @@ public struct FieldFamily: Sendable {
         self.needs = needs
         self.cached = cached
         self.absenceWaits = absenceWaits
+        self.namesRule = namesRule
         self.doc = doc
         self.value = value
     }

@@ -27,6 +27,7 @@ public struct RuleSet: Sendable {
         var rules: [Rule] = []
         var names: [Located<String>] = []
         var commands: [GivenCommand] = []
+        var references: [RuleReference] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: [UInt8]] = [:]
         for file in files {
@@ -35,6 +36,7 @@ public struct RuleSet: Sendable {
                 let root = try YAML.compose(bytes: file.bytes, file: file.path)
                 names += ruleNames(in: root)
                 commands += givenCommands(in: root)
+                references += ruleReferences(in: root, registry: registry)
                 let decoder = YAMLDecoder()
                 let source = try decoder.decode(RuleFileSource.self, from: root)
                 var decoded: [RuleFileSource.RuleSource] = []
@@ -54,6 +56,7 @@ public struct RuleSet: Sendable {
         diagnostics += compiler.diagnostics
         diagnostics += duplicateNames(names)
         diagnostics += commandsGivenTwice(commands)
+        diagnostics += unknownRules(references, among: names.map(\.value))
         diagnostics.sort { $0.location < $1.location }
         return RuleSet(
             rules: diagnostics.contains { $0.severity == .error } ? [] : rules, diagnostics: diagnostics,
