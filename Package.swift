@@ -94,7 +94,17 @@ let package = Package(
 
         // SHA-256, HMAC-SHA256 and a constant-time comparison in pure Swift: the toolchain has no crypto
         // library here, and a webhook's signature is an HMAC-SHA256.
-        .target(name: "MessageAuthentication"),
+        // libcrypto's SHA-256, HMAC and constant-time comparison for webhook signatures (CommonCrypto on
+        // Darwin): audited code for secrets, from a library libcurl already loads.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "MessageAuthentication",
+            dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))]
+        ),
         // The receiving end of gitbay's webhooks: a pure judgement of one request (signature, size, shape).
         .target(name: "Webhooks", dependencies: ["GitbayKit", "HTTPServer", "MessageAuthentication"]),
 

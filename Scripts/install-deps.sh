@@ -3,7 +3,7 @@
 # README.md's set-up commands (Scripts/demo.sh, Scripts/test.sh, which run this first) works alone on
 # a fresh Debian or Ubuntu machine that has only the Swift toolchain.
 #
-# Needed: the libyaml, libcurl and SQLite headers, pkg-config (SwiftPM finds the C libraries with it),
+# Needed: the libyaml, libcurl, SQLite and libcrypto (OpenSSL) headers, pkg-config (SwiftPM finds the C libraries with it),
 # python3 (the gitbay simulator) and tzdata (the time-zone database under /usr/share/zoneinfo, for the
 # machine's clock and the zones of rules' schedules). Nothing missing: prints nothing and exits 0. Otherwise runs
 # `apt-get update`, then `apt-get install -y` of exactly the missing packages, as root directly, else
@@ -72,6 +72,7 @@ missing=()
 has_header yaml.h || missing+=(libyaml-dev)
 has_header curl/curl.h || missing+=(libcurl4-openssl-dev)
 has_header sqlite3.h || missing+=(libsqlite3-dev)
+has_header openssl/hmac.h || missing+=(libssl-dev)
 has_command pkg-config || missing+=(pkg-config)
 has_command python3 || missing+=(python3)
 [ -f "$sysroot/usr/share/zoneinfo/Etc/UTC" ] || missing+=(tzdata)

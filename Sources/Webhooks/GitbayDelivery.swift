@@ -78,7 +78,7 @@ public struct GitbayDelivery: Sendable, Hashable {
         return .success(
             GitbayDelivery(
                 id: id, event: fields.event, repo: repo, actor: fields.actor, createdAt: createdAt,
-                data: fields.data ?? .null, bodyDigest: SHA256.hash(body)))
+                data: fields.data ?? .null, bodyDigest: SHA256Digest.of(body)))
     }
 
     /// What `error` says is wrong with a body, in a few words that name the field (never quoting

@@ -7,7 +7,7 @@ import MessageAuthentication
 /// The checks go cheapest and least revealing first, so an unsigned request learns nothing but
 /// its refusal and its body is never parsed: the path (404), the method (405), the body's size
 /// (413), the signature (401: `X-Gitbay-Signature-256` must be `sha256=` and the lowercase hex
-/// HMAC-SHA256 of the exact body bytes under the secret, compared in constant time; no secret
+/// HMAC-SHA256 of the exact body bytes under the secret, the raw codes compared in constant time; no secret
 /// means nothing is taken), then what makes it a delivery (400: an `X-Gitbay-Delivery` that is one
 /// positive decimal id, a body with `event`, `repo` and `created_at`, an `X-Gitbay-Event` that
 /// names the body's event). Only the body is signed: the id and the event header are not, so they
@@ -47,8 +47,9 @@ public struct WebhookIntake: Sendable, CustomStringConvertible, CustomReflectabl
         guard !secret.isEmpty else { return .refused(.noSecret) }
         let signatures = Self.values(of: "X-Gitbay-Signature-256", in: request)
         guard let signature = signatures.first else { return .refused(.missingSignature) }
-        let expected = Array(("sha256=" + HMACSHA256.code(for: body, key: secret).lowercaseHex).utf8)
-        guard signatures.count == 1, ConstantTime.isEqual(expected, Array(signature.utf8)) else {
+        guard signatures.count == 1, let given = Self.code(signedIn: signature),
+            ConstantTime.isEqual(HMACSHA256.code(for: body, key: secret), given)
+        else {
             return .refused(.badSignature)
         }
         let ids = Self.values(of: "X-Gitbay-Delivery", in: request)
@@ -64,6 +65,16 @@ public struct WebhookIntake: Sendable, CustomStringConvertible, CustomReflectabl
             return .refused(.notADelivery("X-Gitbay-Event does not name the body's event"))
         }
         return .accepted(delivery)
+    }
+
+    /// The raw code a signature header carries: `sha256=` and exactly the code's 64 lowercase hex
+    /// digits, or nil for anything else (which gitbay never sends).
+    static func code(signedIn signature: String) -> [UInt8]? {
+        let prefix = "sha256="
+        guard signature.hasPrefix(prefix) else { return nil }
+        let digits = signature.dropFirst(prefix.count)
+        guard digits.utf8.count == 2 * HMACSHA256.codeByteCount else { return nil }
+        return [UInt8](lowercaseHex: digits)
     }
 
     /// Whether `request` carries the headers gitbay sends with every delivery: one

@@ -51,13 +51,30 @@ import Testing
         #expect(code.prefix(16).lowercaseHex == "a3b6167473100ee06e0c796c2955552b")
     }
 
-    /// A key of exactly one block is used as it is, one byte longer is hashed first: the boundary
-    /// of RFC 2104's rule.
+    /// A key of exactly one block (SHA-256's 64 bytes) is used as it is, one byte longer is hashed
+    /// first: the boundary of RFC 2104's rule.
     @Test func aKeyOfOneBlockIsUsedAsItIsAndALongerOneAsItsHash() {
         let message = Array("gitbay".utf8)
-        let block = [UInt8](repeating: 0x61, count: SHA256.blockByteCount)
+        let block = [UInt8](repeating: 0x61, count: 64)
         let longer = block + [0x61]
-        #expect(HMACSHA256.code(for: message, key: longer) == HMACSHA256.code(for: message, key: SHA256.hash(longer)))
-        #expect(HMACSHA256.code(for: message, key: block) != HMACSHA256.code(for: message, key: SHA256.hash(block)))
+        #expect(
+            HMACSHA256.code(for: message, key: longer) == HMACSHA256.code(for: message, key: SHA256Digest.of(longer)))
+        #expect(HMACSHA256.code(for: message, key: block) != HMACSHA256.code(for: message, key: SHA256Digest.of(block)))
+    }
+
+    /// The empty key and the empty message are inputs like any other.
+    ///
+    /// OpenSSL 3 reads a null key as "the previous key", which the platform layer must not pass;
+    /// the codes are Python's `hmac`'s.
+    @Test func theEmptyKeyAndTheEmptyMessageGiveTheirCodes() {
+        #expect(
+            HMACSHA256.code(for: [UInt8](), key: [UInt8]()).lowercaseHex
+                == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+        #expect(
+            HMACSHA256.code(for: Array("gitbay".utf8), key: [UInt8]()).lowercaseHex
+                == HMACSHA256.code(for: Array("gitbay".utf8), key: [0]).lowercaseHex)
+        #expect(
+            HMACSHA256.code(for: [UInt8](), key: Array("key".utf8)).lowercaseHex
+                == "5d5d139563c95b5967b9bd9a8c9b233a9dedb45072794cd232dc1b74832607d0")
     }
 }

@@ -20,13 +20,14 @@ HEADERS = {
     "libyaml-dev": "usr/include/yaml.h",
     "libcurl4-openssl-dev": "usr/include/x86_64-linux-gnu/curl/curl.h",
     "libsqlite3-dev": "usr/include/sqlite3.h",
+    "libssl-dev": "usr/include/openssl/hmac.h",
     "tzdata": "usr/share/zoneinfo/Etc/UTC",
     "fonts-dejavu-core": "usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
 }
 # The command each package puts on PATH.
 COMMANDS = {"pkg-config": "pkg-config", "python3": "python3", "chromium": "chromium", "systemd": "systemd-analyze",
             "procps": "pgrep"}
-ALL_PACKAGES = ["libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "pkg-config", "python3", "tzdata"]
+ALL_PACKAGES = ["libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "libssl-dev", "pkg-config", "python3", "tzdata"]
 # What only `install-deps.sh --tests` adds, in its order; python3-pip and prometheus_client (from
 # PyPI) are present unless a test leaves them out.
 TEST_PACKAGES = ["chromium", "fonts-dejavu-core", "systemd", "procps"]
@@ -148,7 +149,7 @@ class InstallDepsTests(unittest.TestCase):
         return machine
 
     def test_root_updates_then_installs_exactly_what_is_missing(self):
-        machine = self.machine(present=("libyaml-dev", "pkg-config", "tzdata"), root=True)
+        machine = self.machine(present=("libyaml-dev", "libssl-dev", "pkg-config", "tzdata"), root=True)
         result = machine.run("install-deps.sh")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(machine.calls(), [
@@ -163,7 +164,7 @@ class InstallDepsTests(unittest.TestCase):
         self.assertEqual(machine.calls("apt-get"), ["apt-get update", "apt-get install -y " + " ".join(ALL_PACKAGES)])
 
     def test_not_root_goes_through_password_less_sudo(self):
-        machine = self.machine(present=("libyaml-dev", "libsqlite3-dev", "pkg-config", "python3", "tzdata"))
+        machine = self.machine(present=("libyaml-dev", "libssl-dev", "libsqlite3-dev", "pkg-config", "python3", "tzdata"))
         result = machine.run("install-deps.sh")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(machine.calls(), [
@@ -177,7 +178,7 @@ class InstallDepsTests(unittest.TestCase):
     def test_not_root_without_sudo_names_the_command_and_installs_nothing(self):
         for options in ({"sudo": False}, {"sudo_password": True}):
             with self.subTest(**options):
-                machine = self.machine(present=("libyaml-dev", "pkg-config", "python3", "tzdata"), **options)
+                machine = self.machine(present=("libyaml-dev", "libssl-dev", "pkg-config", "python3", "tzdata"), **options)
                 result = machine.run("install-deps.sh")
                 self.assertEqual(result.returncode, 1)
                 self.assertEqual(machine.calls("apt-get"), [])
@@ -195,7 +196,7 @@ class InstallDepsTests(unittest.TestCase):
         self.assertEqual(machine.calls("apt-get", "sudo", "id"), [])
 
     def test_a_failing_apt_get_is_reported(self):
-        machine = self.machine(present=("libyaml-dev", "libcurl4-openssl-dev", "pkg-config", "python3", "tzdata"),
+        machine = self.machine(present=("libyaml-dev", "libssl-dev", "libcurl4-openssl-dev", "pkg-config", "python3", "tzdata"),
                                root=True)
         machine.environment["STUB_APT_EXIT"] = "100"
         result = machine.run("install-deps.sh")
@@ -204,7 +205,7 @@ class InstallDepsTests(unittest.TestCase):
         self.assertIn("apt-get update failed (exit 100)", result.stderr.splitlines()[-1])
 
     def test_without_apt_get_it_names_the_packages(self):
-        machine = self.machine(present=("libyaml-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "tzdata"), root=True,
+        machine = self.machine(present=("libyaml-dev", "libssl-dev", "libcurl4-openssl-dev", "libsqlite3-dev", "tzdata"), root=True,
                                apt=False)
         result = machine.run("install-deps.sh")
         self.assertEqual(result.returncode, 1)
@@ -353,7 +354,7 @@ class SetUpCommandTests(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(machine.calls(), [
             "apt-get update",
-            "apt-get install -y libyaml-dev libcurl4-openssl-dev libsqlite3-dev",
+            "apt-get install -y libyaml-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev",
             "swift run gitbay-bot run --snapshot examples/demo-forge.json --format json",
         ])
 
@@ -367,7 +368,7 @@ class SetUpCommandTests(unittest.TestCase):
             "python3 -c import prometheus_client",
             "python3 -m pip --version",
             "apt-get update",
-            "apt-get install -y libyaml-dev libcurl4-openssl-dev libsqlite3-dev chromium fonts-dejavu-core systemd "
+            "apt-get install -y libyaml-dev libcurl4-openssl-dev libsqlite3-dev libssl-dev chromium fonts-dejavu-core systemd "
             "procps python3-pip",
             "python3 -m pip install --quiet prometheus_client",
             "python3 -c import prometheus_client",

@@ -17,7 +17,7 @@ import Webhooks
             data: .object([
                 "number": .number(7), "comment_id": .number(31), "labels": .array([.string("bug")]),
                 "draft": .bool(false), "note": .null,
-            ]), bodyDigest: SHA256.hash(Array(SampleDelivery.body.utf8)))
+            ]), bodyDigest: SHA256Digest.of(Array(SampleDelivery.body.utf8)))
         #expect(decision == .accepted(expected))
         #expect(decision.status == 202)
         #expect(decision.response.status == 202)
