@@ -123,4 +123,23 @@ import YAML
         let alone = RuleSet.load(files: [("b.yml", Array(close.utf8))], registry: Fixtures.registry)
         #expect(alone.diagnostics.map(\.location.column) == [24, 54])
     }
+
+    /// `comment_age.RULE` names a rule of the item's own kind: a merge request rule's notices are
+    /// never on an issue, so an issue rule counting from them never acts.
+    @Test func aRuleOfAnotherKindNamedIsAnErrorAtTheName() {
+        let rules =
+            "scope: owner:krz\nrules:\n  - name: remind-reviewers\n    on: merge_requests\n"
+            + "    when: [quiet > 7d]\n    do: [comment: Please review.]\n"
+            + "  - name: close-quiet\n    on: issues\n    when: [comment_age.remind-reviewers > 14d]\n"
+            + "    do: [close]\n"
+        let set = RuleSet.load(files: [("r.yml", Array(rules.utf8))], registry: Fixtures.registry)
+        #expect(
+            set.diagnostics.map(\.description) == [
+                "r.yml:9:24: error: rule 'remind-reviewers' acts on merge_requests, not issues (comment_age.RULE "
+                    + "counts from that rule's notices on this item, and it never posts one here, so this rule "
+                    + "never acts)"
+            ])
+        let sameKind = rules.replacingOccurrences(of: "on: merge_requests", with: "on: issues")
+        #expect(RuleSet.load(files: [("r.yml", Array(sameKind.utf8))], registry: Fixtures.registry).diagnostics.isEmpty)
+    }
 }

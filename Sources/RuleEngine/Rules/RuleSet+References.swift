@@ -11,6 +11,8 @@ extension RuleSet {
         var field: String
         /// Where the name starts, after the dot.
         var location: SourceLocation
+        /// The kind of the rule that names it, whose items must carry the named rule's notices.
+        var kind: ItemKind
     }
 
     /// The rules named through field families in a composed file's conditions and templates,
@@ -27,7 +29,7 @@ extension RuleSet {
                 }
                 let start = offset + family.prefix.unicodeScalars.count + 1
                 return RuleReference(
-                    name: name, field: family.spec.name, location: node.location(ofScalarOffset: start))
+                    name: name, field: family.spec.name, location: node.location(ofScalarOffset: start), kind: kind)
             }
             let conditions = scalars(in: value(of: "when", in: rule)).compactMap { node -> RuleReference? in
                 guard let text = node.scalar, let condition = try? ConditionExpression.parse(text) else { return nil }
@@ -56,16 +58,40 @@ extension RuleSet {
         }
     }
 
-    /// A rule named through a field family that no rule of the set has is an error at the name.
+    /// The `on:` of each named rule, as its file writes it (the first, for a name given twice),
+    /// read from the YAML itself as ``ruleReferences(in:registry:)`` reads the names.
+    static func ruleKinds(in root: Node) -> [(name: String, on: String)] {
+        guard case .sequence(let rules)? = value(of: "rules", in: root)?.content else { return [] }
+        return rules.compactMap { rule in
+            guard let name = value(of: "name", in: rule)?.scalar, let on = value(of: "on", in: rule)?.scalar else {
+                return nil
+            }
+            return (name, on)
+        }
+    }
+
+    /// A rule named through a field family that no rule of the set has, or that acts on another
+    /// kind of item, is an error at the name.
     ///
-    /// The field counts from the named rule's notices, found by its marker: a name no rule has
-    /// (a typo, a rule renamed or dropped) leaves it without a value for good, and the rule
-    /// comparing it waits for good, saying only that it waits. Rules may be split across files,
-    /// so `names` are those of every file read. An error rather than a warning: the rule can never
+    /// The field counts from the named rule's notices on the item, found by its marker: a name no
+    /// rule has (a typo, a rule renamed or dropped) leaves it without a value for good, and so
+    /// does a rule of another kind, whose notices are never on this item; the rule comparing it
+    /// waits for good, saying only that it waits. Rules may be split across files, so `names` and
+    /// `kinds` are those of every file read. An error rather than a warning: the rule can never
     /// act as written, as surely as with an unknown field.
-    static func unknownRules(_ references: [RuleReference], among names: [String]) -> [Diagnostic] {
+    static func unknownRules(
+        _ references: [RuleReference], among names: [String], kinds: [(name: String, on: String)]
+    ) -> [Diagnostic] {
         let known = Set(names)
-        return references.filter { !known.contains($0.name) }.map { reference in
+        let kindOf = Dictionary(kinds.map { ($0.name, $0.on) }, uniquingKeysWith: { first, _ in first })
+        return references.compactMap { reference in
+            if let on = kindOf[reference.name], on != reference.kind.rawValue {
+                return .error(
+                    "rule '\(reference.name)' acts on \(on), not \(reference.kind.rawValue) (\(reference.field) "
+                        + "counts from that rule's notices on this item, and it never posts one here, so this rule "
+                        + "never acts)", at: reference.location)
+            }
+            guard !known.contains(reference.name) else { return nil }
             var message = "unknown rule '\(reference.name)'"
             if let suggestion = Suggestion.closest(to: reference.name, among: known) {
                 message += "; did you mean '\(suggestion)'?"

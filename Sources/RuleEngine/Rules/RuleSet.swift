@@ -28,6 +28,7 @@ public struct RuleSet: Sendable {
         var names: [Located<String>] = []
         var commands: [GivenCommand] = []
         var references: [RuleReference] = []
+        var kinds: [(name: String, on: String)] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: [UInt8]] = [:]
         for file in files {
@@ -37,6 +38,7 @@ public struct RuleSet: Sendable {
                 names += ruleNames(in: root)
                 commands += givenCommands(in: root)
                 references += ruleReferences(in: root, registry: registry)
+                kinds += ruleKinds(in: root)
                 let decoder = YAMLDecoder()
                 let source = try decoder.decode(RuleFileSource.self, from: root)
                 var decoded: [RuleFileSource.RuleSource] = []
@@ -56,7 +58,7 @@ public struct RuleSet: Sendable {
         diagnostics += compiler.diagnostics
         diagnostics += duplicateNames(names)
         diagnostics += commandsGivenTwice(commands)
-        diagnostics += unknownRules(references, among: names.map(\.value))
+        diagnostics += unknownRules(references, among: names.map(\.value), kinds: kinds)
         diagnostics.sort { $0.location < $1.location }
         return RuleSet(
             rules: diagnostics.contains { $0.severity == .error } ? [] : rules, diagnostics: diagnostics,
