@@ -39,6 +39,7 @@ public struct RuleSet: Sendable {
                 commands += givenCommands(in: root)
                 references += ruleReferences(in: root, registry: registry)
                 kinds += ruleKinds(in: root)
+                diagnostics += emptyRuleList(in: root)
                 let decoder = YAMLDecoder()
                 let source = try decoder.decode(RuleFileSource.self, from: root)
                 var decoded: [RuleFileSource.RuleSource] = []
@@ -90,6 +91,15 @@ public struct RuleSet: Sendable {
             guard let name = value(of: "name", in: rule), let text = name.scalar, !name.isNull else { return nil }
             return Located(text, at: name.location)
         }
+    }
+
+    /// A file whose `rules:` is an empty list is warned of at the list: reading it changes
+    /// nothing, which is seldom what its author meant (rules left out, or under another key).
+    private static func emptyRuleList(in root: Node) -> [Diagnostic] {
+        guard let list = value(of: "rules", in: root), case .sequence(let rules) = list.content, rules.isEmpty else {
+            return []
+        }
+        return [.warning("this file holds no rules, so reading it changes nothing", at: list.location)]
     }
 
     /// The value of the first `key` of a mapping; `nil` for anything else.
