@@ -37,7 +37,7 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
     /// A merge request's `revisions` in the file: `{"sha", "base_sha"?, "created_at"}` each, the
     /// rows `mr revisions` numbers and marks current (docs/forge-state.md).
     private struct StoredHeads: Decodable {
-        struct Revision: Decodable {
+        struct Revision: Codable {
             var sha: String
             var baseSHA: String?
             var createdAt: Date
@@ -59,9 +59,37 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
                 }
                 self.createdAt = createdAt
             }
+
+            init(_ revision: MergeRequestRevision) {
+                sha = revision.sha
+                baseSHA = revision.baseSHA
+                createdAt = revision.createdAt
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(sha, forKey: .sha)
+                try container.encodeIfPresent(baseSHA, forKey: .baseSHA)
+                try container.encode(GitbayTimestamp.format(createdAt, precision: .milliseconds), forKey: .createdAt)
+            }
         }
 
         var revisions: [Revision]?
+    }
+
+    /// A merge request as the file keeps it: as `mr show` sends it, and its `revisions` when a
+    /// push has moved its head since it was opened (a file without them reads back as
+    /// ``opening(_:)``, so the key is left out then and older files are written unchanged).
+    private struct StoredMergeRequest: Encodable {
+        var mergeRequest: MergeRequest
+        var revisions: [StoredHeads.Revision]?
+
+        func encode(to encoder: any Encoder) throws {
+            try mergeRequest.encode(to: encoder)
+            guard let revisions else { return }
+            var container = encoder.container(keyedBy: StateFileKey.self)
+            try container.encode(revisions, forKey: StateFileKey("revisions"))
+        }
     }
 
     /// The revision gitbay records when a merge request is opened (`internal/store/mrs.go`,
@@ -90,7 +118,8 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
             mergeRequest.stackedOn = nil
             mergeRequest.stacked = []
             mergeRequest.gates = nil
-            return mergeRequest
+            let revisions = record.revisions.flatMap { $0 == [Self.opening(record.mergeRequest)] ? nil : $0 }
+            return StoredMergeRequest(mergeRequest: mergeRequest, revisions: revisions?.map(StoredHeads.Revision.init))
         }
         if !stored.isEmpty { try container.encode(stored, forKey: key) }
     }

@@ -190,7 +190,9 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
         context.update(path) { $0.mergeRequests.append(MergeRequestRecord(mergeRequest: mergeRequest, known: known)) }
     }
 
-    /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each.
+    /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each, and
+    /// `mr revisions` for each open one: the heads a `/merge` is bound to, without which an
+    /// offline plan would take every command for one given on the current head.
     func snapshot(
         _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
     ) async throws {
@@ -199,15 +201,20 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
             context.repositories[$0.repo] != nil
         }
         context.note("merge requests: mr list --q \"\(query)\"", requests: context.pages(rows.count))
+        var open = 0
         for row in rows {
             var mergeRequest = try await context.reader.send(
                 try MergeRequestShowCommand(repository: row.repo, number: row.number))
             mergeRequest.updatedAt = row.updatedAt
-            context.update(row.repo) {
-                $0.mergeRequests.append(MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.item)))
+            var record = MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.item))
+            if mergeRequest.state == .open {
+                try await Self.readBeyondDetail([.revisions], of: &record, in: row.repo, reader: context.reader)
+                open += 1
             }
+            context.update(row.repo) { $0.mergeRequests.append(record) }
         }
         context.note("merge request details: mr show", requests: rows.count)
+        context.note("merge request heads: mr revisions of the open ones", requests: open)
         for path in paths {
             context.update(path) { $0.mergeRequests.sort { $0.mergeRequest.number > $1.mergeRequest.number } }
         }

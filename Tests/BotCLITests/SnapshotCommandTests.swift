@@ -83,6 +83,30 @@ private func withoutSource(_ text: String) -> String {
         }
     }
 
+    /// The snapshot keeps the heads an open merge request has had (`mr revisions`): a `/merge` is
+    /// bound to the head its giver saw, and a file without them read every command as given on the
+    /// current head, so an offline plan merged what the live server's plan refused.
+    @Test func aSnapshotKeepsTheHeadsAMergeRequestHasHad() async throws {
+        let path = snapshotPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let forge = root.appendingPathComponent("examples/commands/forge.json")
+        let pushed = String(repeating: "e", count: 40)
+        try await SimulatorProcess.run(stateFile: forge, options: ["--clock", "frozen"]) { simulator in
+            try await simulator.pushNewHead(pushed, toMergeRequest: 12, of: "krz/app", by: "alice", advancing: 60)
+            let taken = await bot(simulator, ["snapshot", "--scope", "owner:krz", "-o", path, "--verbose"])
+            #expect(taken.code == 0, "\(taken.error)")
+            #expect(taken.error.contains("merge request heads: mr revisions of the open ones (3 requests)"))
+        }
+        let state = try ForgeStateFile.load(
+            from: Data(contentsOf: URL(fileURLWithPath: path)), registry: BuiltinPlugins.registry
+        ).forgeState()
+        let app = try #require(state.repositories.first { $0.path.description == "krz/app" })
+        let heads = app.mergeRequest(12)?.revisions ?? []
+        #expect(heads.map(\.sha) == [String(repeating: "12", count: 20), pushed])
+        #expect(heads.map(\.isCurrent) == [false, true])
+        #expect(app.mergeRequest(10)?.revisions?.count == 1)
+    }
+
     @Test func aRepositoryScopeRecordsThatRepositoryOnly() async throws {
         let path = snapshotPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
