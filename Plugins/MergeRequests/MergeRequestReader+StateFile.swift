@@ -122,6 +122,22 @@ extension MergeRequestReader: StateFileList, StateFileDerivation {
             return StoredMergeRequest(mergeRequest: mergeRequest, revisions: revisions?.map(StoredHeads.Revision.init))
         }
         if !stored.isEmpty { try container.encode(stored, forKey: key) }
+        let statuses = Self.recordedStatuses((collection as? Records<MergeRequestRecord>)?.all ?? [])
+        if !statuses.isEmpty { try container.encode(statuses, forKey: StateFileKey("statuses")) }
+    }
+
+    /// The repository's `statuses` as the file keeps them: each head's statuses as `status list`
+    /// gave them, for the heads whose statuses the merge request's `checks` do not already give
+    /// (so a file without `statuses` is written back without them).
+    private static func recordedStatuses(_ records: [MergeRequestRecord]) -> [String: [CommitStatus]] {
+        var recorded: [String: [CommitStatus]] = [:]
+        for record in records {
+            guard let head = record.headStatuses,
+                head.statuses != headStatuses(of: record.mergeRequest, recorded: []).statuses
+            else { continue }
+            recorded[head.sha] = head.statuses
+        }
+        return recorded
     }
 
     func validateStateFile(_ collection: any ItemCollection, at path: String) throws(ForgeStateFileError) {

@@ -190,9 +190,10 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
         context.update(path) { $0.mergeRequests.append(MergeRequestRecord(mergeRequest: mergeRequest, known: known)) }
     }
 
-    /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each, and
-    /// `mr revisions` for each open one: the heads a `/merge` is bound to, without which an
-    /// offline plan would take every command for one given on the current head.
+    /// One `mr list --q` across the scope (for `updated_at`), then `mr show` for each, and for each
+    /// open one `status list` of its head and `mr revisions`: the statuses with their descriptions
+    /// (without which an offline plan sets again a status the head already has) and the heads a
+    /// `/merge` is bound to (without which it takes every command for one given on the current head).
     func snapshot(
         _ paths: [RepositoryPath], scope: RuleScope, allStates: Bool, into context: inout ReadContext
     ) async throws {
@@ -208,13 +209,14 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
             mergeRequest.updatedAt = row.updatedAt
             var record = MergeRequestRecord(mergeRequest: mergeRequest, known: Set(ReadNeed.item))
             if mergeRequest.state == .open {
-                try await Self.readBeyondDetail([.revisions], of: &record, in: row.repo, reader: context.reader)
+                try await Self.readBeyondDetail(
+                    [.statuses, .revisions], of: &record, in: row.repo, reader: context.reader)
                 open += 1
             }
             context.update(row.repo) { $0.mergeRequests.append(record) }
         }
         context.note("merge request details: mr show", requests: rows.count)
-        context.note("merge request heads: mr revisions of the open ones", requests: open)
+        context.note("merge request heads: status list and mr revisions of the open ones", requests: 2 * open)
         for path in paths {
             context.update(path) { $0.mergeRequests.sort { $0.mergeRequest.number > $1.mergeRequest.number } }
         }

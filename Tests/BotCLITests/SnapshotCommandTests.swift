@@ -95,7 +95,8 @@ private func withoutSource(_ text: String) -> String {
             try await simulator.pushNewHead(pushed, toMergeRequest: 12, of: "krz/app", by: "alice", advancing: 60)
             let taken = await bot(simulator, ["snapshot", "--scope", "owner:krz", "-o", path, "--verbose"])
             #expect(taken.code == 0, "\(taken.error)")
-            #expect(taken.error.contains("merge request heads: mr revisions of the open ones (3 requests)"))
+            #expect(
+                taken.error.contains("merge request heads: status list and mr revisions of the open ones (6 requests)"))
         }
         let state = try ForgeStateFile.load(
             from: Data(contentsOf: URL(fileURLWithPath: path)), registry: BuiltinPlugins.registry

@@ -56,6 +56,29 @@ private let forge = """
         }
     }
 
+    /// A snapshot keeps the statuses of each open merge request's head, descriptions and all:
+    /// offline, the status the bot set reads as set, so the plan of a file is the live plan
+    /// ("nothing to do"), not a second `status set` of what the head already says.
+    @Test func aSnapshotKeepsTheStatusTheBotSetSoItsPlanIsTheLiveOne() async throws {
+        let snapshot = Scratch.url("stack-status-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: snapshot) }
+        try await SimulatorProcess.run(state: forge, options: ["--clock", "frozen"]) { simulator in
+            let set = await runBot(against: simulator, ["run", example.path, "--state-dir", BotState().folder])
+            #expect(set.code == 0, "\(set.error)")
+            let taken = await runBot(
+                ["snapshot", "--scope", "repo:krz/app", "-o", snapshot, "--url", simulator.baseURL.absoluteString],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(taken.code == 0, "\(taken.error)")
+            let online = await runBot(against: simulator, ["plan", example.path])
+            #expect(online.output.contains("nothing to do"), "\(online.output)")
+        }
+        let offline = await runBot(["plan", example.path, "--snapshot", snapshot, "--now", "2026-11-29T12:00:00.000Z"])
+        #expect(offline.code == 0, "\(offline.error)")
+        #expect(offline.output.contains("nothing to do"), "\(offline.output)")
+        #expect(
+            try String(contentsOfFile: snapshot, encoding: .utf8).contains(#""description" : "waits for !1 to merge""#))
+    }
+
     /// A saved plan's status is not sent to a head that moved before `apply`.
     ///
     /// The plan sets it on the child's head `b…`; the head moves to `c…`. The re-check still matches (still a draft, still stacked), but the command would
