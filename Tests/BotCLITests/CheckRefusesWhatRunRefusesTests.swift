@@ -97,6 +97,21 @@ import Testing
         #expect(!replaced.error.contains("missing"))
     }
 
+    /// `rules: []` reads no rule, so a scheduled run would succeed doing nothing: an error at the
+    /// list, as for a folder without rule files; a path on the command line replaces it.
+    @Test(arguments: ["check", "run"])
+    func anEmptyRulesListIsAnErrorAtItsPlace(_ command: String) async throws {
+        let path = try Self.configuration("rules: []\n")
+        let result = await runBot([command, "--config", path], environment: ["GITBAY_TOKEN": "gb_test"])
+        #expect(result.code == 78)
+        #expect(
+            result.error.hasPrefix(
+                "\(path):1:8: error: 'rules' lists no file or folder, so \(command) would read no rule and do "
+                    + "nothing; list your rules, or leave 'rules' out to read rules/\n"), "\(result.error)")
+        let replaced = await runBot(["check", "--config", path, Self.rules], environment: ["GITBAY_TOKEN": "gb_test"])
+        #expect(replaced.code == 0, "\(replaced.error)")
+    }
+
     /// Plain http:// is what `run` takes: to this machine, or to another with the opt-in, which
     /// `check` takes too; `history` sends no token, so the URL only names its state database.
     @Test func plainHTTPPassesWhereRunWouldTakeIt() async throws {

@@ -63,7 +63,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var sweepPeriod: Located<String>?
     /// The most read requests a run sends before the sweep's optional reads wait (``Settings/readBudget``).
     var readBudget: Located<Int>?
-    var rules: [Located<String>]?
+    /// The rule files and folders, with where the list is (an empty one is an error at its place).
+    var rules: Located<[Located<String>]>?
     /// Bytes (`33554432`) or a size in binary units (`32MiB`); see ``responseCap``.
     var maxResponseSize: Located<String>?
     /// The accounts whose activity is automation (CI, dependency bots), besides the bot's own.
@@ -188,7 +189,7 @@ struct ConfigurationFile: Decodable, Sendable {
         if case .failure(let error) = schedule?.schedule() {
             problems += error.diagnostics
         }
-        for path in [tokenFile, journal, stateDir, webhookSecretFile].compactMap(\.self) + (rules ?? [])
+        for path in [tokenFile, journal, stateDir, webhookSecretFile].compactMap(\.self) + (rules?.value ?? [])
         where path.value.isEmpty {
             problems.append(.error("a path may not be empty", at: path.location))
         }

@@ -44,8 +44,7 @@ enum ConfigurationLoader {
             problems = error.diagnostics
         }
         if use.contains(.readsRules), invocation.positionals(SharedOptions.rules.name).isEmpty {
-            problems += ruleProblems(
-                file.rules ?? [], directory: directory, command: invocation.commandPath.last ?? "run")
+            problems += ruleProblems(file.rules, directory: directory, command: invocation.commandPath.last ?? "run")
         }
         guard problems.isEmpty else {
             // The warnings too: every word about the file in one run.
@@ -94,10 +93,21 @@ enum ConfigurationLoader {
     /// Each entry of `rules:` that holds no rule files, at its place: a command that reads the
     /// rules would stop on it (exit 78) once the rules are read, so it is said with the file's
     /// other mistakes, where the path is written and as the folder it names from `directory`.
+    ///
+    /// An empty list is one too: like a folder without rule files, it would have a scheduled job
+    /// succeed doing nothing.
     private static func ruleProblems(
-        _ paths: [Located<String>], directory: String, command: String
+        _ list: Located<[Located<String>]>?, directory: String, command: String
     ) -> [Diagnostic] {
-        paths.filter { !$0.value.isEmpty }.compactMap { path in
+        guard let list else { return [] }
+        guard !list.value.isEmpty else {
+            return [
+                .error(
+                    "'rules' lists no file or folder, so \(command) would read no rule and do nothing; "
+                        + "list your rules, or leave 'rules' out to read rules/", at: list.location)
+            ]
+        }
+        return list.value.filter { !$0.value.isEmpty }.compactMap { path in
             do {
                 _ = try RuleSet.files(at: [Settings.path(path.value, writtenIn: directory)])
                 return nil

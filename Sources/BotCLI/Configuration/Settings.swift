@@ -189,7 +189,7 @@ struct Settings: Sendable, Equatable {
                 ?? StateLocation.defaultFolder(environment: environment),
             retention: file.stateRetention.flatMap { DurationLiteral.seconds($0.value) } ?? defaultRetention,
             rules: !positionals.isEmpty
-                ? positionals : file.rules.map { $0.map { fromFile($0.value) } } ?? defaultRules,
+                ? positionals : file.rules.map { $0.value.map { fromFile($0.value) } } ?? defaultRules,
             schedule: try? file.schedule?.schedule().get(),
             allowInsecureHTTP: invocation.flag(SharedOptions.insecure),
             maxResponseSize: file.responseCap ?? GitbayClientConfiguration.defaultMaxResponseSize,
