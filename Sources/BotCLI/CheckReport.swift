@@ -24,19 +24,29 @@ struct CheckReport: Encodable {
         }
     }
 
+    /// A path given that could not be read (not there, a folder without rule files): an error
+    /// with no line to point at, so it has its own list rather than a diagnostic.
+    struct Unreadable: Encodable {
+        var path: String
+        var message: String
+    }
+
     var format = "gitbay-bot-check/1"
     var files: [String]
     var rules: [String]
+    /// The diagnostics' errors and the unreadable paths.
     var errors: Int
     var warnings: Int
     var diagnostics: [Entry]
+    var unreadable: [Unreadable]
 
-    init(ruleSet: RuleSet, files: [String]) {
+    init(ruleSet: RuleSet, files: [String], unreadable: [Unreadable] = []) {
         self.files = files
         rules = ruleSet.rules.map(\.name)
-        errors = ruleSet.diagnostics.filter { $0.severity == .error }.count
+        errors = ruleSet.diagnostics.filter { $0.severity == .error }.count + unreadable.count
         warnings = ruleSet.diagnostics.filter { $0.severity == .warning }.count
         diagnostics = ruleSet.diagnostics.map(Entry.init)
+        self.unreadable = unreadable
     }
 
     func json() -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 import Testing
 
 /// `check --format json`: the report editors and CI annotations read, parsed and compared field by field.
@@ -48,5 +49,22 @@ import Testing
             report["rules"] as? [String] == [
                 "triage.new-bugs", "welcome.first-timers", "old-builds", "nudge-reviewers", "label-noisy",
             ])
+    }
+
+    /// A path that cannot be read is an error of the report too, not only a line on stderr: a CI
+    /// step reading the JSON must not see "errors: 0" with exit 78, nor no JSON at all.
+    @Test func anUnreadablePathIsCountedAndListed() async throws {
+        let valid = try #require(CorpusTests.corpus).appendingPathComponent("valid").path
+        let missing = Scratch.url("check-json-missing-\(UUID().uuidString)").path
+        for paths in [[valid, missing], [missing]] {
+            let result = await runBot(["check", "--format", "json"] + paths)
+            #expect(result.code == 78)
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            #expect(report["errors"] as? Int == 1)
+            let unreadable = try #require(report["unreadable"] as? [[String: Any]])
+            #expect(unreadable.map { $0["path"] as? String } == [missing])
+            #expect(unreadable.first?["message"] as? String == "no such file or folder: \(missing)")
+        }
     }
 }

@@ -75,27 +75,29 @@ struct CheckCommand: BotCommand {
             invocation: invocation, environment: environment, console: console, use: [.sendsToken, .readsRules])
         // Each path on its own: one that cannot be read is said, and the others are still checked.
         var files: [(path: String, bytes: [UInt8])] = []
-        var unreadable = 0
+        var unreadable: [CheckReport.Unreadable] = []
         for path in settings.rules {
             do {
                 files += try RuleSet.files(at: [path])
             } catch {
-                console.write("error: \(CommandFailure(rulePaths: error, command: "check").message)\n", to: .error)
-                unreadable += 1
+                let message = CommandFailure(rulePaths: error, command: "check").message
+                console.write("error: \(message)\n", to: .error)
+                unreadable.append(CheckReport.Unreadable(path: path, message: message))
             }
         }
-        guard !files.isEmpty || unreadable == 0 else { return .invalidRules }
+        guard !files.isEmpty || unreadable.isEmpty || format == .json else { return .invalidRules }
         var ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
         // The configuration's warnings first, shown and counted as the rules' are.
         ruleSet.diagnostics = settings.configurationWarnings + ruleSet.diagnostics
         ruleSet.sources.merge(settings.configurationSources) { rule, _ in rule }
         if format == .json {
-            console.write(CheckReport(ruleSet: ruleSet, files: files.map(\.path)).json(), to: .output)
+            let report = CheckReport(ruleSet: ruleSet, files: files.map(\.path), unreadable: unreadable)
+            console.write(report.json(), to: .output)
         } else {
-            printText(ruleSet, fileCount: files.count, unreadable: unreadable)
+            printText(ruleSet, fileCount: files.count, unreadable: unreadable.count)
         }
-        return ruleSet.hasErrors || unreadable > 0 ? .invalidRules : .ok
+        return ruleSet.hasErrors || !unreadable.isEmpty ? .invalidRules : .ok
     }
 
     /// The diagnostics, then one line: the verdict, or the errors counted with the `unreadable`
