@@ -13,6 +13,7 @@ Usage:
       [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--token-expires TIMESTAMP] [--journal FILE]
       [--api-rate 120] [--write-rate 60] [--time-scale 1.0] [--clock running|frozen]
       [--seed N] [--fault SPEC ...] [--webhook-retry-base 30] [--webhook-allow-local]
+      [--max-blob-bytes 104857600]
 
 The first line of stdout is the base URL; the server then runs until SIGTERM or SIGINT.
 Python 3 standard library only.
@@ -33,6 +34,10 @@ Every head a merge request has had is kept as gitbay's mr_heads rows (`revisions
 `mr revisions` on the wire); the `push` control records one for each MR whose head it moves,
 whoever the pusher. `repo access revoke` takes an account's own grant away, and the merge queue
 asks whether the queuer, and a pusher, may still write (control/mergequeue.go).
+
+Files: `repo tree` and `repo cat` read each repository's `commits`, a snapshot of the files at each
+commit, with git's own object ids (control/read.go); --max-blob-bytes is gitbay's [limits]
+max_blob_bytes, where `repo cat` cuts a file.
 
 --token-expires gives the main token an expiry (also `POST /_sim/control {"token_expires": TS|null}`):
 it cannot queue a merge (mr merge --when-ready, exit 4, as gitbay's mergequeue.go queueMerge
@@ -410,6 +415,7 @@ class Forge:
             _require(isinstance(r["admins"], list) and all(isinstance(u, str) for u in r["admins"]),
                      "%s.admins must be a list of usernames" % path)
         r["webhooks"] = [self._load_hook(path, h) for h in r.get("webhooks") or []]
+        load_commits(r)
         if "ci_jobs" in r:
             _require(isinstance(r["ci_jobs"], list) and all(isinstance(j, str) and j for j in r["ci_jobs"]),
                      "%s.ci_jobs must be a list of job names" % path)
@@ -1032,7 +1038,7 @@ KNOWN = {tuple(p.split()) for p in KNOWN_PATHS.replace("\n", "").split(";")}
 
 # ReadOnly commands among the unsimulated ones (protocol doc §1.3); every other one is a write.
 READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
-    "help;keys list;repo tree;repo cat;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
+    "help;keys list;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
     "repo settings show;mr diff;dashboard;notifications list;notifications settings show;"
     "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
     "mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
@@ -2598,8 +2604,9 @@ STATUS_SET_USAGE = ("status set <owner/name> <sha> --context <c> --state pending
 
 def known_shas(r):
     """The commits the simulator knows a repository has: branch and tag tips, MR heads and their
-    listed commits, built commits and commits with statuses."""
+    listed commits, built commits, commits with statuses and those of `commits`."""
     shas = set(r["branches"].values()) | set((r.get("tags") or {}).values()) | set(r["statuses"])
+    shas.update(r.get("commits") or {})
     for m in r["merge_requests"]:
         shas.add(m["head_sha"])
         shas.update(c.get("sha") for c in m.get("commits") or [] if c.get("sha"))
@@ -2679,6 +2686,299 @@ def h_status_list(ctx, fl, p):
                 row[dst] = st[src]
         rows.append(row)
     return {"sha": full, "combined": combined_state(r["statuses"].get(full)) or "", "statuses": rows or None}
+
+
+# ---------------------------------------------------------------------------------------------
+# Repository files: `repo tree` and `repo cat` (internal/control/read.go, dca7370c) over the
+# commits the forge-state file and the `push` control give (docs/forge-state.md, Commits). The
+# simulator has no git: a commit is a snapshot of its files, and the object ids are computed as
+# git computes them (blob and tree hashes), so they match what a real repository would answer.
+
+MAX_BLOB_BYTES = 100 << 20  # config/config.go Default: Limits.MaxBlobBytes
+FILE_MODES = ("100644", "100755", "120000")
+REPO_TREE_USAGE = "repo tree <owner/name> [<path>] [--ref <ref>]"
+REPO_CAT_USAGE = "repo cat <owner/name> <path> [--ref <ref>]"
+
+
+def load_commits(r):
+    """A repository's `commits`: `{"<sha>": {"files": {path: file}, "parents"?: [sha...]}}`, each a
+    snapshot of every file at that commit, where a file is its text, or `{"content": text}` or
+    `{"base64": bytes}` with an optional `mode` (100644, 100755 or 120000). Paths are relative,
+    clean and slash-separated, and no path is both a file and a directory. guess: a commit the
+    file does not describe (every commit of an older file) has no files and no parents."""
+    path = r["path"]
+    commits = r.get("commits")
+    if commits is None:
+        return
+    _require(isinstance(commits, dict), "%s.commits must map a sha to {files, parents?}" % path)
+    for sha, c in commits.items():
+        at = "%s.commits[%s]" % (path, sha)
+        _require(re.fullmatch("[0-9a-f]{40}", sha or ""), "%s: a commit is keyed by its 40-hex sha" % at)
+        _require(isinstance(c, dict) and set(c) <= {"files", "parents", "message"},
+                 "%s: a commit is {files, parents?, message?}" % at)
+        parents = c.get("parents", [])
+        _require(isinstance(parents, list) and all(isinstance(p, str) and re.fullmatch("[0-9a-f]{40}", p)
+                                                   for p in parents), "%s.parents: a list of 40-hex shas" % at)
+        files = c.get("files", {})
+        _require(isinstance(files, dict), "%s.files must map a path to a file" % at)
+        for p, f in files.items():
+            _require(clean_file_path(p) == p, "%s.files: %s is not a clean relative path" % (at, json.dumps(p)))
+            file_bytes(f, "%s.files[%s]" % (at, p))
+        for p in files:
+            for i in range(len(p)):
+                if p[i] == "/":
+                    _require(p[:i] not in files, "%s.files: %s is a file and a directory" % (at, p[:i]))
+
+
+def clean_file_path(p):
+    """A path as a file in a commit must be written: no empty, `.` or `..` part, no slash at an end."""
+    if not isinstance(p, str) or not p or any(part in ("", ".", "..") for part in p.split("/")) or "\0" in p:
+        return None
+    return p
+
+
+def file_bytes(f, where="file"):
+    """The bytes and mode of a file of a commit (load_commits)."""
+    if isinstance(f, str):
+        return f.encode("utf-8"), "100644"
+    _require(isinstance(f, dict) and set(f) <= {"content", "base64", "mode"}
+             and (("content" in f) != ("base64" in f)),
+             "%s: a file is its text, or {\"content\"|\"base64\", \"mode\"?}" % where)
+    mode = f.get("mode", "100644")
+    _require(mode in FILE_MODES, "%s: mode is one of %s" % (where, ", ".join(FILE_MODES)))
+    if "content" in f:
+        _require(isinstance(f["content"], str), "%s: content is text" % where)
+        return f["content"].encode("utf-8"), mode
+    try:
+        return base64.b64decode(f["base64"], validate=True), mode
+    except (ValueError, TypeError):
+        raise StateError("%s: base64 is not valid base64" % where)
+
+
+def commit_files(r, sha):
+    """The files of a commit; {} for a commit the simulator was not told about (load_commits)."""
+    return ((r.get("commits") or {}).get(sha) or {}).get("files") or {}
+
+
+def git_object_id(kind, body):
+    """git's object id: SHA-1 of `<kind> <size>\\0<body>`."""
+    return hashlib.sha1(b"%s %d\0" % (kind.encode(), len(body)) + body).hexdigest()
+
+
+def git_tree_order(name, is_tree):
+    """git's tree entry order (tree.c base_name_compare): by name bytes, a tree as name + '/'."""
+    return name.encode("utf-8") + (b"/" if is_tree else b"")
+
+
+def tree_level(files, dir_path):
+    """One level of the tree at `dir_path` ("" for the root), as gitutil.ListTree reads `git ls-tree
+    -l`: [(name, type, mode, sha, size or -1)] in git's order; None when `dir_path` is no directory.
+    A subtree's id is its tree object's, built from its entries as git writes a tree."""
+    prefix = dir_path + "/" if dir_path else ""
+    if dir_path and not any(p.startswith(prefix) for p in files):
+        return None
+    blobs, trees = {}, set()
+    for p, f in files.items():
+        if not p.startswith(prefix):
+            continue
+        rest = p[len(prefix):]
+        if "/" in rest:
+            trees.add(rest.split("/", 1)[0])
+        else:
+            blobs[rest] = file_bytes(f)
+    out = []
+    for name in trees:
+        sub = tree_level(files, prefix + name)
+        out.append((name, "tree", "040000", tree_id(sub), -1))
+    for name, (data, mode) in blobs.items():
+        out.append((name, "blob", mode, git_object_id("blob", data), len(data)))
+    out.sort(key=lambda e: git_tree_order(e[0], e[1] == "tree"))
+    return out
+
+
+def tree_id(entries):
+    """The id of the tree object holding `entries` (tree_level's rows): git writes a tree's mode
+    without its leading zero."""
+    body = b"".join(b"%s %s\0" % (mode.lstrip("0").encode(), name.encode("utf-8")) + bytes.fromhex(sha)
+                    for name, _, mode, sha, _ in entries)
+    return git_object_id("tree", body)
+
+
+def resolve_rev(r, rev):
+    """gitutil.ResolveRef (`git rev-parse --verify <rev>^{commit}`) as far as the simulator knows
+    refs: a branch (or refs/heads/<b>), a tag (or refs/tags/<t>), an MR's refs/merge-requests/<n>/head,
+    or a full or abbreviated sha of a commit it has seen (4+ hex digits, one match). None otherwise.
+    guess: revision expressions such as main~1 are not simulated."""
+    if not rev:
+        return None
+    for prefix, refs in (("refs/heads/", r["branches"]), ("refs/tags/", r.get("tags") or {})):
+        name = rev[len(prefix):] if rev.startswith(prefix) else rev
+        if name in refs:
+            return refs[name]
+    g = re.fullmatch(r"refs/merge-requests/(\d+)/head", rev)
+    if g:
+        m = next((x for x in r["merge_requests"] if x["number"] == int(g.group(1))), None)
+        return m["head_sha"] or None if m else None
+    if re.fullmatch(r"[0-9a-f]{4,40}", rev):
+        hits = sorted(x for x in known_shas(r) if x.startswith(rev))
+        if len(hits) == 1:
+            return hits[0]
+    return None
+
+
+def read_args(args, usage, max_pos):
+    """control/read.go readArgs: `--ref <r>` is the one flag; any other `--word` is an unknown flag
+    (no hint); a positional past `max_pos` is the usage. Answers (positionals, ref)."""
+    pos, ref = [], ""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--ref":
+            if i + 1 >= len(args):
+                raise CmdError(EXIT_USAGE, "--ref requires a value")
+            ref = args[i + 1]
+            i += 2
+            continue
+        if a.startswith("--"):
+            raise CmdError(EXIT_USAGE, "unknown flag %s\nusage: %s" % (go_quote(a), usage))
+        if len(pos) >= max_pos:
+            raise usage_error("", usage)
+        pos.append(a)
+        i += 1
+    return pos, ref
+
+
+def clean_repo_path(p):
+    """control/read.go cleanRepoPath: slashes trimmed at both ends, then path.Clean; ("", True) for
+    an empty path, (None, False) for one that cleans to `.` or leaves the repository."""
+    p = p.strip("/")
+    if p == "":
+        return "", True
+    parts = []
+    for part in p.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts and parts[-1] != "..":
+                parts.pop()
+            else:
+                parts.append("..")
+            continue
+        parts.append(part)
+    cleaned = "/".join(parts) or "."
+    if cleaned in (".", "..") or cleaned.startswith("../"):
+        return None, False
+    return cleaned, True
+
+
+def readable_repo(ctx, path):
+    """control/repo.go resolveRepo with policy.CanRead: unknown or unreadable, exit 3."""
+    r = ctx.forge.repo(path)
+    if not can_read(ctx.forge, ctx.user, r):
+        raise CmdError(EXIT_NOT_FOUND, "repository %s not found" % path)
+    return r
+
+
+def ref_commit(r, ref):
+    """The ref a read names, the default branch when none, and the commit it resolves to: exit 3
+    `no ref "x" in <repo>` otherwise, which is what an empty repository answers (no branch yet)."""
+    ref = ref or r["default_branch"]
+    sha = resolve_rev(r, ref)
+    if sha is None:
+        raise CmdError(EXIT_NOT_FOUND, "no ref %s in %s" % (go_quote(ref), r["path"]))
+    return ref, sha
+
+
+def h_repo_tree(ctx, args):
+    """`repo tree <owner/name> [<path>] [--ref <ref>]` (control/read.go runRepoTree): readArgs (exit
+    2), one positional at least (exit 2), read access (exit 3), the path (exit 2 `path must stay
+    inside the repository`), the ref (exit 3), the directory (exit 3 `no such path "<dir>" in
+    <repo> at <ref>`, a file's path included). Answers {path, ref, dir, entries}: each entry
+    {name, type, mode, sha, size?}, size left out for a tree and for an empty blob (omitempty);
+    entries [] when empty, in git's order."""
+    pos, ref = read_args(args, REPO_TREE_USAGE, 2)
+    if not pos:
+        raise usage_error("", REPO_TREE_USAGE)
+    r = readable_repo(ctx, pos[0])
+    dir_path = ""
+    if len(pos) == 2:
+        dir_path, ok = clean_repo_path(pos[1])
+        if not ok:
+            raise CmdError(EXIT_USAGE, "path must stay inside the repository")
+    ref, sha = ref_commit(r, ref)
+    entries = tree_level(commit_files(r, sha), dir_path)
+    if entries is None:
+        raise CmdError(EXIT_NOT_FOUND, "no such path %s in %s at %s" % (go_quote(dir_path), r["path"], ref))
+    out = []
+    for name, kind, mode, oid, size in entries:
+        e = {"name": name, "type": kind, "mode": mode, "sha": oid}
+        if kind != "tree" and size > 0:
+            e["size"] = size
+        out.append(e)
+    return {"path": r["path"], "ref": ref, "dir": dir_path, "entries": out}
+
+
+def go_json_string(data):
+    """string(data) as Go's encoding/json writes it: each byte that starts no valid UTF-8 sequence
+    becomes U+FFFD (encode.go: DecodeRuneInString gives RuneError, size 1)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    out, i = [], 0
+    while i < len(data):
+        if data[i] < 0x80:
+            out.append(chr(data[i]))
+            i += 1
+            continue
+        for n in (2, 3, 4):
+            try:
+                ch = data[i:i + n].decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1:
+                out.append(ch)
+                i += n
+                break
+        else:
+            out.append("\ufffd")
+            i += 1
+    return "".join(out)
+
+
+def h_repo_cat(ctx, args):
+    """`repo cat <owner/name> <path> [--ref <ref>]` (control/read.go runRepoCat): readArgs (exit 2),
+    exactly two positionals (exit 2), read access (exit 3), the path, which may not be empty (exit
+    2), the ref (exit 3), the blob (exit 3 `no such file "<path>" in <repo> at <ref>`: a directory
+    or a missing file). It reads max_blob_bytes + 1 bytes (config Limits.MaxBlobBytes, 100 MiB by
+    default, `--max-blob-bytes` here): a larger blob comes back cut to the cap with truncated:
+    true. binary is whether a NUL byte is among them (gitutil.IsBinary); a binary blob is sent as
+    base64, any other as content; both omitempty, so an empty file has neither."""
+    pos, ref = read_args(args, REPO_CAT_USAGE, 2)
+    if len(pos) != 2:
+        raise usage_error("", REPO_CAT_USAGE)
+    r = readable_repo(ctx, pos[0])
+    file_path, ok = clean_repo_path(pos[1])
+    if not ok or file_path == "":
+        raise CmdError(EXIT_USAGE, "path must stay inside the repository")
+    ref, sha = ref_commit(r, ref)
+    f = commit_files(r, sha).get(file_path)
+    if f is None:
+        raise CmdError(EXIT_NOT_FOUND, "no such file %s in %s at %s" % (go_quote(file_path), r["path"], ref))
+    data, _ = file_bytes(f)
+    limit = getattr(ctx.sim, "max_blob_bytes", MAX_BLOB_BYTES)
+    truncated = len(data) > limit
+    if truncated:
+        data = data[:limit]
+    binary = b"\0" in data
+    out = {"path": r["path"], "ref": ref, "file": file_path, "size": len(data), "binary": binary}
+    if truncated:
+        out["truncated"] = True
+    if binary:
+        out["base64"] = base64.b64encode(data).decode("ascii")
+    elif data:
+        out["content"] = go_json_string(data)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3276,6 +3576,8 @@ SPECS = {
                            numeric=False),
     ("repo", "show"): Spec(h_repo_show, "repo show " + REPO, True, pos=(1, 1)),
     ("repo", "refs"): Spec(h_repo_refs, "repo refs " + REPO, True, pos=(1, 1)),
+    ("repo", "tree"): Spec(h_repo_tree, REPO_TREE_USAGE, True, "custom"),
+    ("repo", "cat"): Spec(h_repo_cat, REPO_CAT_USAGE, True, "custom"),
     ("repo", "access", "list"): Spec(h_repo_access_list, "repo access list " + REPO, True, pos=(1, 1)),
     ("repo", "access", "revoke"): Spec(h_repo_access_revoke, "repo access revoke %s <user>" % REPO, False,
                                        pos=(2, 2)),
@@ -3572,6 +3874,7 @@ class Simulator:
                       "unauthorized": 0, "not_modified": 0, "in_flight": 0, "held": 0, "faults": {}, "commands": {},
                       "methods": {}, "statuses": {},
                       "webhooks": {"attempted": 0, "delivered": 0, "failed": 0, "dead_lettered": 0}}
+        self.max_blob_bytes = getattr(args, "max_blob_bytes", MAX_BLOB_BYTES)
         self.webhook_allow_local = getattr(args, "webhook_allow_local", False)
         self.deliverer = Deliverer(self, self.webhook_allow_local,
                                    getattr(args, "webhook_retry_base", WEBHOOK_RETRY_BASE), args.time_scale)
@@ -4251,12 +4554,17 @@ def parse_args(argv):
                          "divided by --time-scale")
     ap.add_argument("--webhook-allow-local", action="store_true",
                     help="let webhooks target loopback and private addresses (gitbay's webhooks.allow_local)")
+    ap.add_argument("--max-blob-bytes", type=int, default=MAX_BLOB_BYTES, metavar="BYTES",
+                    help="the instance's [limits] max_blob_bytes: repo cat answers a larger file cut there, "
+                         "truncated (gitbay: 100 MiB)")
     ap.add_argument("--exit-with-stdin", action="store_true",
                     help="stop when standard input reaches end of file: a parent that dies, however it "
                          "dies, leaves no simulator behind")
     args = ap.parse_args(argv)
     if args.time_scale <= 0:
         ap.error("--time-scale must be positive")
+    if args.max_blob_bytes < 0:
+        ap.error("--max-blob-bytes must not be negative")
     if args.webhook_retry_base < 0:
         ap.error("--webhook-retry-base must not be negative")
     if args.token_expires is not None:

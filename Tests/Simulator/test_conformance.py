@@ -1699,3 +1699,122 @@ class WireShapeTests(StateSim):
         self.assertEqual(self.feed()[0]["kind"], "mr.labeled")
         deliveries = self.sim.data("webhook", "deliveries", "krz/app")
         self.assertEqual([d["event"] for d in deliveries], ["mr.labeled"])
+
+
+# git's own object ids for the files of files_repo(), as `git hash-object` and `git ls-tree` give them
+# (git 2.39): "a: 1\n", "x\0y", "hi\n", the link target "d/f", and the trees .gitbay and d.
+BOT_YML_BLOB, BIN_BLOB = "a8926a52d8dcba5c4386945476ab6a2ad008afd4", "d5d0b8b4c4c9e936890870f6799cfbb5ba984470"
+LINK_BLOB, GITBAY_TREE = "c3828df67208a773b49a92d56e9cf58d00a081ee", "3838c85e00b146fa1de8ac02636d204ed0e5ed1a"
+D_TREE = "df55a7dce59d040dc7819c1e241082965a80ebd9"
+
+
+def files_repo(**extra):
+    """app_repo() whose main (SHA_A) holds .gitbay/bot.yml, a binary file, d/f, a symbolic link, an
+    empty file and a Latin-1 text; feat-1 (SHA_B) changes bot.yml; tag v1 is main."""
+    base = {".gitbay/bot.yml": "a: 1\n", "bin": {"base64": "eAB5"}, "d/f": "hi\n",
+            "link": {"content": "d/f", "mode": "120000"}, "empty": "", "latin": {"base64": "Y2Fm6Qo="}}
+    commits = {SHA_A: {"files": base},
+               SHA_B: {"parents": [SHA_A], "files": dict(base, **{".gitbay/bot.yml": "a: 2\n"})}}
+    return app_repo(commits=commits, tags={"v1": SHA_A}, **extra)
+
+
+class RepoFileTests(StateSim):
+    """`repo tree` and `repo cat` (internal/control/read.go runRepoTree, runRepoCat, readArgs,
+    cleanRepoPath; internal/gitutil/read.go ListTree, ReadBlob, ResolveRef, IsBinary)."""
+
+    def test_tree_lists_one_level_with_gits_object_ids(self):
+        self.start(forge([files_repo()]))
+        root = self.sim.data("repo", "tree", "krz/app")
+        self.assertEqual((root["path"], root["ref"], root["dir"]), ("krz/app", "main", ""))
+        self.assertEqual([(e["name"], e["type"], e["mode"]) for e in root["entries"]], [
+            (".gitbay", "tree", "040000"), ("bin", "blob", "100644"), ("d", "tree", "040000"),
+            ("empty", "blob", "100644"), ("latin", "blob", "100644"), ("link", "blob", "120000")])
+        by_name = {e["name"]: e for e in root["entries"]}
+        self.assertEqual(by_name[".gitbay"], {"name": ".gitbay", "type": "tree", "mode": "040000", "sha": GITBAY_TREE})
+        self.assertEqual(by_name["d"]["sha"], D_TREE)
+        self.assertEqual((by_name["bin"]["sha"], by_name["bin"]["size"]), (BIN_BLOB, 3))
+        self.assertEqual(by_name["link"]["sha"], LINK_BLOB)
+        self.assertNotIn("size", by_name["empty"])  # size,omitempty: an empty blob has none
+        sub = self.sim.data("repo", "tree", "krz/app", ".gitbay")
+        self.assertEqual(sub, {"path": "krz/app", "ref": "main", "dir": ".gitbay", "entries": [
+            {"name": "bot.yml", "type": "blob", "mode": "100644", "sha": BOT_YML_BLOB, "size": 5}]})
+        # The blob id tells a changed file without reading it.
+        other = self.sim.data("repo", "tree", "krz/app", ".gitbay", "--ref", "feat-1")["entries"][0]
+        self.assertNotEqual(other["sha"], BOT_YML_BLOB)
+        self.assertEqual(self.sim.data("repo", "tree", "krz/app", ".gitbay", "--ref", "v1")["entries"][0]["sha"],
+                         BOT_YML_BLOB)
+
+    def test_cat_answers_text_binary_empty_and_link(self):
+        self.start(forge([files_repo()]))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml"), {
+            "path": "krz/app", "ref": "main", "file": ".gitbay/bot.yml", "size": 5, "binary": False,
+            "content": "a: 1\n"})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "bin"), {
+            "path": "krz/app", "ref": "main", "file": "bin", "size": 3, "binary": True, "base64": "eAB5"})
+        # content and base64 are both omitempty: an empty file has neither.
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "empty"), {
+            "path": "krz/app", "ref": "main", "file": "empty", "size": 0, "binary": False})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "link")["content"], "d/f")
+        # No NUL, so not binary: Go's encoder makes the invalid UTF-8 byte U+FFFD.
+        latin = self.sim.data("repo", "cat", "krz/app", "latin")
+        self.assertEqual((latin["binary"], latin["size"], latin["content"]), (False, 5, "caf\ufffd\n"))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", "feat-1")["content"],
+                         "a: 2\n")
+
+    def test_a_blob_over_the_limit_comes_back_cut_and_truncated(self):
+        # read.go runRepoCat reads MaxBlobBytes + 1 bytes; config.go Default: 100 MiB.
+        self.start(forge([files_repo()]), "--max-blob-bytes", "4")
+        cut = self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml")
+        self.assertEqual((cut["size"], cut["content"], cut["truncated"]), (4, "a: 1", True))
+        at_limit = self.sim.data("repo", "cat", "krz/app", "bin")
+        self.assertEqual((at_limit["size"], at_limit["binary"]), (3, True))
+        self.assertNotIn("truncated", at_limit)
+
+    def test_refusals_in_gitbays_order(self):
+        repos = [files_repo(), dict(files_repo(), path="krz/private", visibility="private", access=["alice"], admins=["alice"])]
+        self.start(forge(repos))
+        cat_usage = "usage: repo cat <owner/name> <path> [--ref <ref>]"
+        for argv, status, code, error in [
+            (("repo", "cat", "krz/app"), 400, 2, cat_usage),
+            (("repo", "cat", "krz/app", "a", "b"), 400, 2, cat_usage),
+            (("repo", "tree"), 400, 2, "usage: repo tree <owner/name> [<path>] [--ref <ref>]"),
+            (("repo", "cat", "nope/nope", "x", "--x"), 400, 2, 'unknown flag "--x"\n' + cat_usage),
+            (("repo", "cat", "krz/app", "x", "--"), 400, 2, 'unknown flag "--"\n' + cat_usage),
+            (("repo", "cat", "krz/app", "x", "--ref"), 400, 2, "--ref requires a value"),
+            (("repo", "cat", "nope/nope", "../x"), 404, 3, "repository nope/nope not found"),
+            (("repo", "cat", "krz/private", "x"), 404, 3, "repository krz/private not found"),
+            (("repo", "cat", "krz/app", "../x", "--ref", "nope"), 400, 2, "path must stay inside the repository"),
+            (("repo", "cat", "krz/app", "/"), 400, 2, "path must stay inside the repository"),
+            (("repo", "tree", "krz/app", "."), 400, 2, "path must stay inside the repository"),
+            (("repo", "cat", "krz/app", "nope", "--ref", "nope"), 404, 3, 'no ref "nope" in krz/app'),
+            (("repo", "cat", "krz/app", "nope"), 404, 3, 'no such file "nope" in krz/app at main'),
+            (("repo", "cat", "krz/app", "d"), 404, 3, 'no such file "d" in krz/app at main'),
+            (("repo", "tree", "krz/app", "d/f"), 404, 3, 'no such path "d/f" in krz/app at main'),
+            (("repo", "tree", "krz/app", "nope", "--ref", "v1"), 404, 3, 'no such path "nope" in krz/app at v1')]:
+            self.assertEqual(self.refused(*argv), (status, code, error), argv)
+
+    def test_paths_are_cleaned_and_refs_resolve_as_git_resolves_them(self):
+        self.start(forge([files_repo()]))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "/.gitbay/./x/../bot.yml/")["file"],
+                         ".gitbay/bot.yml")
+        self.assertEqual(self.sim.data("repo", "tree", "krz/app", "/")["dir"], "")
+        for ref in ("refs/heads/feat-1", SHA_B, SHA_B[:7], "refs/merge-requests/1/head"):
+            got = self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", ref)
+            self.assertEqual((got["ref"], got["content"]), (ref, "a: 2\n"))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", "")["ref"], "main")
+
+    def test_an_empty_repository_has_no_default_branch_to_read(self):
+        self.start(forge([dict(app_repo(), branches={}, merge_requests=[])]))
+        self.assertEqual(self.refused("repo", "tree", "krz/app"), (404, 3, 'no ref "main" in krz/app'))
+        self.assertEqual(self.refused("repo", "cat", "krz/app", ".gitbay/bot.yml"),
+                         (404, 3, 'no ref "main" in krz/app'))
+        self.assertEqual(self.sim.data("repo", "refs", "krz/app"), {"branches": [], "tags": []})
+
+    def test_reads_are_read_only_commands(self):
+        self.start(forge([files_repo()]))
+        status, _, env = self.sim.get("repo", "cat", "krz/app", "d/f", token=READ_ONLY)
+        self.assertEqual((status, env["data"]["content"]), (200, "hi\n"))
+        status, _, env = self.sim.get("repo", "tree", "krz/app", "--json", token=READ_ONLY)
+        self.assertEqual((status, len(env["data"]["entries"])), (200, 6))
+        status, _, env = self.sim.get("repo", "cat", "krz/app", "d/f", token=ALICE)  # any reader
+        self.assertEqual(status, 200)
