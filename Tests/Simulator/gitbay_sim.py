@@ -2712,22 +2712,59 @@ def load_commits(r):
         return
     _require(isinstance(commits, dict), "%s.commits must map a sha to {files, parents?}" % path)
     for sha, c in commits.items():
-        at = "%s.commits[%s]" % (path, sha)
-        _require(re.fullmatch("[0-9a-f]{40}", sha or ""), "%s: a commit is keyed by its 40-hex sha" % at)
-        _require(isinstance(c, dict) and set(c) <= {"files", "parents", "message"},
-                 "%s: a commit is {files, parents?, message?}" % at)
-        parents = c.get("parents", [])
-        _require(isinstance(parents, list) and all(isinstance(p, str) and re.fullmatch("[0-9a-f]{40}", p)
-                                                   for p in parents), "%s.parents: a list of 40-hex shas" % at)
-        files = c.get("files", {})
-        _require(isinstance(files, dict), "%s.files must map a path to a file" % at)
-        for p, f in files.items():
-            _require(clean_file_path(p) == p, "%s.files: %s is not a clean relative path" % (at, json.dumps(p)))
-            file_bytes(f, "%s.files[%s]" % (at, p))
-        for p in files:
-            for i in range(len(p)):
-                if p[i] == "/":
-                    _require(p[:i] not in files, "%s.files: %s is a file and a directory" % (at, p[:i]))
+        check_commit("%s.commits[%s]" % (path, sha), sha, c)
+
+
+def check_commit(at, sha, c):
+    """One commit of `commits` as load_commits takes it, or a StateError naming `at`."""
+    _require(re.fullmatch("[0-9a-f]{40}", sha or ""), "%s: a commit is keyed by its 40-hex sha" % at)
+    _require(isinstance(c, dict) and set(c) <= {"files", "parents", "message"},
+             "%s: a commit is {files, parents?, message?}" % at)
+    parents = c.get("parents", [])
+    _require(isinstance(parents, list) and all(isinstance(p, str) and re.fullmatch("[0-9a-f]{40}", p)
+                                               for p in parents), "%s.parents: a list of 40-hex shas" % at)
+    files = c.get("files", {})
+    _require(isinstance(files, dict), "%s.files must map a path to a file" % at)
+    for p, f in files.items():
+        _require(clean_file_path(p) == p, "%s.files: %s is not a clean relative path" % (at, json.dumps(p)))
+        file_bytes(f, "%s.files[%s]" % (at, p))
+    for p in files:
+        for i in range(len(p)):
+            if p[i] == "/":
+                _require(p[:i] not in files, "%s.files: %s is a file and a directory" % (at, p[:i]))
+
+
+def record_pushed_commit(r, req, branch, old, sha):
+    """The commit a `push` control lands (docs/forge-state.md, Pushes): `files` changes the files of
+    its parent (path to a file, or null to delete one that is there), the parent being `parent`,
+    else the branch's old tip, else, for a new branch, the default branch's tip (a guess: the
+    branch starts there). A sha already in `commits` keeps its files (`files` is then refused).
+    Nothing is recorded for a repository without `commits` when `files` is not given, so pushes
+    of older files stay as they were; otherwise the commit is added with its parent and the
+    resulting files (unchanged without `files`: a commit that touches none)."""
+    files = req.get("files")
+    commits = r.get("commits")
+    if files is None and commits is None:
+        return
+    _require(files is None or isinstance(files, dict), "push: files must map a path to a file or null")
+    commits = commits or {}
+    if sha in commits:
+        _require(files is None, "push: commit %s is in %s.commits already; its files cannot change" % (sha, r["path"]))
+        return
+    parent = req.get("parent") or (old if old != ZERO_SHA else r["branches"].get(r["default_branch"], ""))
+    _require(isinstance(parent, str), "push: parent must be a sha")
+    tree = dict(commit_files(r, parent)) if parent else {}
+    for p, f in (files or {}).items():
+        if f is None:
+            _require(p in tree, "push: %s has no file %s to delete at %s" % (r["path"], p, parent or "(none)"))
+            del tree[p]
+        else:
+            tree[p] = f
+    c = {"parents": [parent], "files": tree} if parent else {"files": tree}
+    if req.get("subject"):
+        c["message"] = req["subject"]
+    check_commit("push %s" % branch, sha, c)
+    r.setdefault("commits", {})[sha] = c
 
 
 def clean_file_path(p):
@@ -4314,7 +4351,9 @@ def push(forge, req, now):
     Keys: repo, branch, sha (40 hex; not with delete), actor (default "alice"), forced,
     same_change (the new head proposes the old diff, so fresh reviews follow it: #198),
     subject (the commit's first line, for the builds), base_sha (the revision's merge base;
-    default the target branch's tip, "" for none)."""
+    default the target branch's tip, "" for none), files and parent (the files the pushed
+    commit changes, record_pushed_commit; the `push` event still names no file, as gitbay's
+    does not)."""
     _require(isinstance(req, dict), "push must be an object")
     r = forge.repo(req.get("repo"))
     branch, sha = req.get("branch"), req.get("sha")
@@ -4330,6 +4369,8 @@ def push(forge, req, now):
     old = r["branches"].get(branch, ZERO_SHA)
     if old == sha:
         return  # git runs no hook for a ref that did not move
+    if not deleted:
+        record_pushed_commit(r, req, branch, old, sha)
     if deleted:
         del r["branches"][branch]
     else:

@@ -1818,3 +1818,71 @@ class RepoFileTests(StateSim):
         self.assertEqual((status, len(env["data"]["entries"])), (200, 6))
         status, _, env = self.sim.get("repo", "cat", "krz/app", "d/f", token=ALICE)  # any reader
         self.assertEqual(status, 200)
+
+
+class PushedFileTests(StateSim):
+    """A push that changes files (the `push` control standing for git push): the branch moves, the
+    files of the new commit are read by `repo tree`/`repo cat`, and gitbay emits what
+    control/refsupdated.go RefsUpdated records: one `push` event per ref, {ref, old, new, forced,
+    deleted}, no file in it, delivered to webhooks and never in the feed."""
+
+    def test_a_push_changes_the_files_on_its_branch_and_names_none_of_them(self):
+        self.start(forge([files_repo()]), "--webhook-allow-local")
+        self.sim.control(deliveries_paused=True)
+        self.ok("webhook", "add", "krz/app", "http://127.0.0.1:9/hook", "--events", "push")
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "actor": "alice",
+                               "files": {".gitbay/bot.yml": "a: 3\n", "bin": None, "new/x": "x\n"}})
+        self.assertEqual(self.sim.data("repo", "refs", "krz/app")["branches"][3], {"name": "main", "sha": SHA_E})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml")["content"], "a: 3\n")
+        self.assertEqual([e["name"] for e in self.sim.data("repo", "tree", "krz/app")["entries"]],
+                         [".gitbay", "d", "empty", "latin", "link", "new"])
+        # The old commit keeps its files.
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "bin", "--ref", SHA_A)["base64"], "eAB5")
+        self.assertEqual(self.feed(), [])
+        deliveries = self.sim.data("webhook", "deliveries", "krz/app")
+        self.assertEqual([(d["event"], d["status"]) for d in deliveries], [("push", "pending")])
+        state = json.loads(self.sim.raw("GET", "/_sim/state")[2])
+        self.assertEqual(state["repos"][0]["commits"][SHA_E]["parents"], [SHA_A])
+
+    def test_the_push_event_names_the_ref_and_no_file(self):
+        import gitbay_sim
+        f = gitbay_sim.Forge(forge([files_repo()]))
+        gitbay_sim.push(f, {"repo": "krz/app", "branch": "main", "sha": SHA_E, "actor": "alice",
+                            "files": {".gitbay/bot.yml": "a: 3\n"}}, f.now)
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in f.events], [
+            ("push", "alice", {"ref": "refs/heads/main", "old": SHA_A, "new": SHA_E, "forced": False,
+                               "deleted": False})])
+
+    def test_a_push_to_a_merge_requests_branch_moves_its_head_and_files(self):
+        self.start(forge([files_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E,
+                               "files": {".gitbay/bot.yml": "a: 4\n"}})
+        self.assertEqual(self.mr("krz/app", 1)["head_sha"], SHA_E)
+        for ref in ("feat-1", "refs/merge-requests/1/head", SHA_E[:8]):
+            self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", ref)["content"],
+                             "a: 4\n")
+
+    def test_a_new_branch_starts_from_the_default_branch_and_a_push_without_files_changes_none(self):
+        self.start(forge([files_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "topic", "sha": SHA_E, "files": {"t": "t\n"}})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "d/f", "--ref", "topic")["content"], "hi\n")
+        self.sim.control(push={"repo": "krz/app", "branch": "topic", "sha": "f" * 40})
+        self.assertEqual(self.sim.data("repo", "tree", "krz/app", "--ref", "topic"),
+                         dict(self.sim.data("repo", "tree", "krz/app", "--ref", SHA_E), ref="topic"))
+
+    def test_a_bad_push_changes_nothing(self):
+        self.start(forge([files_repo()]))
+        for push in ({"files": {"nope": None}}, {"files": {"../x": "x"}}, {"files": {"d/f/g": "x"}},
+                     {"files": {"x": {"base64": "!"}}}, {"sha": SHA_B, "files": {"x": "x"}}):
+            req = dict({"repo": "krz/app", "branch": "main", "sha": SHA_E}, **push)
+            status, _, body = self.sim.raw("POST", "/_sim/control", body={"push": req})
+            self.assertEqual(status, 400, (push, body))
+        self.assertEqual(self.sim.data("repo", "refs", "krz/app")["branches"][3], {"name": "main", "sha": SHA_A})
+        self.assertEqual(self.feed(), [])
+        state = json.loads(self.sim.raw("GET", "/_sim/state")[2])
+        self.assertEqual(sorted(state["repos"][0]["commits"]), [SHA_A, SHA_B])
+
+    def test_a_repository_without_commits_records_none_for_a_push_without_files(self):
+        self.start(forge([app_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
+        self.assertNotIn("commits", json.loads(self.sim.raw("GET", "/_sim/state")[2])["repos"][0])
