@@ -49,6 +49,7 @@ it at its next attempt (queueCredentialLapsed).
 import argparse
 import base64
 import datetime as dt
+import difflib
 import gzip
 import hashlib
 import hmac
@@ -1039,7 +1040,7 @@ KNOWN = {tuple(p.split()) for p in KNOWN_PATHS.replace("\n", "").split(";")}
 # ReadOnly commands among the unsimulated ones (protocol doc §1.3); every other one is a write.
 READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
     "help;keys list;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
-    "repo settings show;mr diff;dashboard;notifications list;notifications settings show;"
+    "repo settings show;dashboard;notifications list;notifications settings show;"
     "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
     "mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
     "org label list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
@@ -2332,6 +2333,7 @@ def merge_now(forge, r, a, strategy, by, now):
         sha = a["head_sha"]
     else:
         sha = hashlib.sha1(("%s:%s:%s:%s" % (strategy, r["path"], a["number"], a["head_sha"])).encode()).hexdigest()
+    record_merge(r, a, old, sha, strategy)
     r["branches"][target] = sha
     mark_merged(r, a, by, now)
     forge.record_event(r["path"], by, "mr.merged", {"number": a["number"], "sha": sha}, now)
@@ -3019,6 +3021,240 @@ def h_repo_cat(ctx, args):
 
 
 # ---------------------------------------------------------------------------------------------
+# What a merge request changes: `mr diff` (control/mr.go runMRDiff, 67d2c52b), raw text that the
+# API wraps in `output` (httpd/api.go apiCmd, apiread.go apiRead).
+
+MR_DIFF_LIMIT = 4 << 20  # runMRDiff: gitutil.Diff(dir, base, head, 4<<20)
+STAT_WIDTH = 80  # git diff --stat's width when its output is no terminal
+
+
+class RawOutput:
+    """A command's stdout that is not one JSON object (`mr diff`): the API answers
+    {"protocol_version", "output", "exit_code", "stderr"?} without `data` (httpd/api.go apiCmd:
+    json.Unmarshal of stdout fails, so it is wrapped; stderr is added when not blank)."""
+
+    def __init__(self, output, stderr=""):
+        self.output = output
+        self.stderr = stderr
+
+    def envelope(self, code):
+        out = {"protocol_version": PROTOCOL_VERSION, "output": self.output, "exit_code": code}
+        if self.stderr.strip():
+            out["stderr"] = self.stderr.strip()
+        return out
+
+
+def merge_base(r, a, b):
+    """`git merge-base a b` over the commits' `parents` (docs/forge-state.md, Commits): the nearest
+    ancestor of b that is an ancestor of a (each commit its own). None when they share none, which
+    is every pair of commits the file does not relate. guess: with criss-cross histories git may
+    pick another best base."""
+    if not a or not b:
+        return None
+    commits = r.get("commits") or {}
+
+    def walk(start):
+        seen, queue = [start], [start]
+        while queue:
+            nxt = []
+            for sha in queue:
+                for p in (commits.get(sha) or {}).get("parents") or []:
+                    if p not in seen:
+                        seen.append(p)
+                        nxt.append(p)
+            queue = nxt
+        return seen
+
+    of_a = set(walk(a))
+    return next((sha for sha in walk(b) if sha in of_a), None)
+
+
+def diff_pairs(old, new):
+    """The files two trees differ in, as git diff pairs them: (old path, new path), None for a
+    side that has none, in path order; a file deleted here and added there with the same bytes and
+    mode is one rename (git's default diff.renames). guess: only exact renames are found (git also
+    pairs files at least 50% alike)."""
+    deleted = sorted((p for p in old if p not in new), key=lambda p: p.encode("utf-8"))
+    added = sorted((p for p in new if p not in old), key=lambda p: p.encode("utf-8"))
+    pairs = [(p, p) for p in old if p in new and file_bytes(old[p]) != file_bytes(new[p])]
+    for p in added:
+        src = next((d for d in deleted if file_bytes(old[d]) == file_bytes(new[p])), None)
+        if src is not None:
+            deleted.remove(src)
+            pairs.append((src, p))
+        else:
+            pairs.append((None, p))
+    pairs.extend((d, None) for d in deleted)
+    return sorted(pairs, key=lambda x: (x[1] if x[1] is not None else x[0]).encode("utf-8"))
+
+
+def patch_lines(a, b):
+    """The hunks of a text change, three lines of context, `\\ No newline at end of file` after a
+    last line without one. guess: Python's difflib draws the hunks (git's diff may place a change
+    differently) and no function name follows the @@ line."""
+    out = []
+    for line in list(difflib.unified_diff(a.splitlines(True), b.splitlines(True), n=3))[2:]:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def short_id(data):
+    return git_object_id("blob", data)[:7] if data is not None else "0000000"
+
+
+def file_patch(old_path, new_path, old, new):
+    """One `diff --git` section of `git diff --patch`, with its `--stat` numbers (added, deleted,
+    or None for a binary file)."""
+    a_data, a_mode = file_bytes(old) if old is not None else (None, None)
+    b_data, b_mode = file_bytes(new) if new is not None else (None, None)
+    a_name, b_name = old_path or new_path, new_path or old_path
+    head = ["diff --git a/%s b/%s\n" % (a_name, b_name)]
+    if old is None:
+        head.append("new file mode %s\n" % b_mode)
+    elif new is None:
+        head.append("deleted file mode %s\n" % a_mode)
+    elif old_path != new_path:
+        head += ["similarity index 100%\n", "rename from %s\n" % old_path, "rename to %s\n" % new_path]
+        return "".join(head), (0, 0)
+    elif a_mode != b_mode:
+        head += ["old mode %s\n" % a_mode, "new mode %s\n" % b_mode]
+    if a_data != b_data:
+        mode = " %s" % a_mode if old is not None and new is not None and a_mode == b_mode else ""
+        head.append("index %s..%s%s\n" % (short_id(a_data), short_id(b_data), mode))
+    a_label = "a/" + a_name if old is not None else "/dev/null"
+    b_label = "b/" + b_name if new is not None else "/dev/null"
+    if (a_data and b"\0" in a_data) or (b_data and b"\0" in b_data):
+        head.append("Binary files %s and %s differ\n" % (a_label, b_label))
+        return "".join(head), None
+    a_text, b_text = go_json_string(a_data or b""), go_json_string(b_data or b"")
+    if a_text == b_text:
+        return "".join(head), (0, 0)
+    body = patch_lines(a_text, b_text)
+    added = sum(1 for ln in body.splitlines() if ln.startswith("+"))
+    deleted = sum(1 for ln in body.splitlines() if ln.startswith("-"))
+    return "".join(head) + "--- %s\n+++ %s\n" % (a_label, b_label) + body, (added, deleted)
+
+
+def stat_name(old_path, new_path):
+    """A --stat name: the path, or a rename as `dir/{old => new}` (git's pprint_rename)."""
+    if old_path is None or new_path is None or old_path == new_path:
+        return new_path or old_path
+    pre = 0
+    while pre < min(len(old_path), len(new_path)) and old_path[pre] == new_path[pre]:
+        pre += 1
+    pre = old_path.rfind("/", 0, pre) + 1
+    suf = 0
+    while suf < min(len(old_path), len(new_path)) - pre and old_path[-1 - suf] == new_path[-1 - suf]:
+        suf += 1
+    cut = old_path.find("/", len(old_path) - suf) if suf else -1
+    suf = len(old_path) - cut if cut >= 0 else 0
+    a_mid, b_mid = old_path[pre:len(old_path) - suf], new_path[pre:len(new_path) - suf]
+    if not pre and not suf:
+        return "%s => %s" % (old_path, new_path)
+    return "%s{%s => %s}%s" % (old_path[:pre], a_mid, b_mid, old_path[len(old_path) - suf:])
+
+
+def stat_block(rows):
+    """`git diff --stat` (diff.c show_stats), simplified: one ` name | count bar` line per file,
+    `Bin X -> Y bytes` for a binary one, and the summary line. guess: long names are not cut and the
+    bar is scaled linearly into what is left of 80 columns."""
+    if not rows:
+        return ""
+    name_w = max(len(n) for n, _, _ in rows)
+    num_w = max([len(str(a + d)) for _, s, (a, d) in rows if s is not None] + [3 if any(s is None for _, s, _ in rows)
+                                                                                else 1])
+    graph_w = max(STAT_WIDTH - (1 + name_w + 3 + num_w + 1), 6)
+    most = max([a + d for _, s, (a, d) in rows if s is not None] + [0])
+    lines, ins, dels = [], 0, 0
+    for name, s, (a, d) in rows:
+        if s is None:
+            lines.append(" %-*s | Bin %d -> %d bytes\n" % (name_w, name, a, d))
+            continue
+        ins, dels = ins + a, dels + d
+        if most > graph_w:
+            a, d = (a * graph_w + most - 1) // most, (d * graph_w + most - 1) // most
+        bar = "+" * a + "-" * d
+        lines.append((" %-*s | %*d %s" % (name_w, name, num_w, s[0] + s[1], bar)).rstrip() + "\n")
+    n = len(rows)
+    summary = " %d file%s changed" % (n, "" if n == 1 else "s")
+    if ins or not dels:
+        summary += ", %d insertion%s(+)" % (ins, "" if ins == 1 else "s")
+    if dels or not ins:
+        summary += ", %d deletion%s(-)" % (dels, "" if dels == 1 else "s")
+    return "".join(lines) + summary + "\n\n"
+
+
+def diff_text(old, new):
+    """`git diff --stat --patch <base> <head>` (gitutil.Diff) of two commits' files."""
+    rows, patches = [], []
+    for old_path, new_path in diff_pairs(old, new):
+        o = old.get(old_path) if old_path else None
+        n = new.get(new_path) if new_path else None
+        text, counts = file_patch(old_path, new_path, o, n)
+        patches.append(text)
+        if counts is None:
+            sizes = (len(file_bytes(o)[0]) if o is not None else 0, len(file_bytes(n)[0]) if n is not None else 0)
+            rows.append((stat_name(old_path, new_path), None, sizes))
+        else:
+            rows.append((stat_name(old_path, new_path), counts, counts))
+    return stat_block(rows) + "".join(patches)
+
+
+def record_merge(r, a, target_tip, sha, strategy):
+    """What a merge leaves for `mr diff` and `repo cat`, in a repository with `commits`: the merge
+    base before the merge, kept as the MR's `merged_base` (store MarkMerged records it; runMRDiff
+    diffs from it once merged, since after a fast-forward the live merge base is the head), and
+    for a `merge` or `squash` the new commit: the target's files with the MR's changes applied
+    (parents the target's tip, and the head for `merge`). guess: no conflicts, file by file."""
+    commits = r.get("commits")
+    if commits is None:
+        return
+    base = merge_base(r, target_tip, a["head_sha"])
+    if base:
+        a["merged_base"] = base
+    if sha == a["head_sha"] or sha in commits:
+        return
+    files = dict(commit_files(r, target_tip))
+    head_files, base_files = commit_files(r, a["head_sha"]), commit_files(r, base) if base else {}
+    for path in set(head_files) | set(base_files):
+        if head_files.get(path) != base_files.get(path):
+            if path in head_files:
+                files[path] = head_files[path]
+            else:
+                files.pop(path, None)
+    parents = [target_tip] if target_tip != ZERO_SHA else []
+    if strategy == "merge":
+        parents.append(a["head_sha"])
+    commits[sha] = {"parents": parents, "files": files} if parents else {"files": files}
+
+
+def h_mr_diff(ctx, fl, p):
+    """`mr diff <owner/name> <n>` (control/mr.go runMRDiff, 67d2c52b): mrRef with CanRead (repository
+    3, `bad MR number "x"` 2, `MR !n not found in <repo>` 3; words past the second are ignored);
+    exit 1 when the head ref is gone (`the head of !n is no longer in the repository; its diff is
+    not available`) or there is no merge base (`no common history between refs/heads/<target> and
+    refs/merge-requests/<n>/head`, gitutil.MergeBase). The base is the one recorded at the merge
+    (`merged_base`), else the merge base of the target branch and the head now. The text is
+    `git diff --stat --patch` cut at 4 MiB, with `diff truncated at 4 MiB; fetch the branch for
+    the rest` on stderr when cut; over the API it is the `output` of the reply (RawOutput)."""
+    r, m = readable_item(ctx, fl.pos[0], fl.pos[1], "mr")
+    head = m["head_sha"]
+    if not head:
+        raise CmdError(EXIT_FAILURE, "the head of !%d is no longer in the repository; its diff is not available"
+                       % m["number"])
+    base = m.get("merged_base") or merge_base(r, r["branches"].get(m["target_ref"]), head)
+    if base is None:
+        raise CmdError(EXIT_FAILURE, "no common history between refs/heads/%s and refs/merge-requests/%d/head"
+                       % (m["target_ref"], m["number"]))
+    data = diff_text(commit_files(r, base), commit_files(r, head)).encode("utf-8")
+    stderr = ""
+    if len(data) > MR_DIFF_LIMIT:
+        data = data[:MR_DIFF_LIMIT]
+        stderr = "diff truncated at 4 MiB; fetch the branch for the rest"
+    return RawOutput(go_json_string(data), stderr)
+
+
+# ---------------------------------------------------------------------------------------------
 # Webhooks: the five `webhook` commands (internal/control/webhook.go) and the deliverer
 # (internal/webhook/webhook.go). Paths in comments are relative to gitbay's internal/.
 
@@ -3660,6 +3896,7 @@ SPECS = {
     ("mr", "show"): Spec(h_mr_show, "mr show %s <n>" % REPO, True, pos=(2, 2)),
     # mrRef runs before runMRRevisions counts the words, so a third word is refused after the lookup.
     ("mr", "revisions"): Spec(h_mr_revisions, "mr revisions %s <n>" % REPO, True, pos=(2, 2), check="at_least"),
+    ("mr", "diff"): Spec(h_mr_diff, "mr diff %s <n>" % REPO, True, pos=(2, 2), check="at_least"),
     ("mr", "label"): Spec(h_mr_label, "mr label %s <n> [--add <label>]... [--remove <label>]..." % REPO, False,
                           "flags", (2, 2), "at_least", multi=("--add", "--remove")),
     ("mr", "comment"): Spec(h_mr_comment, "mr comment %s <n> (--message <m> | --file -) [--format md|org]" % REPO,
@@ -4129,7 +4366,10 @@ class Simulator:
         code, payload, applied = self.dispatch(user, scope, argv, stdin, method == "GET", tok)
         if is_write:
             self.journal_write(user, argv, stdin, code, applied, fault.kind if fault else None)
-        obj = envelope(data=payload, exit_code=0) if code == EXIT_OK else envelope(error=payload, exit_code=code)
+        if isinstance(payload, RawOutput):
+            obj = payload.envelope(code)
+        else:
+            obj = envelope(data=payload, exit_code=0) if code == EXIT_OK else envelope(error=payload, exit_code=code)
         reply = Reply(status_for_exit(code), obj)
         if method == "GET":
             etag = '"%s"' % hashlib.sha256(("u%s\0" % user).encode() + reply.body).hexdigest()[:32]

@@ -1886,3 +1886,99 @@ class PushedFileTests(StateSim):
         self.start(forge([app_repo()]))
         self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
         self.assertNotIn("commits", json.loads(self.sim.raw("GET", "/_sim/state")[2])["repos"][0])
+
+
+# `git diff --stat --patch` of a real repository holding the two commits of diff_repo() (git 2.39):
+# what gitbay's mr diff sends for them.
+GIT_DIFF = ' .gitbay/bot.yml |   3 ++-\n bin             | Bin 3 -> 0 bytes\n d/{f => g}      |   0\n e               |   0\n n.txt           |   1 +\n nonl            |   1 +\n 6 files changed, 4 insertions(+), 1 deletion(-)\n\ndiff --git a/.gitbay/bot.yml b/.gitbay/bot.yml\nindex a8926a5..1378531 100644\n--- a/.gitbay/bot.yml\n+++ b/.gitbay/bot.yml\n@@ -1 +1,2 @@\n-a: 1\n+a: 2\n+b: 1\ndiff --git a/bin b/bin\ndeleted file mode 100644\nindex d5d0b8b..0000000\nBinary files a/bin and /dev/null differ\ndiff --git a/d/f b/d/g\nsimilarity index 100%\nrename from d/f\nrename to d/g\ndiff --git a/e b/e\nnew file mode 100644\nindex 0000000..e69de29\ndiff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..3e75765\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+new\ndiff --git a/nonl b/nonl\nnew file mode 100644\nindex 0000000..fa7af8b\n--- /dev/null\n+++ b/nonl\n@@ -0,0 +1 @@\n+z\n\\ No newline at end of file\n'
+
+
+def diff_repo(**extra):
+    """krz/app: main (SHA_A) and MR !1 from feat-1 (SHA_B, child of SHA_A) changing a text file,
+    deleting a binary one, renaming one, adding an empty one, one with a newline and one without."""
+    commits = {SHA_A: {"files": {".gitbay/bot.yml": "a: 1\n", "bin": {"base64": "eAB5"}, "d/f": "hi\n"}},
+               SHA_B: {"parents": [SHA_A], "files": {".gitbay/bot.yml": "a: 2\nb: 1\n", "d/g": "hi\n", "e": "",
+                                                      "n.txt": "new\n", "nonl": "z"}}}
+    r = app_repo(commits=commits, **extra)
+    r["merge_requests"] = r["merge_requests"][:1]
+    return r
+
+
+class ChangedFileTests(StateSim):
+    """How a merge request's changed files are told: `mr diff` (control/mr.go runMRDiff, 67d2c52b;
+    gitutil.Diff, MergeBase), raw text the API puts in `output` (httpd/api.go apiCmd, apiread.go
+    apiRead)."""
+
+    def diff(self, *argv, token=TOKEN):
+        status, _, env = self.sim.get("mr", "diff", "krz/app", *argv, token=token)
+        return status, env
+
+    def test_the_diff_is_raw_text_in_output_as_git_writes_it(self):
+        self.start(forge([diff_repo()]))
+        status, env = self.diff("1", token=READ_ONLY)
+        self.assertEqual((status, sorted(env)), (200, ["exit_code", "output", "protocol_version"]))
+        self.assertEqual(env["output"], GIT_DIFF)
+        self.assertEqual([ln.split(" b/")[0][len("diff --git a/"):] for ln in env["output"].splitlines()
+                          if ln.startswith("diff --git ")], [".gitbay/bot.yml", "bin", "d/f", "e", "n.txt", "nonl"])
+        _, _, posted = self.sim.post("mr", "diff", "krz/app", "1", "extra", "words")  # past the second: ignored
+        self.assertEqual(posted["output"], GIT_DIFF)
+
+    def test_the_base_is_the_merge_base_so_the_targets_later_changes_are_not_in_it(self):
+        self.start(forge([diff_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "files": {"README": "r\n"}})
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+        # The same file changed on both sides: still the MR's change against the base.
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": "f" * 40,
+                               "files": {".gitbay/bot.yml": "a: 9\n"}})
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+
+    def test_a_merged_request_keeps_its_diff_from_the_recorded_base(self):
+        self.start(forge([diff_repo()]))
+        self.ok("mr", "merge", "krz/app", "1")  # a fast-forward: the live merge base is the head
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "n.txt")["content"], "new\n")
+
+    def test_a_merge_commit_carries_the_merged_files(self):
+        self.start(forge([diff_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "files": {"README": "r\n"}})
+        merged = self.ok("mr", "merge", "krz/app", "1", "--strategy", "merge")
+        names = [e["name"] for e in self.sim.data("repo", "tree", "krz/app", "--ref", merged["sha"])["entries"]]
+        self.assertEqual(names, [".gitbay", "README", "d", "e", "n.txt", "nonl"])
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+
+    def test_no_change_is_an_empty_output(self):
+        self.start(forge([diff_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "parent": SHA_B, "files": {}})
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": "f" * 40, "parent": SHA_E, "files": {}})
+        self.assertEqual(self.diff("1"), (200, {"protocol_version": 1, "output": "", "exit_code": 0}))
+
+    def test_a_diff_over_4_mib_is_cut_and_says_so_on_stderr(self):
+        big = diff_repo()
+        big["commits"][SHA_B]["files"]["big.txt"] = ("y" * 99 + "\n") * 45000  # 4.5 MB
+        self.start(forge([big]))
+        status, env = self.diff("1")
+        self.assertEqual(status, 200)
+        self.assertEqual(len(env["output"].encode()), 4 << 20)
+        self.assertEqual(env["stderr"], "diff truncated at 4 MiB; fetch the branch for the rest")
+
+    def test_refusals(self):
+        unrelated = diff_repo()
+        unrelated["commits"][SHA_B]["parents"] = []
+        gone = diff_repo()
+        gone["merge_requests"] = [dict(gone["merge_requests"][0], head_sha="", state="source_gone", source="")]
+        self.start(forge([diff_repo(), dict(unrelated, path="krz/other"), dict(gone, path="krz/gone"),
+                          dict(diff_repo(), path="krz/private", visibility="private", access=["alice"],
+                               admins=["alice"])]))
+        for argv, want in [
+            (("krz/app",), (400, 2, "usage: mr diff <owner/name> <n>")),
+            (("krz/app", "x"), (400, 2, 'bad MR number "x"')),
+            (("krz/app", "9"), (404, 3, "MR !9 not found in krz/app")),
+            (("krz/private", "1"), (404, 3, "repository krz/private not found"))]:
+            status, env = self.sim.get("mr", "diff", *argv)[0], self.sim.get("mr", "diff", *argv)[2]
+            self.assertEqual((status, env.get("exit_code"), env.get("error")), want, argv)
+        status, _, env = self.sim.get("mr", "diff", "krz/gone", "1")
+        self.assertEqual((status, env["exit_code"], env["error"]), (500, 1, "the head of !1 is no longer in the "
+                         "repository; its diff is not available"))
+        status, _, env = self.sim.get("mr", "diff", "krz/other", "1")
+        self.assertEqual((status, env["exit_code"], env["error"]), (500, 1, "no common history between "
+                         "refs/heads/main and refs/merge-requests/1/head"))
