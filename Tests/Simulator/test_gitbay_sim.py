@@ -1310,3 +1310,23 @@ class CommitStateFileTests(unittest.TestCase):
                 self.assertEqual((status, env["error"]), (404, 'no such file ".gitbay/bot.yml" in krz/app at main'))
             finally:
                 sim.stop()
+
+
+class ReadRegistryTests(unittest.TestCase):
+    """The registry copy's rows of `mr diff` (control/mr.go init) and `repo refs` (control/read.go
+    init) against the simulated commands, and `repo cat`/`repo tree` known and read-only."""
+
+    def test_the_rows_match_the_simulated_commands(self):
+        path = os.path.join(HERE, "..", "GitbayKitTests", "Fixtures", "gitbay-registry.json")
+        with open(path, encoding="utf-8") as f:
+            registry = json.load(f)
+        for name in ("mr diff", "repo refs"):
+            entry = next(c for c in registry["commands"] if c["path"] == name)
+            spec = gitbay_sim.SPECS[tuple(name.split())]
+            self.assertEqual((entry["read_only"], entry["reads_stdin"], entry["parser"], entry["flags"]),
+                             (spec.read_only, spec.reads_stdin, spec.parser, []))
+            self.assertEqual(entry["server_positional_check"], spec.check)
+            self.assertEqual(entry["positional_count"], {"min": spec.pos[0], "max": spec.pos[1]})
+        for name in ("repo cat", "repo tree"):
+            self.assertIn(name, registry["known_paths"])
+            self.assertTrue(gitbay_sim.is_read_only(tuple(name.split())))
