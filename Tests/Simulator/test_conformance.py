@@ -1771,7 +1771,8 @@ class RepoFileTests(StateSim):
         self.assertNotIn("truncated", at_limit)
 
     def test_refusals_in_gitbays_order(self):
-        repos = [files_repo(), dict(files_repo(), path="krz/private", visibility="private", access=["alice"], admins=["alice"])]
+        repos = [files_repo(), dict(files_repo(), path="krz/private", visibility="private", access=["alice"],
+                                    admins=["alice"])]
         self.start(forge(repos))
         cat_usage = "usage: repo cat <owner/name> <path> [--ref <ref>]"
         for argv, status, code, error in [
@@ -1890,7 +1891,50 @@ class PushedFileTests(StateSim):
 
 # `git diff --stat --patch` of a real repository holding the two commits of diff_repo() (git 2.39):
 # what gitbay's mr diff sends for them.
-GIT_DIFF = ' .gitbay/bot.yml |   3 ++-\n bin             | Bin 3 -> 0 bytes\n d/{f => g}      |   0\n e               |   0\n n.txt           |   1 +\n nonl            |   1 +\n 6 files changed, 4 insertions(+), 1 deletion(-)\n\ndiff --git a/.gitbay/bot.yml b/.gitbay/bot.yml\nindex a8926a5..1378531 100644\n--- a/.gitbay/bot.yml\n+++ b/.gitbay/bot.yml\n@@ -1 +1,2 @@\n-a: 1\n+a: 2\n+b: 1\ndiff --git a/bin b/bin\ndeleted file mode 100644\nindex d5d0b8b..0000000\nBinary files a/bin and /dev/null differ\ndiff --git a/d/f b/d/g\nsimilarity index 100%\nrename from d/f\nrename to d/g\ndiff --git a/e b/e\nnew file mode 100644\nindex 0000000..e69de29\ndiff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..3e75765\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+new\ndiff --git a/nonl b/nonl\nnew file mode 100644\nindex 0000000..fa7af8b\n--- /dev/null\n+++ b/nonl\n@@ -0,0 +1 @@\n+z\n\\ No newline at end of file\n'
+GIT_DIFF = (
+    ' .gitbay/bot.yml |   3 ++-\n'
+    ' bin             | Bin 3 -> 0 bytes\n'
+    ' d/{f => g}      |   0\n'
+    ' e               |   0\n'
+    ' n.txt           |   1 +\n'
+    ' nonl            |   1 +\n'
+    ' 6 files changed, 4 insertions(+), 1 deletion(-)\n'
+    '\n'
+    'diff --git a/.gitbay/bot.yml b/.gitbay/bot.yml\n'
+    'index a8926a5..1378531 100644\n'
+    '--- a/.gitbay/bot.yml\n'
+    '+++ b/.gitbay/bot.yml\n'
+    '@@ -1 +1,2 @@\n'
+    '-a: 1\n'
+    '+a: 2\n'
+    '+b: 1\n'
+    'diff --git a/bin b/bin\n'
+    'deleted file mode 100644\n'
+    'index d5d0b8b..0000000\n'
+    'Binary files a/bin and /dev/null differ\n'
+    'diff --git a/d/f b/d/g\n'
+    'similarity index 100%\n'
+    'rename from d/f\n'
+    'rename to d/g\n'
+    'diff --git a/e b/e\n'
+    'new file mode 100644\n'
+    'index 0000000..e69de29\n'
+    'diff --git a/n.txt b/n.txt\n'
+    'new file mode 100644\n'
+    'index 0000000..3e75765\n'
+    '--- /dev/null\n'
+    '+++ b/n.txt\n'
+    '@@ -0,0 +1 @@\n'
+    '+new\n'
+    'diff --git a/nonl b/nonl\n'
+    'new file mode 100644\n'
+    'index 0000000..fa7af8b\n'
+    '--- /dev/null\n'
+    '+++ b/nonl\n'
+    '@@ -0,0 +1 @@\n'
+    '+z\n'
+    '\\ No newline at end of file\n'
+)
 
 
 def diff_repo(**extra):
