@@ -13,6 +13,7 @@ Usage:
       [--user-token NAME=TOKEN ...] [--read-only-token TOKEN] [--token-expires TIMESTAMP] [--journal FILE]
       [--api-rate 120] [--write-rate 60] [--time-scale 1.0] [--clock running|frozen]
       [--seed N] [--fault SPEC ...] [--webhook-retry-base 30] [--webhook-allow-local]
+      [--max-blob-bytes 104857600]
 
 The first line of stdout is the base URL; the server then runs until SIGTERM or SIGINT.
 Python 3 standard library only.
@@ -34,6 +35,10 @@ Every head a merge request has had is kept as gitbay's mr_heads rows (`revisions
 whoever the pusher. `repo access revoke` takes an account's own grant away, and the merge queue
 asks whether the queuer, and a pusher, may still write (control/mergequeue.go).
 
+Files: `repo tree` and `repo cat` read each repository's `commits`, a snapshot of the files at each
+commit, with git's own object ids (control/read.go); --max-blob-bytes is gitbay's [limits]
+max_blob_bytes, where `repo cat` cuts a file.
+
 --token-expires gives the main token an expiry (also `POST /_sim/control {"token_expires": TS|null}`):
 it cannot queue a merge (mr merge --when-ready, exit 4, as gitbay's mergequeue.go queueMerge
 refuses any expiring credential) and is refused with 401 once the expiry has passed. A queued
@@ -44,6 +49,7 @@ it at its next attempt (queueCredentialLapsed).
 import argparse
 import base64
 import datetime as dt
+import difflib
 import gzip
 import hashlib
 import hmac
@@ -410,6 +416,7 @@ class Forge:
             _require(isinstance(r["admins"], list) and all(isinstance(u, str) for u in r["admins"]),
                      "%s.admins must be a list of usernames" % path)
         r["webhooks"] = [self._load_hook(path, h) for h in r.get("webhooks") or []]
+        load_commits(r)
         if "ci_jobs" in r:
             _require(isinstance(r["ci_jobs"], list) and all(isinstance(j, str) and j for j in r["ci_jobs"]),
                      "%s.ci_jobs must be a list of job names" % path)
@@ -1032,8 +1039,8 @@ KNOWN = {tuple(p.split()) for p in KNOWN_PATHS.replace("\n", "").split(";")}
 
 # ReadOnly commands among the unsimulated ones (protocol doc §1.3); every other one is a write.
 READ_ONLY_UNSIMULATED = {tuple(p.split()) for p in (
-    "help;keys list;repo tree;repo cat;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
-    "repo settings show;mr diff;dashboard;notifications list;notifications settings show;"
+    "help;keys list;repo blame;repo diff;repo grep;repo search;repo topics;repo bookmarks;"
+    "repo settings show;dashboard;notifications list;notifications settings show;"
     "query list;query show;query run;search;token list;webhook list;webhook deliveries;build jobs;build log;"
     "mr range-diff;mr threads;release list;release show;status list;explore;org list;org show;"
     "org label list;org members list;profile show;email list;snippet list;snippet show;wiki list;"
@@ -2326,6 +2333,7 @@ def merge_now(forge, r, a, strategy, by, now):
         sha = a["head_sha"]
     else:
         sha = hashlib.sha1(("%s:%s:%s:%s" % (strategy, r["path"], a["number"], a["head_sha"])).encode()).hexdigest()
+    record_merge(r, a, old, sha, strategy)
     r["branches"][target] = sha
     mark_merged(r, a, by, now)
     forge.record_event(r["path"], by, "mr.merged", {"number": a["number"], "sha": sha}, now)
@@ -2598,8 +2606,9 @@ STATUS_SET_USAGE = ("status set <owner/name> <sha> --context <c> --state pending
 
 def known_shas(r):
     """The commits the simulator knows a repository has: branch and tag tips, MR heads and their
-    listed commits, built commits and commits with statuses."""
+    listed commits, built commits, commits with statuses and those of `commits`."""
     shas = set(r["branches"].values()) | set((r.get("tags") or {}).values()) | set(r["statuses"])
+    shas.update(r.get("commits") or {})
     for m in r["merge_requests"]:
         shas.add(m["head_sha"])
         shas.update(c.get("sha") for c in m.get("commits") or [] if c.get("sha"))
@@ -2679,6 +2688,570 @@ def h_status_list(ctx, fl, p):
                 row[dst] = st[src]
         rows.append(row)
     return {"sha": full, "combined": combined_state(r["statuses"].get(full)) or "", "statuses": rows or None}
+
+
+# ---------------------------------------------------------------------------------------------
+# Repository files: `repo tree` and `repo cat` (internal/control/read.go, dca7370c) over the
+# commits the forge-state file and the `push` control give (docs/forge-state.md, Commits). The
+# simulator has no git: a commit is a snapshot of its files, and the object ids are computed as
+# git computes them (blob and tree hashes), so they match what a real repository would answer.
+
+MAX_BLOB_BYTES = 100 << 20  # config/config.go Default: Limits.MaxBlobBytes
+FILE_MODES = ("100644", "100755", "120000")
+REPO_TREE_USAGE = "repo tree <owner/name> [<path>] [--ref <ref>]"
+REPO_CAT_USAGE = "repo cat <owner/name> <path> [--ref <ref>]"
+
+
+def load_commits(r):
+    """A repository's `commits`: `{"<sha>": {"files": {path: file}, "parents"?: [sha...]}}`, each a
+    snapshot of every file at that commit, where a file is its text, or `{"content": text}` or
+    `{"base64": bytes}` with an optional `mode` (100644, 100755 or 120000). Paths are relative,
+    clean and slash-separated, and no path is both a file and a directory. guess: a commit the
+    file does not describe (every commit of an older file) has no files and no parents."""
+    path = r["path"]
+    commits = r.get("commits")
+    if commits is None:
+        return
+    _require(isinstance(commits, dict), "%s.commits must map a sha to {files, parents?}" % path)
+    for sha, c in commits.items():
+        check_commit("%s.commits[%s]" % (path, sha), sha, c)
+
+
+def check_commit(at, sha, c):
+    """One commit of `commits` as load_commits takes it, or a StateError naming `at`."""
+    _require(re.fullmatch("[0-9a-f]{40}", sha or ""), "%s: a commit is keyed by its 40-hex sha" % at)
+    _require(isinstance(c, dict) and set(c) <= {"files", "parents", "message"},
+             "%s: a commit is {files, parents?, message?}" % at)
+    parents = c.get("parents", [])
+    _require(isinstance(parents, list) and all(isinstance(p, str) and re.fullmatch("[0-9a-f]{40}", p)
+                                               for p in parents), "%s.parents: a list of 40-hex shas" % at)
+    files = c.get("files", {})
+    _require(isinstance(files, dict), "%s.files must map a path to a file" % at)
+    for p, f in files.items():
+        _require(clean_file_path(p) == p, "%s.files: %s is not a clean relative path" % (at, json.dumps(p)))
+        file_bytes(f, "%s.files[%s]" % (at, p))
+    for p in files:
+        for i in range(len(p)):
+            if p[i] == "/":
+                _require(p[:i] not in files, "%s.files: %s is a file and a directory" % (at, p[:i]))
+
+
+def record_pushed_commit(r, req, branch, old, sha):
+    """The commit a `push` control lands (docs/forge-state.md, Pushes): `files` changes the files of
+    its parent (path to a file, or null to delete one that is there), the parent being `parent`,
+    else the branch's old tip, else, for a new branch, the default branch's tip (a guess: the
+    branch starts there). A sha already in `commits` keeps its files (`files` is then refused).
+    Nothing is recorded for a repository without `commits` when `files` is not given, so pushes
+    of older files stay as they were; otherwise the commit is added with its parent and the
+    resulting files (unchanged without `files`: a commit that touches none)."""
+    files = req.get("files")
+    commits = r.get("commits")
+    if files is None and commits is None:
+        return
+    _require(files is None or isinstance(files, dict), "push: files must map a path to a file or null")
+    commits = commits or {}
+    if sha in commits:
+        _require(files is None, "push: commit %s is in %s.commits already; its files cannot change" % (sha, r["path"]))
+        return
+    parent = req.get("parent") or (old if old != ZERO_SHA else r["branches"].get(r["default_branch"], ""))
+    _require(isinstance(parent, str), "push: parent must be a sha")
+    tree = dict(commit_files(r, parent)) if parent else {}
+    for p, f in (files or {}).items():
+        if f is None:
+            _require(p in tree, "push: %s has no file %s to delete at %s" % (r["path"], p, parent or "(none)"))
+            del tree[p]
+        else:
+            tree[p] = f
+    c = {"parents": [parent], "files": tree} if parent else {"files": tree}
+    if req.get("subject"):
+        c["message"] = req["subject"]
+    check_commit("push %s" % branch, sha, c)
+    r.setdefault("commits", {})[sha] = c
+
+
+def clean_file_path(p):
+    """A path as a file in a commit must be written: no empty, `.` or `..` part, no slash at an end."""
+    if not isinstance(p, str) or not p or any(part in ("", ".", "..") for part in p.split("/")) or "\0" in p:
+        return None
+    return p
+
+
+def file_bytes(f, where="file"):
+    """The bytes and mode of a file of a commit (load_commits)."""
+    if isinstance(f, str):
+        return f.encode("utf-8"), "100644"
+    _require(isinstance(f, dict) and set(f) <= {"content", "base64", "mode"}
+             and (("content" in f) != ("base64" in f)),
+             "%s: a file is its text, or {\"content\"|\"base64\", \"mode\"?}" % where)
+    mode = f.get("mode", "100644")
+    _require(mode in FILE_MODES, "%s: mode is one of %s" % (where, ", ".join(FILE_MODES)))
+    if "content" in f:
+        _require(isinstance(f["content"], str), "%s: content is text" % where)
+        return f["content"].encode("utf-8"), mode
+    try:
+        return base64.b64decode(f["base64"], validate=True), mode
+    except (ValueError, TypeError):
+        raise StateError("%s: base64 is not valid base64" % where)
+
+
+def commit_files(r, sha):
+    """The files of a commit; {} for a commit the simulator was not told about (load_commits)."""
+    return ((r.get("commits") or {}).get(sha) or {}).get("files") or {}
+
+
+def git_object_id(kind, body):
+    """git's object id: SHA-1 of `<kind> <size>\\0<body>`."""
+    return hashlib.sha1(b"%s %d\0" % (kind.encode(), len(body)) + body).hexdigest()
+
+
+def git_tree_order(name, is_tree):
+    """git's tree entry order (tree.c base_name_compare): by name bytes, a tree as name + '/'."""
+    return name.encode("utf-8") + (b"/" if is_tree else b"")
+
+
+def tree_level(files, dir_path):
+    """One level of the tree at `dir_path` ("" for the root), as gitutil.ListTree reads `git ls-tree
+    -l`: [(name, type, mode, sha, size or -1)] in git's order; None when `dir_path` is no directory.
+    A subtree's id is its tree object's, built from its entries as git writes a tree."""
+    prefix = dir_path + "/" if dir_path else ""
+    if dir_path and not any(p.startswith(prefix) for p in files):
+        return None
+    blobs, trees = {}, set()
+    for p, f in files.items():
+        if not p.startswith(prefix):
+            continue
+        rest = p[len(prefix):]
+        if "/" in rest:
+            trees.add(rest.split("/", 1)[0])
+        else:
+            blobs[rest] = file_bytes(f)
+    out = []
+    for name in trees:
+        sub = tree_level(files, prefix + name)
+        out.append((name, "tree", "040000", tree_id(sub), -1))
+    for name, (data, mode) in blobs.items():
+        out.append((name, "blob", mode, git_object_id("blob", data), len(data)))
+    out.sort(key=lambda e: git_tree_order(e[0], e[1] == "tree"))
+    return out
+
+
+def tree_id(entries):
+    """The id of the tree object holding `entries` (tree_level's rows): git writes a tree's mode
+    without its leading zero."""
+    body = b"".join(b"%s %s\0" % (mode.lstrip("0").encode(), name.encode("utf-8")) + bytes.fromhex(sha)
+                    for name, _, mode, sha, _ in entries)
+    return git_object_id("tree", body)
+
+
+def resolve_rev(r, rev):
+    """gitutil.ResolveRef (`git rev-parse --verify <rev>^{commit}`) as far as the simulator knows
+    refs: a branch (or refs/heads/<b>), a tag (or refs/tags/<t>), an MR's refs/merge-requests/<n>/head,
+    or a full or abbreviated sha of a commit it has seen (4+ hex digits, one match). None otherwise.
+    guess: revision expressions such as main~1 are not simulated."""
+    if not rev:
+        return None
+    for prefix, refs in (("refs/heads/", r["branches"]), ("refs/tags/", r.get("tags") or {})):
+        name = rev[len(prefix):] if rev.startswith(prefix) else rev
+        if name in refs:
+            return refs[name]
+    g = re.fullmatch(r"refs/merge-requests/(\d+)/head", rev)
+    if g:
+        m = next((x for x in r["merge_requests"] if x["number"] == int(g.group(1))), None)
+        return m["head_sha"] or None if m else None
+    if re.fullmatch(r"[0-9a-f]{4,40}", rev):
+        hits = sorted(x for x in known_shas(r) if x.startswith(rev))
+        if len(hits) == 1:
+            return hits[0]
+    return None
+
+
+def read_args(args, usage, max_pos):
+    """control/read.go readArgs: `--ref <r>` is the one flag; any other `--word` is an unknown flag
+    (no hint); a positional past `max_pos` is the usage. Answers (positionals, ref)."""
+    pos, ref = [], ""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--ref":
+            if i + 1 >= len(args):
+                raise CmdError(EXIT_USAGE, "--ref requires a value")
+            ref = args[i + 1]
+            i += 2
+            continue
+        if a.startswith("--"):
+            raise CmdError(EXIT_USAGE, "unknown flag %s\nusage: %s" % (go_quote(a), usage))
+        if len(pos) >= max_pos:
+            raise usage_error("", usage)
+        pos.append(a)
+        i += 1
+    return pos, ref
+
+
+def clean_repo_path(p):
+    """control/read.go cleanRepoPath: slashes trimmed at both ends, then path.Clean; ("", True) for
+    an empty path, (None, False) for one that cleans to `.` or leaves the repository."""
+    p = p.strip("/")
+    if p == "":
+        return "", True
+    parts = []
+    for part in p.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts and parts[-1] != "..":
+                parts.pop()
+            else:
+                parts.append("..")
+            continue
+        parts.append(part)
+    cleaned = "/".join(parts) or "."
+    if cleaned in (".", "..") or cleaned.startswith("../"):
+        return None, False
+    return cleaned, True
+
+
+def readable_repo(ctx, path):
+    """control/repo.go resolveRepo with policy.CanRead: unknown or unreadable, exit 3."""
+    r = ctx.forge.repo(path)
+    if not can_read(ctx.forge, ctx.user, r):
+        raise CmdError(EXIT_NOT_FOUND, "repository %s not found" % path)
+    return r
+
+
+def ref_commit(r, ref):
+    """The ref a read names, the default branch when none, and the commit it resolves to: exit 3
+    `no ref "x" in <repo>` otherwise, which is what an empty repository answers (no branch yet)."""
+    ref = ref or r["default_branch"]
+    sha = resolve_rev(r, ref)
+    if sha is None:
+        raise CmdError(EXIT_NOT_FOUND, "no ref %s in %s" % (go_quote(ref), r["path"]))
+    return ref, sha
+
+
+def h_repo_tree(ctx, args):
+    """`repo tree <owner/name> [<path>] [--ref <ref>]` (control/read.go runRepoTree): readArgs (exit
+    2), one positional at least (exit 2), read access (exit 3), the path (exit 2 `path must stay
+    inside the repository`), the ref (exit 3), the directory (exit 3 `no such path "<dir>" in
+    <repo> at <ref>`, a file's path included). Answers {path, ref, dir, entries}: each entry
+    {name, type, mode, sha, size?}, size left out for a tree and for an empty blob (omitempty);
+    entries [] when empty, in git's order."""
+    pos, ref = read_args(args, REPO_TREE_USAGE, 2)
+    if not pos:
+        raise usage_error("", REPO_TREE_USAGE)
+    r = readable_repo(ctx, pos[0])
+    dir_path = ""
+    if len(pos) == 2:
+        dir_path, ok = clean_repo_path(pos[1])
+        if not ok:
+            raise CmdError(EXIT_USAGE, "path must stay inside the repository")
+    ref, sha = ref_commit(r, ref)
+    entries = tree_level(commit_files(r, sha), dir_path)
+    if entries is None:
+        raise CmdError(EXIT_NOT_FOUND, "no such path %s in %s at %s" % (go_quote(dir_path), r["path"], ref))
+    out = []
+    for name, kind, mode, oid, size in entries:
+        e = {"name": name, "type": kind, "mode": mode, "sha": oid}
+        if kind != "tree" and size > 0:
+            e["size"] = size
+        out.append(e)
+    return {"path": r["path"], "ref": ref, "dir": dir_path, "entries": out}
+
+
+def go_json_string(data):
+    """string(data) as Go's encoding/json writes it: each byte that starts no valid UTF-8 sequence
+    becomes U+FFFD (encode.go: DecodeRuneInString gives RuneError, size 1)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    out, i = [], 0
+    while i < len(data):
+        if data[i] < 0x80:
+            out.append(chr(data[i]))
+            i += 1
+            continue
+        for n in (2, 3, 4):
+            try:
+                ch = data[i:i + n].decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1:
+                out.append(ch)
+                i += n
+                break
+        else:
+            out.append("\ufffd")
+            i += 1
+    return "".join(out)
+
+
+def h_repo_cat(ctx, args):
+    """`repo cat <owner/name> <path> [--ref <ref>]` (control/read.go runRepoCat): readArgs (exit 2),
+    exactly two positionals (exit 2), read access (exit 3), the path, which may not be empty (exit
+    2), the ref (exit 3), the blob (exit 3 `no such file "<path>" in <repo> at <ref>`: a directory
+    or a missing file). It reads max_blob_bytes + 1 bytes (config Limits.MaxBlobBytes, 100 MiB by
+    default, `--max-blob-bytes` here): a larger blob comes back cut to the cap with truncated:
+    true. binary is whether a NUL byte is among them (gitutil.IsBinary); a binary blob is sent as
+    base64, any other as content; both omitempty, so an empty file has neither."""
+    pos, ref = read_args(args, REPO_CAT_USAGE, 2)
+    if len(pos) != 2:
+        raise usage_error("", REPO_CAT_USAGE)
+    r = readable_repo(ctx, pos[0])
+    file_path, ok = clean_repo_path(pos[1])
+    if not ok or file_path == "":
+        raise CmdError(EXIT_USAGE, "path must stay inside the repository")
+    ref, sha = ref_commit(r, ref)
+    f = commit_files(r, sha).get(file_path)
+    if f is None:
+        raise CmdError(EXIT_NOT_FOUND, "no such file %s in %s at %s" % (go_quote(file_path), r["path"], ref))
+    data, _ = file_bytes(f)
+    limit = getattr(ctx.sim, "max_blob_bytes", MAX_BLOB_BYTES)
+    truncated = len(data) > limit
+    if truncated:
+        data = data[:limit]
+    binary = b"\0" in data
+    out = {"path": r["path"], "ref": ref, "file": file_path, "size": len(data), "binary": binary}
+    if truncated:
+        out["truncated"] = True
+    if binary:
+        out["base64"] = base64.b64encode(data).decode("ascii")
+    elif data:
+        out["content"] = go_json_string(data)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# What a merge request changes: `mr diff` (control/mr.go runMRDiff, 67d2c52b), raw text that the
+# API wraps in `output` (httpd/api.go apiCmd, apiread.go apiRead).
+
+MR_DIFF_LIMIT = 4 << 20  # runMRDiff: gitutil.Diff(dir, base, head, 4<<20)
+STAT_WIDTH = 80  # git diff --stat's width when its output is no terminal
+
+
+class RawOutput:
+    """A command's stdout that is not one JSON object (`mr diff`): the API answers
+    {"protocol_version", "output", "exit_code", "stderr"?} without `data` (httpd/api.go apiCmd:
+    json.Unmarshal of stdout fails, so it is wrapped; stderr is added when not blank)."""
+
+    def __init__(self, output, stderr=""):
+        self.output = output
+        self.stderr = stderr
+
+    def envelope(self, code):
+        out = {"protocol_version": PROTOCOL_VERSION, "output": self.output, "exit_code": code}
+        if self.stderr.strip():
+            out["stderr"] = self.stderr.strip()
+        return out
+
+
+def merge_base(r, a, b):
+    """`git merge-base a b` over the commits' `parents` (docs/forge-state.md, Commits): the nearest
+    ancestor of b that is an ancestor of a (each commit its own). None when they share none, which
+    is every pair of commits the file does not relate. guess: with criss-cross histories git may
+    pick another best base."""
+    if not a or not b:
+        return None
+    commits = r.get("commits") or {}
+
+    def walk(start):
+        seen, queue = [start], [start]
+        while queue:
+            nxt = []
+            for sha in queue:
+                for p in (commits.get(sha) or {}).get("parents") or []:
+                    if p not in seen:
+                        seen.append(p)
+                        nxt.append(p)
+            queue = nxt
+        return seen
+
+    of_a = set(walk(a))
+    return next((sha for sha in walk(b) if sha in of_a), None)
+
+
+def diff_pairs(old, new):
+    """The files two trees differ in, as git diff pairs them: (old path, new path), None for a
+    side that has none, in path order; a file deleted here and added there with the same bytes and
+    mode is one rename (git's default diff.renames). guess: only exact renames are found (git also
+    pairs files at least 50% alike)."""
+    deleted = sorted((p for p in old if p not in new), key=lambda p: p.encode("utf-8"))
+    added = sorted((p for p in new if p not in old), key=lambda p: p.encode("utf-8"))
+    pairs = [(p, p) for p in old if p in new and file_bytes(old[p]) != file_bytes(new[p])]
+    for p in added:
+        src = next((d for d in deleted if file_bytes(old[d]) == file_bytes(new[p])), None)
+        if src is not None:
+            deleted.remove(src)
+            pairs.append((src, p))
+        else:
+            pairs.append((None, p))
+    pairs.extend((d, None) for d in deleted)
+    return sorted(pairs, key=lambda x: (x[1] if x[1] is not None else x[0]).encode("utf-8"))
+
+
+def patch_lines(a, b):
+    """The hunks of a text change, three lines of context, `\\ No newline at end of file` after a
+    last line without one. guess: Python's difflib draws the hunks (git's diff may place a change
+    differently) and no function name follows the @@ line."""
+    out = []
+    for line in list(difflib.unified_diff(a.splitlines(True), b.splitlines(True), n=3))[2:]:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def short_id(data):
+    return git_object_id("blob", data)[:7] if data is not None else "0000000"
+
+
+def file_patch(old_path, new_path, old, new):
+    """One `diff --git` section of `git diff --patch`, with its `--stat` numbers (added, deleted,
+    or None for a binary file)."""
+    a_data, a_mode = file_bytes(old) if old is not None else (None, None)
+    b_data, b_mode = file_bytes(new) if new is not None else (None, None)
+    a_name, b_name = old_path or new_path, new_path or old_path
+    head = ["diff --git a/%s b/%s\n" % (a_name, b_name)]
+    if old is None:
+        head.append("new file mode %s\n" % b_mode)
+    elif new is None:
+        head.append("deleted file mode %s\n" % a_mode)
+    elif old_path != new_path:
+        head += ["similarity index 100%\n", "rename from %s\n" % old_path, "rename to %s\n" % new_path]
+        return "".join(head), (0, 0)
+    elif a_mode != b_mode:
+        head += ["old mode %s\n" % a_mode, "new mode %s\n" % b_mode]
+    if a_data != b_data:
+        mode = " %s" % a_mode if old is not None and new is not None and a_mode == b_mode else ""
+        head.append("index %s..%s%s\n" % (short_id(a_data), short_id(b_data), mode))
+    a_label = "a/" + a_name if old is not None else "/dev/null"
+    b_label = "b/" + b_name if new is not None else "/dev/null"
+    if (a_data and b"\0" in a_data) or (b_data and b"\0" in b_data):
+        head.append("Binary files %s and %s differ\n" % (a_label, b_label))
+        return "".join(head), None
+    a_text, b_text = go_json_string(a_data or b""), go_json_string(b_data or b"")
+    if a_text == b_text:
+        return "".join(head), (0, 0)
+    body = patch_lines(a_text, b_text)
+    added = sum(1 for ln in body.splitlines() if ln.startswith("+"))
+    deleted = sum(1 for ln in body.splitlines() if ln.startswith("-"))
+    return "".join(head) + "--- %s\n+++ %s\n" % (a_label, b_label) + body, (added, deleted)
+
+
+def stat_name(old_path, new_path):
+    """A --stat name: the path, or a rename as `dir/{old => new}` (git's pprint_rename)."""
+    if old_path is None or new_path is None or old_path == new_path:
+        return new_path or old_path
+    pre = 0
+    while pre < min(len(old_path), len(new_path)) and old_path[pre] == new_path[pre]:
+        pre += 1
+    pre = old_path.rfind("/", 0, pre) + 1
+    suf = 0
+    while suf < min(len(old_path), len(new_path)) - pre and old_path[-1 - suf] == new_path[-1 - suf]:
+        suf += 1
+    cut = old_path.find("/", len(old_path) - suf) if suf else -1
+    suf = len(old_path) - cut if cut >= 0 else 0
+    a_mid, b_mid = old_path[pre:len(old_path) - suf], new_path[pre:len(new_path) - suf]
+    if not pre and not suf:
+        return "%s => %s" % (old_path, new_path)
+    return "%s{%s => %s}%s" % (old_path[:pre], a_mid, b_mid, old_path[len(old_path) - suf:])
+
+
+def stat_block(rows):
+    """`git diff --stat` (diff.c show_stats), simplified: one ` name | count bar` line per file,
+    `Bin X -> Y bytes` for a binary one, and the summary line. guess: long names are not cut and the
+    bar is scaled linearly into what is left of 80 columns."""
+    if not rows:
+        return ""
+    name_w = max(len(n) for n, _, _ in rows)
+    num_w = max([len(str(a + d)) for _, s, (a, d) in rows if s is not None] + [3 if any(s is None for _, s, _ in rows)
+                                                                                else 1])
+    graph_w = max(STAT_WIDTH - (1 + name_w + 3 + num_w + 1), 6)
+    most = max([a + d for _, s, (a, d) in rows if s is not None] + [0])
+    lines, ins, dels = [], 0, 0
+    for name, s, (a, d) in rows:
+        if s is None:
+            lines.append(" %-*s | Bin %d -> %d bytes\n" % (name_w, name, a, d))
+            continue
+        ins, dels = ins + a, dels + d
+        if most > graph_w:
+            a, d = (a * graph_w + most - 1) // most, (d * graph_w + most - 1) // most
+        bar = "+" * a + "-" * d
+        lines.append((" %-*s | %*d %s" % (name_w, name, num_w, s[0] + s[1], bar)).rstrip() + "\n")
+    n = len(rows)
+    summary = " %d file%s changed" % (n, "" if n == 1 else "s")
+    if ins or not dels:
+        summary += ", %d insertion%s(+)" % (ins, "" if ins == 1 else "s")
+    if dels or not ins:
+        summary += ", %d deletion%s(-)" % (dels, "" if dels == 1 else "s")
+    return "".join(lines) + summary + "\n\n"
+
+
+def diff_text(old, new):
+    """`git diff --stat --patch <base> <head>` (gitutil.Diff) of two commits' files."""
+    rows, patches = [], []
+    for old_path, new_path in diff_pairs(old, new):
+        o = old.get(old_path) if old_path else None
+        n = new.get(new_path) if new_path else None
+        text, counts = file_patch(old_path, new_path, o, n)
+        patches.append(text)
+        if counts is None:
+            sizes = (len(file_bytes(o)[0]) if o is not None else 0, len(file_bytes(n)[0]) if n is not None else 0)
+            rows.append((stat_name(old_path, new_path), None, sizes))
+        else:
+            rows.append((stat_name(old_path, new_path), counts, counts))
+    return stat_block(rows) + "".join(patches)
+
+
+def record_merge(r, a, target_tip, sha, strategy):
+    """What a merge leaves for `mr diff` and `repo cat`, in a repository with `commits`: the merge
+    base before the merge, kept as the MR's `merged_base` (store MarkMerged records it; runMRDiff
+    diffs from it once merged, since after a fast-forward the live merge base is the head), and
+    for a `merge` or `squash` the new commit: the target's files with the MR's changes applied
+    (parents the target's tip, and the head for `merge`). guess: no conflicts, file by file."""
+    commits = r.get("commits")
+    if commits is None:
+        return
+    base = merge_base(r, target_tip, a["head_sha"])
+    if base:
+        a["merged_base"] = base
+    if sha == a["head_sha"] or sha in commits:
+        return
+    files = dict(commit_files(r, target_tip))
+    head_files, base_files = commit_files(r, a["head_sha"]), commit_files(r, base) if base else {}
+    for path in set(head_files) | set(base_files):
+        if head_files.get(path) != base_files.get(path):
+            if path in head_files:
+                files[path] = head_files[path]
+            else:
+                files.pop(path, None)
+    parents = [target_tip] if target_tip != ZERO_SHA else []
+    if strategy == "merge":
+        parents.append(a["head_sha"])
+    commits[sha] = {"parents": parents, "files": files} if parents else {"files": files}
+
+
+def h_mr_diff(ctx, fl, p):
+    """`mr diff <owner/name> <n>` (control/mr.go runMRDiff, 67d2c52b): mrRef with CanRead (repository
+    3, `bad MR number "x"` 2, `MR !n not found in <repo>` 3; words past the second are ignored);
+    exit 1 when the head ref is gone (`the head of !n is no longer in the repository; its diff is
+    not available`) or there is no merge base (`no common history between refs/heads/<target> and
+    refs/merge-requests/<n>/head`, gitutil.MergeBase). The base is the one recorded at the merge
+    (`merged_base`), else the merge base of the target branch and the head now. The text is
+    `git diff --stat --patch` cut at 4 MiB, with `diff truncated at 4 MiB; fetch the branch for
+    the rest` on stderr when cut; over the API it is the `output` of the reply (RawOutput)."""
+    r, m = readable_item(ctx, fl.pos[0], fl.pos[1], "mr")
+    head = m["head_sha"]
+    if not head:
+        raise CmdError(EXIT_FAILURE, "the head of !%d is no longer in the repository; its diff is not available"
+                       % m["number"])
+    base = m.get("merged_base") or merge_base(r, r["branches"].get(m["target_ref"]), head)
+    if base is None:
+        raise CmdError(EXIT_FAILURE, "no common history between refs/heads/%s and refs/merge-requests/%d/head"
+                       % (m["target_ref"], m["number"]))
+    data = diff_text(commit_files(r, base), commit_files(r, head)).encode("utf-8")
+    stderr = ""
+    if len(data) > MR_DIFF_LIMIT:
+        data = data[:MR_DIFF_LIMIT]
+        stderr = "diff truncated at 4 MiB; fetch the branch for the rest"
+    return RawOutput(go_json_string(data), stderr)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3276,6 +3849,8 @@ SPECS = {
                            numeric=False),
     ("repo", "show"): Spec(h_repo_show, "repo show " + REPO, True, pos=(1, 1)),
     ("repo", "refs"): Spec(h_repo_refs, "repo refs " + REPO, True, pos=(1, 1)),
+    ("repo", "tree"): Spec(h_repo_tree, REPO_TREE_USAGE, True, "custom"),
+    ("repo", "cat"): Spec(h_repo_cat, REPO_CAT_USAGE, True, "custom"),
     ("repo", "access", "list"): Spec(h_repo_access_list, "repo access list " + REPO, True, pos=(1, 1)),
     ("repo", "access", "revoke"): Spec(h_repo_access_revoke, "repo access revoke %s <user>" % REPO, False,
                                        pos=(2, 2)),
@@ -3321,6 +3896,7 @@ SPECS = {
     ("mr", "show"): Spec(h_mr_show, "mr show %s <n>" % REPO, True, pos=(2, 2)),
     # mrRef runs before runMRRevisions counts the words, so a third word is refused after the lookup.
     ("mr", "revisions"): Spec(h_mr_revisions, "mr revisions %s <n>" % REPO, True, pos=(2, 2), check="at_least"),
+    ("mr", "diff"): Spec(h_mr_diff, "mr diff %s <n>" % REPO, True, pos=(2, 2), check="at_least"),
     ("mr", "label"): Spec(h_mr_label, "mr label %s <n> [--add <label>]... [--remove <label>]..." % REPO, False,
                           "flags", (2, 2), "at_least", multi=("--add", "--remove")),
     ("mr", "comment"): Spec(h_mr_comment, "mr comment %s <n> (--message <m> | --file -) [--format md|org]" % REPO,
@@ -3572,6 +4148,7 @@ class Simulator:
                       "unauthorized": 0, "not_modified": 0, "in_flight": 0, "held": 0, "faults": {}, "commands": {},
                       "methods": {}, "statuses": {},
                       "webhooks": {"attempted": 0, "delivered": 0, "failed": 0, "dead_lettered": 0}}
+        self.max_blob_bytes = getattr(args, "max_blob_bytes", MAX_BLOB_BYTES)
         self.webhook_allow_local = getattr(args, "webhook_allow_local", False)
         self.deliverer = Deliverer(self, self.webhook_allow_local,
                                    getattr(args, "webhook_retry_base", WEBHOOK_RETRY_BASE), args.time_scale)
@@ -3789,7 +4366,10 @@ class Simulator:
         code, payload, applied = self.dispatch(user, scope, argv, stdin, method == "GET", tok)
         if is_write:
             self.journal_write(user, argv, stdin, code, applied, fault.kind if fault else None)
-        obj = envelope(data=payload, exit_code=0) if code == EXIT_OK else envelope(error=payload, exit_code=code)
+        if isinstance(payload, RawOutput):
+            obj = payload.envelope(code)
+        else:
+            obj = envelope(data=payload, exit_code=0) if code == EXIT_OK else envelope(error=payload, exit_code=code)
         reply = Reply(status_for_exit(code), obj)
         if method == "GET":
             etag = '"%s"' % hashlib.sha256(("u%s\0" % user).encode() + reply.body).hexdigest()[:32]
@@ -4011,7 +4591,9 @@ def push(forge, req, now):
     Keys: repo, branch, sha (40 hex; not with delete), actor (default "alice"), forced,
     same_change (the new head proposes the old diff, so fresh reviews follow it: #198),
     subject (the commit's first line, for the builds), base_sha (the revision's merge base;
-    default the target branch's tip, "" for none)."""
+    default the target branch's tip, "" for none), files and parent (the files the pushed
+    commit changes, record_pushed_commit; the `push` event still names no file, as gitbay's
+    does not)."""
     _require(isinstance(req, dict), "push must be an object")
     r = forge.repo(req.get("repo"))
     branch, sha = req.get("branch"), req.get("sha")
@@ -4027,6 +4609,8 @@ def push(forge, req, now):
     old = r["branches"].get(branch, ZERO_SHA)
     if old == sha:
         return  # git runs no hook for a ref that did not move
+    if not deleted:
+        record_pushed_commit(r, req, branch, old, sha)
     if deleted:
         del r["branches"][branch]
     else:
@@ -4251,12 +4835,17 @@ def parse_args(argv):
                          "divided by --time-scale")
     ap.add_argument("--webhook-allow-local", action="store_true",
                     help="let webhooks target loopback and private addresses (gitbay's webhooks.allow_local)")
+    ap.add_argument("--max-blob-bytes", type=int, default=MAX_BLOB_BYTES, metavar="BYTES",
+                    help="the instance's [limits] max_blob_bytes: repo cat answers a larger file cut there, "
+                         "truncated (gitbay: 100 MiB)")
     ap.add_argument("--exit-with-stdin", action="store_true",
                     help="stop when standard input reaches end of file: a parent that dies, however it "
                          "dies, leaves no simulator behind")
     args = ap.parse_args(argv)
     if args.time_scale <= 0:
         ap.error("--time-scale must be positive")
+    if args.max_blob_bytes < 0:
+        ap.error("--max-blob-bytes must not be negative")
     if args.webhook_retry_base < 0:
         ap.error("--webhook-retry-base must not be negative")
     if args.token_expires is not None:

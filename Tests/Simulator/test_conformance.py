@@ -1699,3 +1699,330 @@ class WireShapeTests(StateSim):
         self.assertEqual(self.feed()[0]["kind"], "mr.labeled")
         deliveries = self.sim.data("webhook", "deliveries", "krz/app")
         self.assertEqual([d["event"] for d in deliveries], ["mr.labeled"])
+
+
+# git's own object ids for the files of files_repo(), as `git hash-object` and `git ls-tree` give them
+# (git 2.39): "a: 1\n", "x\0y", "hi\n", the link target "d/f", and the trees .gitbay and d.
+BOT_YML_BLOB, BIN_BLOB = "a8926a52d8dcba5c4386945476ab6a2ad008afd4", "d5d0b8b4c4c9e936890870f6799cfbb5ba984470"
+LINK_BLOB, GITBAY_TREE = "c3828df67208a773b49a92d56e9cf58d00a081ee", "3838c85e00b146fa1de8ac02636d204ed0e5ed1a"
+D_TREE = "df55a7dce59d040dc7819c1e241082965a80ebd9"
+
+
+def files_repo(**extra):
+    """app_repo() whose main (SHA_A) holds .gitbay/bot.yml, a binary file, d/f, a symbolic link, an
+    empty file and a Latin-1 text; feat-1 (SHA_B) changes bot.yml; tag v1 is main."""
+    base = {".gitbay/bot.yml": "a: 1\n", "bin": {"base64": "eAB5"}, "d/f": "hi\n",
+            "link": {"content": "d/f", "mode": "120000"}, "empty": "", "latin": {"base64": "Y2Fm6Qo="}}
+    commits = {SHA_A: {"files": base},
+               SHA_B: {"parents": [SHA_A], "files": dict(base, **{".gitbay/bot.yml": "a: 2\n"})}}
+    return app_repo(commits=commits, tags={"v1": SHA_A}, **extra)
+
+
+class RepoFileTests(StateSim):
+    """`repo tree` and `repo cat` (internal/control/read.go runRepoTree, runRepoCat, readArgs,
+    cleanRepoPath; internal/gitutil/read.go ListTree, ReadBlob, ResolveRef, IsBinary)."""
+
+    def test_tree_lists_one_level_with_gits_object_ids(self):
+        self.start(forge([files_repo()]))
+        root = self.sim.data("repo", "tree", "krz/app")
+        self.assertEqual((root["path"], root["ref"], root["dir"]), ("krz/app", "main", ""))
+        self.assertEqual([(e["name"], e["type"], e["mode"]) for e in root["entries"]], [
+            (".gitbay", "tree", "040000"), ("bin", "blob", "100644"), ("d", "tree", "040000"),
+            ("empty", "blob", "100644"), ("latin", "blob", "100644"), ("link", "blob", "120000")])
+        by_name = {e["name"]: e for e in root["entries"]}
+        self.assertEqual(by_name[".gitbay"], {"name": ".gitbay", "type": "tree", "mode": "040000", "sha": GITBAY_TREE})
+        self.assertEqual(by_name["d"]["sha"], D_TREE)
+        self.assertEqual((by_name["bin"]["sha"], by_name["bin"]["size"]), (BIN_BLOB, 3))
+        self.assertEqual(by_name["link"]["sha"], LINK_BLOB)
+        self.assertNotIn("size", by_name["empty"])  # size,omitempty: an empty blob has none
+        sub = self.sim.data("repo", "tree", "krz/app", ".gitbay")
+        self.assertEqual(sub, {"path": "krz/app", "ref": "main", "dir": ".gitbay", "entries": [
+            {"name": "bot.yml", "type": "blob", "mode": "100644", "sha": BOT_YML_BLOB, "size": 5}]})
+        # The blob id tells a changed file without reading it.
+        other = self.sim.data("repo", "tree", "krz/app", ".gitbay", "--ref", "feat-1")["entries"][0]
+        self.assertNotEqual(other["sha"], BOT_YML_BLOB)
+        self.assertEqual(self.sim.data("repo", "tree", "krz/app", ".gitbay", "--ref", "v1")["entries"][0]["sha"],
+                         BOT_YML_BLOB)
+
+    def test_cat_answers_text_binary_empty_and_link(self):
+        self.start(forge([files_repo()]))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml"), {
+            "path": "krz/app", "ref": "main", "file": ".gitbay/bot.yml", "size": 5, "binary": False,
+            "content": "a: 1\n"})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "bin"), {
+            "path": "krz/app", "ref": "main", "file": "bin", "size": 3, "binary": True, "base64": "eAB5"})
+        # content and base64 are both omitempty: an empty file has neither.
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "empty"), {
+            "path": "krz/app", "ref": "main", "file": "empty", "size": 0, "binary": False})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "link")["content"], "d/f")
+        # No NUL, so not binary: Go's encoder makes the invalid UTF-8 byte U+FFFD.
+        latin = self.sim.data("repo", "cat", "krz/app", "latin")
+        self.assertEqual((latin["binary"], latin["size"], latin["content"]), (False, 5, "caf\ufffd\n"))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", "feat-1")["content"],
+                         "a: 2\n")
+
+    def test_a_blob_over_the_limit_comes_back_cut_and_truncated(self):
+        # read.go runRepoCat reads MaxBlobBytes + 1 bytes; config.go Default: 100 MiB.
+        self.start(forge([files_repo()]), "--max-blob-bytes", "4")
+        cut = self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml")
+        self.assertEqual((cut["size"], cut["content"], cut["truncated"]), (4, "a: 1", True))
+        at_limit = self.sim.data("repo", "cat", "krz/app", "bin")
+        self.assertEqual((at_limit["size"], at_limit["binary"]), (3, True))
+        self.assertNotIn("truncated", at_limit)
+
+    def test_refusals_in_gitbays_order(self):
+        repos = [files_repo(), dict(files_repo(), path="krz/private", visibility="private", access=["alice"],
+                                    admins=["alice"])]
+        self.start(forge(repos))
+        cat_usage = "usage: repo cat <owner/name> <path> [--ref <ref>]"
+        for argv, status, code, error in [
+            (("repo", "cat", "krz/app"), 400, 2, cat_usage),
+            (("repo", "cat", "krz/app", "a", "b"), 400, 2, cat_usage),
+            (("repo", "tree"), 400, 2, "usage: repo tree <owner/name> [<path>] [--ref <ref>]"),
+            (("repo", "cat", "nope/nope", "x", "--x"), 400, 2, 'unknown flag "--x"\n' + cat_usage),
+            (("repo", "cat", "krz/app", "x", "--"), 400, 2, 'unknown flag "--"\n' + cat_usage),
+            (("repo", "cat", "krz/app", "x", "--ref"), 400, 2, "--ref requires a value"),
+            (("repo", "cat", "nope/nope", "../x"), 404, 3, "repository nope/nope not found"),
+            (("repo", "cat", "krz/private", "x"), 404, 3, "repository krz/private not found"),
+            (("repo", "cat", "krz/app", "../x", "--ref", "nope"), 400, 2, "path must stay inside the repository"),
+            (("repo", "cat", "krz/app", "/"), 400, 2, "path must stay inside the repository"),
+            (("repo", "tree", "krz/app", "."), 400, 2, "path must stay inside the repository"),
+            (("repo", "cat", "krz/app", "nope", "--ref", "nope"), 404, 3, 'no ref "nope" in krz/app'),
+            (("repo", "cat", "krz/app", "nope"), 404, 3, 'no such file "nope" in krz/app at main'),
+            (("repo", "cat", "krz/app", "d"), 404, 3, 'no such file "d" in krz/app at main'),
+            (("repo", "tree", "krz/app", "d/f"), 404, 3, 'no such path "d/f" in krz/app at main'),
+            (("repo", "tree", "krz/app", "nope", "--ref", "v1"), 404, 3, 'no such path "nope" in krz/app at v1')]:
+            self.assertEqual(self.refused(*argv), (status, code, error), argv)
+
+    def test_paths_are_cleaned_and_refs_resolve_as_git_resolves_them(self):
+        self.start(forge([files_repo()]))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "/.gitbay/./x/../bot.yml/")["file"],
+                         ".gitbay/bot.yml")
+        self.assertEqual(self.sim.data("repo", "tree", "krz/app", "/")["dir"], "")
+        for ref in ("refs/heads/feat-1", SHA_B, SHA_B[:7], "refs/merge-requests/1/head"):
+            got = self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", ref)
+            self.assertEqual((got["ref"], got["content"]), (ref, "a: 2\n"))
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", "")["ref"], "main")
+
+    def test_an_empty_repository_has_no_default_branch_to_read(self):
+        self.start(forge([dict(app_repo(), branches={}, merge_requests=[])]))
+        self.assertEqual(self.refused("repo", "tree", "krz/app"), (404, 3, 'no ref "main" in krz/app'))
+        self.assertEqual(self.refused("repo", "cat", "krz/app", ".gitbay/bot.yml"),
+                         (404, 3, 'no ref "main" in krz/app'))
+        self.assertEqual(self.sim.data("repo", "refs", "krz/app"), {"branches": [], "tags": []})
+
+    def test_reads_are_read_only_commands(self):
+        self.start(forge([files_repo()]))
+        status, _, env = self.sim.get("repo", "cat", "krz/app", "d/f", token=READ_ONLY)
+        self.assertEqual((status, env["data"]["content"]), (200, "hi\n"))
+        status, _, env = self.sim.get("repo", "tree", "krz/app", "--json", token=READ_ONLY)
+        self.assertEqual((status, len(env["data"]["entries"])), (200, 6))
+        status, _, env = self.sim.get("repo", "cat", "krz/app", "d/f", token=ALICE)  # any reader
+        self.assertEqual(status, 200)
+
+
+class PushedFileTests(StateSim):
+    """A push that changes files (the `push` control standing for git push): the branch moves, the
+    files of the new commit are read by `repo tree`/`repo cat`, and gitbay emits what
+    control/refsupdated.go RefsUpdated records: one `push` event per ref, {ref, old, new, forced,
+    deleted}, no file in it, delivered to webhooks and never in the feed."""
+
+    def test_a_push_changes_the_files_on_its_branch_and_names_none_of_them(self):
+        self.start(forge([files_repo()]), "--webhook-allow-local")
+        self.sim.control(deliveries_paused=True)
+        self.ok("webhook", "add", "krz/app", "http://127.0.0.1:9/hook", "--events", "push")
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "actor": "alice",
+                               "files": {".gitbay/bot.yml": "a: 3\n", "bin": None, "new/x": "x\n"}})
+        self.assertEqual(self.sim.data("repo", "refs", "krz/app")["branches"][3], {"name": "main", "sha": SHA_E})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml")["content"], "a: 3\n")
+        self.assertEqual([e["name"] for e in self.sim.data("repo", "tree", "krz/app")["entries"]],
+                         [".gitbay", "d", "empty", "latin", "link", "new"])
+        # The old commit keeps its files.
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "bin", "--ref", SHA_A)["base64"], "eAB5")
+        self.assertEqual(self.feed(), [])
+        deliveries = self.sim.data("webhook", "deliveries", "krz/app")
+        self.assertEqual([(d["event"], d["status"]) for d in deliveries], [("push", "pending")])
+        state = json.loads(self.sim.raw("GET", "/_sim/state")[2])
+        self.assertEqual(state["repos"][0]["commits"][SHA_E]["parents"], [SHA_A])
+
+    def test_the_push_event_names_the_ref_and_no_file(self):
+        import gitbay_sim
+        f = gitbay_sim.Forge(forge([files_repo()]))
+        gitbay_sim.push(f, {"repo": "krz/app", "branch": "main", "sha": SHA_E, "actor": "alice",
+                            "files": {".gitbay/bot.yml": "a: 3\n"}}, f.now)
+        self.assertEqual([(e["kind"], e["actor"], e["data"]) for e in f.events], [
+            ("push", "alice", {"ref": "refs/heads/main", "old": SHA_A, "new": SHA_E, "forced": False,
+                               "deleted": False})])
+
+    def test_a_push_to_a_merge_requests_branch_moves_its_head_and_files(self):
+        self.start(forge([files_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": SHA_E,
+                               "files": {".gitbay/bot.yml": "a: 4\n"}})
+        self.assertEqual(self.mr("krz/app", 1)["head_sha"], SHA_E)
+        for ref in ("feat-1", "refs/merge-requests/1/head", SHA_E[:8]):
+            self.assertEqual(self.sim.data("repo", "cat", "krz/app", ".gitbay/bot.yml", "--ref", ref)["content"],
+                             "a: 4\n")
+
+    def test_a_new_branch_starts_from_the_default_branch_and_a_push_without_files_changes_none(self):
+        self.start(forge([files_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "topic", "sha": SHA_E, "files": {"t": "t\n"}})
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "d/f", "--ref", "topic")["content"], "hi\n")
+        self.sim.control(push={"repo": "krz/app", "branch": "topic", "sha": "f" * 40})
+        self.assertEqual(self.sim.data("repo", "tree", "krz/app", "--ref", "topic"),
+                         dict(self.sim.data("repo", "tree", "krz/app", "--ref", SHA_E), ref="topic"))
+
+    def test_a_bad_push_changes_nothing(self):
+        self.start(forge([files_repo()]))
+        for push in ({"files": {"nope": None}}, {"files": {"../x": "x"}}, {"files": {"d/f/g": "x"}},
+                     {"files": {"x": {"base64": "!"}}}, {"sha": SHA_B, "files": {"x": "x"}}):
+            req = dict({"repo": "krz/app", "branch": "main", "sha": SHA_E}, **push)
+            status, _, body = self.sim.raw("POST", "/_sim/control", body={"push": req})
+            self.assertEqual(status, 400, (push, body))
+        self.assertEqual(self.sim.data("repo", "refs", "krz/app")["branches"][3], {"name": "main", "sha": SHA_A})
+        self.assertEqual(self.feed(), [])
+        state = json.loads(self.sim.raw("GET", "/_sim/state")[2])
+        self.assertEqual(sorted(state["repos"][0]["commits"]), [SHA_A, SHA_B])
+
+    def test_a_repository_without_commits_records_none_for_a_push_without_files(self):
+        self.start(forge([app_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-3", "sha": SHA_E})
+        self.assertNotIn("commits", json.loads(self.sim.raw("GET", "/_sim/state")[2])["repos"][0])
+
+
+# `git diff --stat --patch` of a real repository holding the two commits of diff_repo() (git 2.39):
+# what gitbay's mr diff sends for them.
+GIT_DIFF = (
+    ' .gitbay/bot.yml |   3 ++-\n'
+    ' bin             | Bin 3 -> 0 bytes\n'
+    ' d/{f => g}      |   0\n'
+    ' e               |   0\n'
+    ' n.txt           |   1 +\n'
+    ' nonl            |   1 +\n'
+    ' 6 files changed, 4 insertions(+), 1 deletion(-)\n'
+    '\n'
+    'diff --git a/.gitbay/bot.yml b/.gitbay/bot.yml\n'
+    'index a8926a5..1378531 100644\n'
+    '--- a/.gitbay/bot.yml\n'
+    '+++ b/.gitbay/bot.yml\n'
+    '@@ -1 +1,2 @@\n'
+    '-a: 1\n'
+    '+a: 2\n'
+    '+b: 1\n'
+    'diff --git a/bin b/bin\n'
+    'deleted file mode 100644\n'
+    'index d5d0b8b..0000000\n'
+    'Binary files a/bin and /dev/null differ\n'
+    'diff --git a/d/f b/d/g\n'
+    'similarity index 100%\n'
+    'rename from d/f\n'
+    'rename to d/g\n'
+    'diff --git a/e b/e\n'
+    'new file mode 100644\n'
+    'index 0000000..e69de29\n'
+    'diff --git a/n.txt b/n.txt\n'
+    'new file mode 100644\n'
+    'index 0000000..3e75765\n'
+    '--- /dev/null\n'
+    '+++ b/n.txt\n'
+    '@@ -0,0 +1 @@\n'
+    '+new\n'
+    'diff --git a/nonl b/nonl\n'
+    'new file mode 100644\n'
+    'index 0000000..fa7af8b\n'
+    '--- /dev/null\n'
+    '+++ b/nonl\n'
+    '@@ -0,0 +1 @@\n'
+    '+z\n'
+    '\\ No newline at end of file\n'
+)
+
+
+def diff_repo(**extra):
+    """krz/app: main (SHA_A) and MR !1 from feat-1 (SHA_B, child of SHA_A) changing a text file,
+    deleting a binary one, renaming one, adding an empty one, one with a newline and one without."""
+    commits = {SHA_A: {"files": {".gitbay/bot.yml": "a: 1\n", "bin": {"base64": "eAB5"}, "d/f": "hi\n"}},
+               SHA_B: {"parents": [SHA_A], "files": {".gitbay/bot.yml": "a: 2\nb: 1\n", "d/g": "hi\n", "e": "",
+                                                      "n.txt": "new\n", "nonl": "z"}}}
+    r = app_repo(commits=commits, **extra)
+    r["merge_requests"] = r["merge_requests"][:1]
+    return r
+
+
+class ChangedFileTests(StateSim):
+    """How a merge request's changed files are told: `mr diff` (control/mr.go runMRDiff, 67d2c52b;
+    gitutil.Diff, MergeBase), raw text the API puts in `output` (httpd/api.go apiCmd, apiread.go
+    apiRead)."""
+
+    def diff(self, *argv, token=TOKEN):
+        status, _, env = self.sim.get("mr", "diff", "krz/app", *argv, token=token)
+        return status, env
+
+    def test_the_diff_is_raw_text_in_output_as_git_writes_it(self):
+        self.start(forge([diff_repo()]))
+        status, env = self.diff("1", token=READ_ONLY)
+        self.assertEqual((status, sorted(env)), (200, ["exit_code", "output", "protocol_version"]))
+        self.assertEqual(env["output"], GIT_DIFF)
+        self.assertEqual([ln.split(" b/")[0][len("diff --git a/"):] for ln in env["output"].splitlines()
+                          if ln.startswith("diff --git ")], [".gitbay/bot.yml", "bin", "d/f", "e", "n.txt", "nonl"])
+        _, _, posted = self.sim.post("mr", "diff", "krz/app", "1", "extra", "words")  # past the second: ignored
+        self.assertEqual(posted["output"], GIT_DIFF)
+
+    def test_the_base_is_the_merge_base_so_the_targets_later_changes_are_not_in_it(self):
+        self.start(forge([diff_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "files": {"README": "r\n"}})
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+        # The same file changed on both sides: still the MR's change against the base.
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": "f" * 40,
+                               "files": {".gitbay/bot.yml": "a: 9\n"}})
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+
+    def test_a_merged_request_keeps_its_diff_from_the_recorded_base(self):
+        self.start(forge([diff_repo()]))
+        self.ok("mr", "merge", "krz/app", "1")  # a fast-forward: the live merge base is the head
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+        self.assertEqual(self.sim.data("repo", "cat", "krz/app", "n.txt")["content"], "new\n")
+
+    def test_a_merge_commit_carries_the_merged_files(self):
+        self.start(forge([diff_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "files": {"README": "r\n"}})
+        merged = self.ok("mr", "merge", "krz/app", "1", "--strategy", "merge")
+        names = [e["name"] for e in self.sim.data("repo", "tree", "krz/app", "--ref", merged["sha"])["entries"]]
+        self.assertEqual(names, [".gitbay", "README", "d", "e", "n.txt", "nonl"])
+        self.assertEqual(self.diff("1")[1]["output"], GIT_DIFF)
+
+    def test_no_change_is_an_empty_output(self):
+        self.start(forge([diff_repo()]))
+        self.sim.control(push={"repo": "krz/app", "branch": "main", "sha": SHA_E, "parent": SHA_B, "files": {}})
+        self.sim.control(push={"repo": "krz/app", "branch": "feat-1", "sha": "f" * 40, "parent": SHA_E, "files": {}})
+        self.assertEqual(self.diff("1"), (200, {"protocol_version": 1, "output": "", "exit_code": 0}))
+
+    def test_a_diff_over_4_mib_is_cut_and_says_so_on_stderr(self):
+        big = diff_repo()
+        big["commits"][SHA_B]["files"]["big.txt"] = ("y" * 99 + "\n") * 45000  # 4.5 MB
+        self.start(forge([big]))
+        status, env = self.diff("1")
+        self.assertEqual(status, 200)
+        self.assertEqual(len(env["output"].encode()), 4 << 20)
+        self.assertEqual(env["stderr"], "diff truncated at 4 MiB; fetch the branch for the rest")
+
+    def test_refusals(self):
+        unrelated = diff_repo()
+        unrelated["commits"][SHA_B]["parents"] = []
+        gone = diff_repo()
+        gone["merge_requests"] = [dict(gone["merge_requests"][0], head_sha="", state="source_gone", source="")]
+        self.start(forge([diff_repo(), dict(unrelated, path="krz/other"), dict(gone, path="krz/gone"),
+                          dict(diff_repo(), path="krz/private", visibility="private", access=["alice"],
+                               admins=["alice"])]))
+        for argv, want in [
+            (("krz/app",), (400, 2, "usage: mr diff <owner/name> <n>")),
+            (("krz/app", "x"), (400, 2, 'bad MR number "x"')),
+            (("krz/app", "9"), (404, 3, "MR !9 not found in krz/app")),
+            (("krz/private", "1"), (404, 3, "repository krz/private not found"))]:
+            status, env = self.sim.get("mr", "diff", *argv)[0], self.sim.get("mr", "diff", *argv)[2]
+            self.assertEqual((status, env.get("exit_code"), env.get("error")), want, argv)
+        status, _, env = self.sim.get("mr", "diff", "krz/gone", "1")
+        self.assertEqual((status, env["exit_code"], env["error"]), (500, 1, "the head of !1 is no longer in the "
+                         "repository; its diff is not available"))
+        status, _, env = self.sim.get("mr", "diff", "krz/other", "1")
+        self.assertEqual((status, env["exit_code"], env["error"]), (500, 1, "no common history between "
+                         "refs/heads/main and refs/merge-requests/1/head"))

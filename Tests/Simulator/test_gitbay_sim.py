@@ -1254,3 +1254,79 @@ class ExitWithStdinTest(unittest.TestCase):
                     proc.kill()
                     proc.wait()
                 proc.stdout.close()
+
+
+def commits_forge(commits=None, **repo):
+    r = {"path": "krz/app", "branches": {"main": "a" * 40}}
+    if commits is not None:
+        r["commits"] = commits
+    r.update(repo)
+    return {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot", "repos": [r]}
+
+
+class CommitStateFileTests(unittest.TestCase):
+    """A repository's `commits` in the forge-state file (docs/forge-state.md, Commits): the files at
+    each commit, which `repo tree` and `repo cat` read; an older file without them loads unchanged."""
+
+    def dumped(self, doc):
+        f = gitbay_sim.Forge(json.loads(json.dumps(doc)))
+        out = f.dump(f.now)
+        self.assertEqual(gitbay_sim.Forge(json.loads(json.dumps(out))).dump(f.now), out)
+        return out
+
+    def test_a_file_without_commits_loads_and_dumps_unchanged(self):
+        with open(FIXTURE, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        dumped = self.dumped(doc)
+        self.assertTrue(all("commits" not in r for r in dumped["repos"]))
+        self.assertEqual([r.get("branches") for r in dumped["repos"]], [r.get("branches") for r in doc["repos"]])
+
+    def test_commits_dump_back_as_given(self):
+        commits = {"a" * 40: {"files": {"x/y": "text\n", "bin": {"base64": "AAE="}, "run": {"content": "#!", "mode":
+                                                                                           "100755"}}},
+                   "b" * 40: {"parents": ["a" * 40], "files": {}, "message": "empty it"}}
+        self.assertEqual(self.dumped(commits_forge(commits))["repos"][0]["commits"], commits)
+
+    def test_bad_commits_are_refused(self):
+        for commits in ([], {"abc": {"files": {}}}, {"a" * 40: {"files": {"/x": "a"}}},
+                        {"a" * 40: {"files": {"x/../y": "a"}}}, {"a" * 40: {"files": {"x": "a", "x/y": "b"}}},
+                        {"a" * 40: {"files": {"x": {"base64": "!!"}}}}, {"a" * 40: {"files": {"x": {"content": "a",
+                                                                                                    "mode": "644"}}}},
+                        {"a" * 40: {"files": {"x": {"content": "a", "base64": "YQ=="}}}},
+                        {"a" * 40: {"files": {}, "parents": "b" * 40}}, {"a" * 40: {"files": {}, "tree": "x"}}):
+            with self.assertRaises(gitbay_sim.StateError, msg=commits):
+                gitbay_sim.Forge(commits_forge(commits))
+
+    def test_a_commit_the_file_does_not_describe_has_no_files(self):
+        # guess: a branch tip of an older file reads as an empty tree.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "state.json")
+            with open(path, "w", encoding="utf-8") as fh:
+                json.dump(commits_forge(), fh)
+            sim = Sim(path, "--clock", "frozen")
+            try:
+                self.assertEqual(sim.data("repo", "tree", "krz/app")["entries"], [])
+                status, _, env = sim.get("repo", "cat", "krz/app", ".gitbay/bot.yml")
+                self.assertEqual((status, env["error"]), (404, 'no such file ".gitbay/bot.yml" in krz/app at main'))
+            finally:
+                sim.stop()
+
+
+class ReadRegistryTests(unittest.TestCase):
+    """The registry copy's rows of `mr diff` (control/mr.go init) and `repo refs` (control/read.go
+    init) against the simulated commands, and `repo cat`/`repo tree` known and read-only."""
+
+    def test_the_rows_match_the_simulated_commands(self):
+        path = os.path.join(HERE, "..", "GitbayKitTests", "Fixtures", "gitbay-registry.json")
+        with open(path, encoding="utf-8") as f:
+            registry = json.load(f)
+        for name in ("mr diff", "repo refs"):
+            entry = next(c for c in registry["commands"] if c["path"] == name)
+            spec = gitbay_sim.SPECS[tuple(name.split())]
+            self.assertEqual((entry["read_only"], entry["reads_stdin"], entry["parser"], entry["flags"]),
+                             (spec.read_only, spec.reads_stdin, spec.parser, []))
+            self.assertEqual(entry["server_positional_check"], spec.check)
+            self.assertEqual(entry["positional_count"], {"min": spec.pos[0], "max": spec.pos[1]})
+        for name in ("repo cat", "repo tree"):
+            self.assertIn(name, registry["known_paths"])
+            self.assertTrue(gitbay_sim.is_read_only(tuple(name.split())))
