@@ -36,11 +36,7 @@ struct WebhookEndpoint: Sendable {
             record(delivery.event, "out-of-scope", .taken)
             return .text("delivery \(delivery.id) ignored: \(delivery.repo) is outside the rules' scope\n", status: 202)
         }
-        guard let event = Self.event(of: delivery) else {
-            let unread = RefusedDeliveries.reason(for: .notADelivery("its data cannot be read"))
-            record(delivery.event, "not-a-delivery", .refused(reason: unread))
-            return .text("the delivery's data cannot be read\n", status: 400)
-        }
+        let event = FeedEvent(delivery: delivery)
         guard inbox.offer(WebhookInbox.Delivery(id: delivery.id, bodyDigest: delivery.bodyDigest, event: event)) else {
             record(delivery.event, "inbox-full", .neither)
             return .text("busy: too many deliveries wait; send it again later\n", status: 503)
@@ -63,29 +59,6 @@ struct WebhookEndpoint: Sendable {
         case nil:
             break
         }
-    }
-
-    /// The delivery as the feed row of its event, read by ``FeedEvent``'s own rules (the item's
-    /// `number` and a label event's `labels` from `data`): a delivery carries the row but its id.
-    static func event(of delivery: GitbayDelivery) -> FeedEvent? {
-        struct Row: Encodable {
-            var id = 0
-            var repo: String
-            var actor: String?
-            var kind: String
-            var data: JSONValue
-            var createdAt: String
-
-            enum CodingKeys: String, CodingKey {
-                case id, repo, actor, kind, data
-                case createdAt = "created_at"
-            }
-        }
-        let row = Row(
-            repo: delivery.repo.description, actor: delivery.actor, kind: delivery.event, data: delivery.data,
-            createdAt: GitbayTimestamp.format(delivery.createdAt, precision: .milliseconds))
-        guard let json = try? JSONEncoder().encode(row) else { return nil }
-        return try? JSONDecoder().decode(FeedEvent.self, from: json)
     }
 
     /// The outcome a refusal is counted as on `/metrics`.
