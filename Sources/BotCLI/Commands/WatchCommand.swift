@@ -142,7 +142,7 @@ struct WatchCommand: BotCommand {
         }
         let server = try serve(on: listen, telemetry, hooks: hooks, console: console)
         let notifier = SystemdNotifier(environment: planning.context.environment)
-        let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry) }
+        let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry, clock: clock) }
         defer { watchdog?.stop() }
         var watcher = Watcher(
             rules: rules, settings: settings, client: client, dryRun: dryRun, interval: interval,
