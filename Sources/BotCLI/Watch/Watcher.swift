@@ -488,25 +488,30 @@ struct Watcher {
     /// text line, for the status page and systemd.
     private func report(_ pass: Pass) -> String {
         let at = GitbayTimestamp.format(Date(), precision: .seconds)
-        let line =
-            "\(at) \(pass.kind.rawValue) pass: \(pass.events) events (\(pass.ownEvents) own), "
+        let line = Self.textLine(pass, at: at)
+        console.write((json ? Self.jsonLine(pass, at: at) : line) + "\n", to: .output)
+        return line
+    }
+
+    /// The pass's line for people, stamped `at`.
+    static func textLine(_ pass: Pass, at: String) -> String {
+        "\(at) \(pass.kind.rawValue) pass: \(pass.events) events (\(pass.ownEvents) own), "
             + "\(pass.unannounced) unannounced changes, \(pass.items) items, "
             + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
             + (pass.failed > 0 ? ", \(pass.failed) failed" : "")
             + (pass.waiting > 0 ? ", \(pass.waiting) waiting" : "")
-        if json {
-            let fields: [String: Any] = [
-                "at": at, "pass": pass.kind.rawValue, "events": pass.events, "own_events": pass.ownEvents,
-                "unannounced": pass.unannounced,
-                "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
-                "failed": pass.failed, "waiting": pass.waiting, "seconds": (pass.seconds * 1000).rounded() / 1000,
-            ]
-            let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
-            console.write(String(decoding: data, as: UTF8.self) + "\n", to: .output)
-        } else {
-            console.write(line + "\n", to: .output)
-        }
-        return line
+    }
+
+    /// The pass's JSON line for log shippers, stamped `at`: its keys sorted.
+    static func jsonLine(_ pass: Pass, at: String) -> String {
+        let fields: [String: Any] = [
+            "at": at, "pass": pass.kind.rawValue, "events": pass.events, "own_events": pass.ownEvents,
+            "unannounced": pass.unannounced,
+            "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
+            "failed": pass.failed, "waiting": pass.waiting, "seconds": (pass.seconds * 1000).rounded() / 1000,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
     }
 
     private func note(_ text: String) {
