@@ -1,7 +1,7 @@
 import ArgumentParsing
 import RuleEngine
 
-extension Watcher {
+extension WatchPass {
     /// Says on stderr, once each, the rules a full pass's tripwire began to hold back and those
     /// it let go; the page and `/metrics` show them meanwhile (``WatchTelemetry/rulesTripped(_:)``).
     ///
