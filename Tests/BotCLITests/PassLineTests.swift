@@ -1,6 +1,7 @@
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 /// A pass's line, byte for byte: log shippers and scripts parse the JSON, people read the text.
 @Suite struct PassLineTests {

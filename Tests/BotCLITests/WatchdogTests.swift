@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 /// systemd's watchdog fed on the watcher's clock: every half interval while the watcher moves,
 /// never once it is stuck; no real time passes.

@@ -6,6 +6,7 @@ import Testing
 import Webhooks
 
 @testable import BotCLI
+@testable import Watch
 
 /// `POST /hooks/gitbay`: what the intake accepts reaches the inbox as its event's feed row.
 @Suite struct WebhookEndpointTests {

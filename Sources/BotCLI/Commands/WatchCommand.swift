@@ -5,6 +5,7 @@ import GitbayKit
 import HTTPServer
 import RuleEngine
 import StateDatabase
+import Watch
 import Webhooks
 
 /// `gitbay-bot watch`: a long-running process that acts on the forge's activity within seconds.

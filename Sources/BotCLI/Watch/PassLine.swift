@@ -1,4 +1,5 @@
 import Foundation
+import Watch
 
 /// One pass's line on stdout: text for people, or a JSON line for log shippers.
 ///

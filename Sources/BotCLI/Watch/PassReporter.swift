@@ -3,6 +3,7 @@ import Foundation
 import GitbayClient
 import GitbayKit
 import RuleEngine
+import Watch
 
 /// Says how each pass went, everywhere it is watched: its line on stdout, the status page and
 /// `/metrics` through the telemetry, and systemd's `STATUS=` (with `READY=1` after the first full

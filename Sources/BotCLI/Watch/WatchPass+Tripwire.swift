@@ -1,5 +1,6 @@
 import ArgumentParsing
 import RuleEngine
+import Watch
 
 extension WatchPass {
     /// Says on stderr, once each, the rules a full pass's tripwire began to hold back and those

@@ -3,6 +3,7 @@ import Foundation
 import GitbayClient
 import GitbayKit
 import RuleEngine
+import Watch
 
 /// One pass of a watcher: the poll and the probes when the machine asks for them, then the read
 /// and the plan of what they name (or of everything), handed to the write drain.

@@ -5,6 +5,7 @@ import GitbayKit
 import GitbayPorts
 import RuleEngine
 import StateDatabase
+import Watch
 
 /// The loop of `gitbay-bot watch`: passes, the feed position, pauses, reloads and stops.
 ///

@@ -5,12 +5,12 @@
 /// threads are all blocked, which stops this task too) is restarted by systemd, while one that
 /// waits out a server that is down is left to wait. It waits on the watcher's clock, so a test
 /// moves its time as it moves the watcher's.
-struct Watchdog {
+public struct Watchdog {
     private let task: Task<Void, Never>
 
     /// Starts feeding `notifier`'s watchdog from `telemetry`, on `clock`; `nil` when systemd
     /// watches nothing.
-    init?(notifier: any ServiceNotifier, telemetry: WatchTelemetry, clock: any WatchClock) {
+    public init?(notifier: any ServiceNotifier, telemetry: WatchTelemetry, clock: any WatchClock) {
         guard let interval = notifier.watchdogInterval else { return nil }
         task = Task {
             while !Task.isCancelled {
@@ -26,7 +26,7 @@ struct Watchdog {
         }
     }
 
-    func stop() {
+    public func stop() {
         task.cancel()
     }
 }

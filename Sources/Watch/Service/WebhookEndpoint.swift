@@ -14,14 +14,21 @@ import Webhooks
 /// refusal that says the bot and its hook disagree (``RefusedDeliveries``) makes deliveries
 /// failing at once, and the first of a spell is said on stderr, as is the delivery that ends it;
 /// the watcher polls the feed at its normal pace until a delivery is accepted.
-struct WebhookEndpoint: Sendable {
-    let intake: WebhookIntake
-    let inbox: WebhookInbox
-    let telemetry: WatchTelemetry
+public struct WebhookEndpoint: Sendable {
+    public let intake: WebhookIntake
+    public let inbox: WebhookInbox
+    public let telemetry: WatchTelemetry
     /// Where a spell of refused deliveries is said, once, and its end.
-    let console: any Console
+    public let console: any Console
 
-    func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
+    public init(intake: WebhookIntake, inbox: WebhookInbox, telemetry: WatchTelemetry, console: any Console) {
+        self.intake = intake
+        self.inbox = inbox
+        self.telemetry = telemetry
+        self.console = console
+    }
+
+    public func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
         let decision = intake.decide(request)
         guard case .accepted(let delivery) = decision else {
             if case .refused(let refusal) = decision {
@@ -62,7 +69,7 @@ struct WebhookEndpoint: Sendable {
     }
 
     /// The outcome a refusal is counted as on `/metrics`.
-    static func outcome(_ refusal: WebhookRefusal) -> String {
+    public static func outcome(_ refusal: WebhookRefusal) -> String {
         switch refusal {
         case .notFound, .methodNotAllowed, .notADelivery: "not-a-delivery"
         case .bodyTooLarge: "too-large"
