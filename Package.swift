@@ -76,8 +76,15 @@ let package = Package(
             dependencies: [
                 "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "BuiltinPlugins",
-                "MergeRequestsPlugin", "StateDatabase", "CSignals", "HTTPServer", "Webhooks",
+                "MergeRequestsPlugin", "StateDatabase", "CSignals", "HTTPServer", "Webhooks", "Watch",
             ]
+        ),
+        // What `watch` runs on besides its loop: its clock and state machine, the write queue, the
+        // webhook inbox and endpoint, and the service side (telemetry, /metrics, /healthz, the status
+        // page, systemd's notifications and watchdog). No command and no session: BotCLI drives it.
+        .target(
+            name: "Watch",
+            dependencies: ["ArgumentParsing", "GitbayKit", "GitbayClient", "RuleEngine", "HTTPServer", "Webhooks"]
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["ArgumentParsing", "BotCLI", "BuiltinPlugins"]),
 
@@ -125,7 +132,7 @@ let package = Package(
                 "IssuesPlugin",
                 "MilestonesPlugin",
                 "MergeRequestsPlugin", "BuildsPlugin", "StateDatabase",
-                "YAML", "BotCLI", "ArgumentParsing",
+                "YAML", "BotCLI", "ArgumentParsing", "Watch",
             ],
             path: "Benchmarks/gitbay-bench"),
 
@@ -165,6 +172,7 @@ let package = Package(
                 "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "GitbayTestSupport",
                 "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "MessageAuthentication",
+                "Watch", "HTTPServer", "Webhooks",
             ],
             resources: [.copy("Corpus"), .copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "GitbayTestSupport"]),

@@ -6,6 +6,7 @@ import GitbayKit
 import GitbayTestSupport
 import RuleEngine
 import Synchronization
+import Watch
 
 /// `gitbay-bench soak`: `gitbay-bot watch` for a simulated day, with faults and other people.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import BuiltinPlugins
 import RuleEngine
+import Watch
 
 /// The command line, as a function: argv in, text on a console and an exit code out.
 ///

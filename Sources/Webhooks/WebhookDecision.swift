@@ -1,3 +1,4 @@
+import GitbayKit
 import HTTPServer
 
 /// What the intake makes of one request: a delivery to take, or a refusal to answer.

@@ -1,3 +1,4 @@
+import GitbayKit
 import HTTPServer
 import MessageAuthentication
 

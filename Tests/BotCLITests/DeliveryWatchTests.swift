@@ -3,6 +3,7 @@ import GitbayKit
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 /// A feed event of `kind` in `repo` by alice, at second `second` of the epoch.
 private func event(_ kind: String, in repo: String = "krz/app", at second: Int = 1_790_000_000) throws -> FeedEvent {

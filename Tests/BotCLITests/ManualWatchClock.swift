@@ -2,6 +2,7 @@ import GitbayTestSupport
 import Synchronization
 
 @testable import BotCLI
+@testable import Watch
 
 /// A ``WatchClock`` that moves only when a test moves it, so a watcher's every wait is a step
 /// the test takes.

@@ -6,6 +6,7 @@ import Testing
 import Webhooks
 
 @testable import BotCLI
+@testable import Watch
 
 private let secret = Array("the bot's webhook secret".utf8)
 

@@ -4,6 +4,7 @@ import Testing
 
 @testable import BotCLI
 @testable import RuleEngine
+@testable import Watch
 
 private let start = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -3,6 +3,7 @@ import GitbayTestSupport
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 /// The notification protocol, against a stand-in socket: one datagram a message, the watchdog
 /// only for the process systemd watches.

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 private let start = Date(timeIntervalSince1970: 1_800_000_000)
 

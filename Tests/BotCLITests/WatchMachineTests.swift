@@ -1,6 +1,7 @@
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 /// A machine polling every 30 s with a full pass every 900 s.
 private func machine() -> WatchMachine {

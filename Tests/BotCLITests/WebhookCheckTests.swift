@@ -2,6 +2,7 @@ import GitbayKit
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 private let url = "https://bot.example.org/hooks/gitbay"
 

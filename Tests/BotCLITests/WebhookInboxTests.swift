@@ -4,6 +4,7 @@ import RuleEngine
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 /// A delivery of `kind` in `krz/app`, gitbay's delivery `id`.
 private func delivery(_ id: Int, _ kind: String = "push") throws -> WebhookInbox.Delivery {

@@ -4,6 +4,7 @@ import RuleEngine
 import Testing
 
 @testable import BotCLI
+@testable import Watch
 
 /// An entry of `rule` on issue `number` of `krz/app`, with one pending action (or a held one).
 private func entry(_ rule: String, _ number: Int, action: String = "add-label", held: Bool = false) -> PlanEntry {

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayKit
 import GitbayTestSupport
 import HTTPServer
 import Synchronization

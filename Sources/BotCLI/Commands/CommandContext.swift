@@ -1,5 +1,6 @@
 import ArgumentParsing
 import RuleEngine
+import Watch
 
 /// What every command runs with besides its options: where it prints, its environment, the
 /// plugins, the control that stops it, and the monotonic clock `watch` keeps its schedule by.

@@ -5,6 +5,7 @@ import GitbayKit
 import HTTPServer
 import RuleEngine
 import StateDatabase
+import Watch
 import Webhooks
 
 /// `gitbay-bot watch`: a long-running process that acts on the forge's activity within seconds.
@@ -142,7 +143,7 @@ struct WatchCommand: BotCommand {
         }
         let server = try serve(on: listen, telemetry, hooks: hooks, console: console)
         let notifier = SystemdNotifier(environment: planning.context.environment)
-        let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry) }
+        let watchdog = notifier.flatMap { Watchdog(notifier: $0, telemetry: telemetry, clock: clock) }
         defer { watchdog?.stop() }
         var watcher = Watcher(
             rules: rules, settings: settings, client: client, dryRun: dryRun, interval: interval,

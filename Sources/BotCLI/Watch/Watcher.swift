@@ -5,13 +5,16 @@ import GitbayKit
 import GitbayPorts
 import RuleEngine
 import StateDatabase
+import Watch
 
 /// The loop of `gitbay-bot watch`: passes, the feed position, pauses, reloads and stops.
 ///
-/// Each pass reads and plans through one ``BotSession``, as `run` does, and hands what it acts on
-/// to a ``WriteDrain``, which sends it through the session's applier while the next passes read:
+/// Each pass (``WatchPass``) reads and plans through one ``BotSession``, as `run` does, and hands
+/// what it acts on to a ``WriteDrain``, which sends it through the session's applier while the next passes read:
 /// gitbay's write budget (12 a minute) never holds up hearing what people do. Cancelling the task
-/// stops it: the write in flight finishes, nothing after it is sent, a pause ends at once.
+/// stops it: the write in flight finishes, nothing after it is sent, a pause ends at once. The
+/// loop keeps the account, the deliveries taken and the failures waited out; ``PassReporter``
+/// says each pass.
 struct Watcher {
     var rules: [Rule]
     let settings: Settings
@@ -34,29 +37,6 @@ struct Watcher {
     /// Where `--listen` puts the webhook deliveries it accepted; `nil` without a webhook secret.
     let inbox: WebhookInbox?
 
-    /// What one pass was and did, for its line.
-    struct Pass {
-        var kind: WatchMachine.PassKind
-        var events = 0
-        var ownEvents = 0
-        /// Changes the feed did not show, found by the plugins' probes (a push, say).
-        var unannounced = 0
-        var items = 0
-        var requests = 0
-        var actions = 0
-        /// Writes the drain finished since the last pass's line, applied and failed.
-        var applied = 0
-        var failed = 0
-        /// Commands waiting to be sent after this pass handed its own over.
-        var waiting = 0
-        /// How long it took, from its start to its line.
-        var seconds: TimeInterval = 0
-        /// Each action's rule and outcome (`planned` in a dry run), for `actions_total`.
-        var outcomes: [WatchStatus.ActionKey] = []
-        /// The repositories a full pass read.
-        var repositories: [RepositoryPath] = []
-    }
-
     /// Watches until cancelled (exit 130 or 143, by the signal the control recorded) or a failure
     /// that waiting cannot mend; the control's reloads load `reload()`'s rules.
     ///
@@ -76,7 +56,7 @@ struct Watcher {
             control: control, console: console)
         machine.reached(try await readPosition(session.store))
         telemetry.feedPosition(machine.feedPosition)
-        await Self.refreshRecentActions(session.store, telemetry)
+        await PassReporter.refreshRecentActions(session.store, telemetry)
         let drain = WriteDrain()
         let (send, pause) = (sender(session, drain), drainPause())
         let dryRun = dryRun
@@ -192,7 +172,7 @@ struct Watcher {
             telemetry.writesSent(
                 report.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) },
                 waiting: drain.commands - job.plan.pendingCommandCount)
-            await Self.refreshRecentActions(session.store, telemetry)
+            await PassReporter.refreshRecentActions(session.store, telemetry)
             return report
         }
     }
@@ -233,7 +213,10 @@ struct Watcher {
         let started = clock.now
         telemetry.passBegins()
         do {
-            var pass = try await pass(&machine, in: session, me: me, drain: drain, poll: poll, pushes: pushes)
+            var pass = try await WatchPass(
+                rules: rules, session: session, me: me, client: client, registry: registry, drain: drain,
+                dryRun: dryRun, verbose: verbose, console: console, telemetry: telemetry, clock: clock
+            ).run(&machine, poll: poll, pushes: pushes)
             if let position = machine.feedPosition { try await record(position, in: session.store) }
             telemetry.feedPosition(machine.feedPosition)
             let ended = clock.now
@@ -246,13 +229,7 @@ struct Watcher {
             pass.waiting = drain.commands
             telemetry.writesWaiting(pass.waiting)
             repositories = pass.repositories
-            let line = report(pass)
-            let becameReady = telemetry.passSucceeded(
-                WatchStatus.PassRecord(
-                    kind: pass.kind.rawValue, started: telemetry.date(at: started), ended: telemetry.date(at: ended),
-                    requests: pass.requests, actions: pass.actions, applied: pass.applied, failed: pass.failed),
-                outcomes: pass.outcomes)
-            notifier?.notify((becameReady ? ["READY=1"] : []) + ["STATUS=\(line)"])
+            reporter.passEnded(pass, started: started, ended: ended)
             return true
         } catch let failure as CommandFailure where failure.code == .unavailable && !Task.isCancelled {
             // The server went out of reach while a pass applied (a read finding it so is the
@@ -271,72 +248,9 @@ struct Watcher {
         }
     }
 
-    /// Reads and acts for the pass `machine` chose: after a poll, on what its events, the probes
-    /// and the pushes deliveries announced name (or everything, when the feed has a gap);
-    /// otherwise on everything.
-    private func pass(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool,
-        pushes: [FeedEvent]
-    ) async throws -> Pass {
-        let polled = poll ? try await FeedPoll.read(after: machine.feedPosition, reader: client) : nil
-        if let polled { machine.polled(polled.events, at: clock.now) }
-        if let polled, machine.pass(afterPoll: polled.gap) == .events {
-            // What the poll read is who did what: kept, so the pass need not read it again.
-            if let newest = polled.newest { try await keep(polled.events, upTo: newest, in: session.store) }
-            let unannounced =
-                try await probe(&machine, ownEvents: polled.events.filter { $0.actor == me }) + pushes
-            let targets = WatchTargets.of(
-                polled.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
-            var pass = Pass(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)
-            pass.ownEvents = targets.ownEvents
-            pass.unannounced = unannounced.count
-            if !targets.isEmpty {
-                try await act(on: targets, in: session, drain: drain, pass: &pass, readFeed: false)
-            }
-            machine.reached(polled.newest)
-            return pass
-        }
-        var start = machine.storedStart(afterPoll: polled != nil)
-        if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
-        machine.fullPassBegins()
-        _ = try await probe(&machine, ownEvents: [])
-        var pass = Pass(kind: .full, events: polled?.events.count ?? 0)
-        try await act(on: nil, in: session, drain: drain, pass: &pass, readFeed: true)
-        machine.reached(start)
-        return pass
-    }
-
     /// The rules as the status page lists them.
     private static func loaded(_ rules: [Rule]) -> [WatchStatus.LoadedRule] {
         rules.map { WatchStatus.LoadedRule(name: $0.name, kind: $0.kind.rawValue) }
-    }
-
-    /// The state store's newest actions, for the status page; a store that cannot say leaves the
-    /// page as it was (the next pass's journal write will report the trouble).
-    private static func refreshRecentActions(_ store: any StateStore, _ telemetry: WatchTelemetry) async {
-        guard let records = try? await store.history(HistoryQuery(limit: WatchStatus.recentLimit)) else { return }
-        telemetry.recentActions(
-            records.map { record in
-                WatchStatus.ActionRecord(
-                    at: record.at, rule: record.rule, item: record.item, command: ShellQuote.line(record.argv),
-                    outcome: HistoryEntry(record, command: nil, account: "").outcome.rawValue,
-                    reasons: (record.reasons ?? []).map(\.reasonDescription))
-            })
-    }
-
-    /// Looks once with each probe the rules make worth it, and answers the events for what moved
-    /// since its last look (none on its first) and not by the bot's `ownEvents`; the machine keeps
-    /// what each saw.
-    private func probe(_ machine: inout WatchMachine, ownEvents: [FeedEvent]) async throws -> [FeedEvent] {
-        let scope = RuleScope(union: rules.map(\.scope))
-        var events: [FeedEvent] = []
-        for probe in WatchTargets.probes(for: rules.map(\.kind), registry: registry) {
-            let look = try await probe.look(in: scope, reader: client)
-            if let previous = machine.probeLooked(probe.eventKind, versions: look.versions) {
-                events += look.changes(since: previous, ownEvents: ownEvents)
-            }
-        }
-        return events
     }
 
     /// Whose token this is, asked until the server answers.
@@ -378,99 +292,18 @@ struct Watcher {
     private func failed(
         _ machine: inout WatchMachine, cause: WatchStatus.WaitCause, lead: String, summary: String, detail: String
     ) {
-        let pause = machine.passFailed(at: clock.now)
-        telemetry.passFailed(summary, cause: cause, pause: pause.seconds)
-        let seconds = Int(pause.seconds.rounded())
-        notifier?.notify(["STATUS=\(lead), trying again in \(seconds) s: \(summary)"])
-        note("\(lead), trying again in \(seconds) s: \(detail)")
+        reporter.passFailed(
+            cause: cause, pause: machine.passFailed(at: clock.now), lead: lead, summary: summary, detail: detail)
     }
 
-    /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
-    /// plan to `drain`: what the pass judged replaces what waits for the same items; `readFeed`
-    /// for a pass whose feed no poll has kept (``BotSession/read(_:now:guards:trustCache:only:readFeed:sweeps:)``).
-    private func act(
-        on targets: WatchTargets?, in session: BotSession, drain: WriteDrain, pass: inout Pass, readFeed: Bool
-    ) async throws {
-        let passRules = targets.map { $0.scoped(rules) } ?? rules
-        pass.items = targets?.items.count ?? 0
-        guard !passRules.isEmpty else { return }
-        let guards = await session.guards()
-        let (state, report) = try await session.read(
-            passRules, now: Date(), guards: guards, only: targets, readFeed: readFeed)
-        if verbose {
-            console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
-        }
-        if targets == nil {
-            pass.items = Self.itemCount(in: state, of: passRules)
-            pass.repositories = state.repositories.map(\.path)
-        }
-        let plan = session.plan(passRules, state: state, only: targets, guards: guards)
-        pass.actions = plan.pendingCommandCount
-        if targets == nil { sayTripwires(plan.rules) }
-        telemetry.commandsWait(in: plan.entries) { item in
-            guard let targets else { return true }
-            guard let repository = try? RepositoryPath(item.repository) else { return false }
-            return targets.contains(item.reference, kind: item.kind, in: repository)
-        }
-        if dryRun {
-            recordPlanned(plan, in: &pass)
-            return
-        }
-        // What a guard holds is counted now; the rest as the drain sends it (the applier reports
-        // the held actions of an entry it sends).
-        pass.outcomes = plan.entries.filter { !$0.hasPendingActions }.flatMap { entry in
-            entry.actions.filter { $0.status == .held }.map { _ in
-                WatchStatus.ActionKey(rule: entry.rule, outcome: ApplyOutcome.Status.held.rawValue)
-            }
-        }
-        let judgedRules = Set(passRules.map(\.name))
-        drain.hand(plan, activity: ActivityHistory(of: state), lane: targets == nil ? .backlog : .prompt) { entry in
-            guard judgedRules.contains(entry.rule) else { return false }
-            guard let targets else { return true }
-            guard let repository = try? RepositoryPath(entry.item.repository) else { return false }
-            return targets.contains(entry.item.reference, kind: entry.item.kind, in: repository)
-        }
-    }
-
-    /// The items a full pass judged: every item of the rules' kinds in the state it read, in
-    /// every repository, so its line says how much it looked at (an events pass counts the items
-    /// its events named).
-    private static func itemCount(in state: ForgeState, of rules: [Rule]) -> Int {
-        let kinds = Set(rules.map(\.kind))
-        return state.repositories.reduce(0) { total, repository in
-            kinds.reduce(total) { $0 + repository.items(of: $1).count }
-        }
-    }
-
-    /// A dry run's planned actions stand in for the journal's, which it does not write: counted as
-    /// `planned`, and shown on the page when there are any.
-    private func recordPlanned(_ plan: Plan, in pass: inout Pass) {
-        let planned = plan.acting.flatMap { entry in
-            entry.actions.filter { $0.status == .pending }.compactMap { action in
-                action.command.map { command in
-                    WatchStatus.ActionRecord(
-                        at: plan.evaluatedAt, rule: entry.rule, item: entry.item.reference,
-                        command: ShellQuote.line(command.argv), outcome: "planned",
-                        reasons: entry.reasons.map(\.reasonDescription))
-                }
-            }
-        }
-        pass.outcomes = planned.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.outcome) }
-        if !planned.isEmpty { telemetry.recentActions(planned) }
+    /// How the passes are said.
+    private var reporter: PassReporter {
+        PassReporter(json: json, console: console, telemetry: telemetry, notifier: notifier)
     }
 
     private func readPosition(_ store: any StateStore) async throws(CommandFailure) -> Int? {
         do {
             return try await store.feedPosition()
-        } catch {
-            throw CommandFailure("\(error)", code: .ioError)
-        }
-    }
-
-    private func keep(_ events: [FeedEvent], upTo position: Int, in store: any StateStore) async throws(CommandFailure)
-    {
-        do {
-            try await store.keepActivity(events, position: position)
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }
@@ -482,31 +315,6 @@ struct Watcher {
         } catch {
             throw CommandFailure("\(error)", code: .ioError)
         }
-    }
-
-    /// Prints one line per pass, text for people or JSON lines for log shippers, and answers the
-    /// text line, for the status page and systemd.
-    private func report(_ pass: Pass) -> String {
-        let at = GitbayTimestamp.format(Date(), precision: .seconds)
-        let line =
-            "\(at) \(pass.kind.rawValue) pass: \(pass.events) events (\(pass.ownEvents) own), "
-            + "\(pass.unannounced) unannounced changes, \(pass.items) items, "
-            + "\(pass.requests) requests, \(pass.actions) actions, \(pass.applied) applied"
-            + (pass.failed > 0 ? ", \(pass.failed) failed" : "")
-            + (pass.waiting > 0 ? ", \(pass.waiting) waiting" : "")
-        if json {
-            let fields: [String: Any] = [
-                "at": at, "pass": pass.kind.rawValue, "events": pass.events, "own_events": pass.ownEvents,
-                "unannounced": pass.unannounced,
-                "items": pass.items, "requests": pass.requests, "actions": pass.actions, "applied": pass.applied,
-                "failed": pass.failed, "waiting": pass.waiting, "seconds": (pass.seconds * 1000).rounded() / 1000,
-            ]
-            let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
-            console.write(String(decoding: data, as: UTF8.self) + "\n", to: .output)
-        } else {
-            console.write(line + "\n", to: .output)
-        }
-        return line
     }
 
     private func note(_ text: String) {

@@ -1,5 +1,6 @@
 import RuleEngine
 import Synchronization
+import Watch
 
 /// Sends a watcher's ``WriteQueue`` while its passes go on: the one task that writes.
 ///

@@ -6,10 +6,14 @@ import HTTPServer
 /// Each answer is rendered from a copy of the watcher's status, taken under a short lock; nothing
 /// here reads the state database or the forge, so a scrape costs a copy and a render, and a client
 /// cannot make a pass wait.
-struct StatusEndpoints: Sendable {
-    let telemetry: WatchTelemetry
+public struct StatusEndpoints: Sendable {
+    public let telemetry: WatchTelemetry
 
-    func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
+    public init(telemetry: WatchTelemetry) {
+        self.telemetry = telemetry
+    }
+
+    public func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
         let status = telemetry.status
         let now = telemetry.now
         switch request.path {

@@ -1,16 +1,16 @@
-import Foundation
-
 /// Feeds systemd's watchdog while the watcher moves, and starves it once the watcher is stuck.
 ///
 /// It sends `WATCHDOG=1` at half the interval systemd asked for, but only while
 /// ``WatchHealth/isProgressing(_:now:)`` holds. So a watcher whose request never returns (or whose
 /// threads are all blocked, which stops this task too) is restarted by systemd, while one that
-/// waits out a server that is down is left to wait.
-struct Watchdog {
+/// waits out a server that is down is left to wait. It waits on the watcher's clock, so a test
+/// moves its time as it moves the watcher's.
+public struct Watchdog {
     private let task: Task<Void, Never>
 
-    /// Starts feeding `notifier`'s watchdog from `telemetry`; `nil` when systemd watches nothing.
-    init?(notifier: any ServiceNotifier, telemetry: WatchTelemetry) {
+    /// Starts feeding `notifier`'s watchdog from `telemetry`, on `clock`; `nil` when systemd
+    /// watches nothing.
+    public init?(notifier: any ServiceNotifier, telemetry: WatchTelemetry, clock: any WatchClock) {
         guard let interval = notifier.watchdogInterval else { return nil }
         task = Task {
             while !Task.isCancelled {
@@ -18,7 +18,7 @@ struct Watchdog {
                     notifier.notify(["WATCHDOG=1"])
                 }
                 do {
-                    try await Task.sleep(for: interval / 2)
+                    try await clock.sleep(until: clock.now + interval / 2)
                 } catch {
                     return
                 }
@@ -26,7 +26,7 @@ struct Watchdog {
         }
     }
 
-    func stop() {
+    public func stop() {
         task.cancel()
     }
 }

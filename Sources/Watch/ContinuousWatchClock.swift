@@ -2,12 +2,15 @@
 ///
 /// A suspended laptop or VM that resumes sees the time it was away, as the forge does, so a
 /// full pass that fell due meanwhile runs at once.
-struct ContinuousWatchClock: WatchClock {
+public struct ContinuousWatchClock: WatchClock {
     private let origin = ContinuousClock.now
 
-    var now: Duration { ContinuousClock.now - origin }
+    /// A clock whose zero is now.
+    public init() {}
 
-    func sleep(until instant: Duration) async throws {
+    public var now: Duration { ContinuousClock.now - origin }
+
+    public func sleep(until instant: Duration) async throws {
         try await Task.sleep(until: origin + instant, clock: .continuous)
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParsing
 import RuleEngine
+import Watch
 
-extension Watcher {
+extension WatchPass {
     /// Says on stderr, once each, the rules a full pass's tripwire began to hold back and those
     /// it let go; the page and `/metrics` show them meanwhile (``WatchTelemetry/rulesTripped(_:)``).
     ///

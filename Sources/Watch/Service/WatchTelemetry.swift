@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Each call takes a lock for a few assignments only, so the watcher's passes, its client's tasks
 /// and the server's threads share it without waiting on one another.
-final class WatchTelemetry: Sendable {
+public final class WatchTelemetry: Sendable {
     private let state: Mutex<WatchStatus>
     private let watchClock: any WatchClock
     /// The wall time at the clock's zero, which every time the status holds is counted from.
@@ -17,7 +17,7 @@ final class WatchTelemetry: Sendable {
 
     /// Telemetry whose times are `origin` plus `clock`'s readings: monotonic, so that an NTP step
     /// or a resumed VM can neither make a healthy watcher look stuck nor hide a stuck one.
-    init(
+    public init(
         server: String, interval: TimeInterval, fullEvery: TimeInterval, dryRun: Bool,
         clock: any WatchClock, origin: Date = Date()
     ) {
@@ -30,20 +30,20 @@ final class WatchTelemetry: Sendable {
     }
 
     /// A copy of the status now.
-    var status: WatchStatus {
+    public var status: WatchStatus {
         state.withLock { $0 }
     }
 
     /// The time by the telemetry's clock, for judging a copy of the status.
-    var now: Date { date(at: watchClock.now) }
+    public var now: Date { date(at: watchClock.now) }
 
     /// The time the status holds for `instant`, a reading of the clock.
-    func date(at instant: Duration) -> Date {
+    public func date(at instant: Duration) -> Date {
         origin + instant.seconds
     }
 
     /// Takes what the client reports: each request sent and each wait it begins.
-    func record(_ event: ClientEvent) {
+    public func record(_ event: ClientEvent) {
         let now = self.now
         state.withLock { status in
             status.lastProgress = now
@@ -65,7 +65,7 @@ final class WatchTelemetry: Sendable {
     }
 
     /// A pass begins.
-    func passBegins() {
+    public func passBegins() {
         let now = self.now
         state.withLock { status in
             status.passStarted = now
@@ -78,7 +78,7 @@ final class WatchTelemetry: Sendable {
     /// A pass ended well: counted by kind, its actions by rule and outcome; answers whether it made
     /// the watcher ready (its first full pass), which systemd is told once.
     @discardableResult
-    func passSucceeded(_ record: WatchStatus.PassRecord, outcomes: [WatchStatus.ActionKey]) -> Bool {
+    public func passSucceeded(_ record: WatchStatus.PassRecord, outcomes: [WatchStatus.ActionKey]) -> Bool {
         let now = self.now
         return state.withLock { status in
             let wasReady = status.ready
@@ -103,7 +103,7 @@ final class WatchTelemetry: Sendable {
 
     /// A pass judged the items `judged` says it did and planned `entries` for them: the
     /// commands waiting on those items replace what waited there before; elsewhere it stands.
-    func commandsWait(in entries: [PlanEntry], judged: (PlannedItem) -> Bool) {
+    public func commandsWait(in entries: [PlanEntry], judged: (PlannedItem) -> Bool) {
         let waiting = entries.compactMap { entry in
             entry.waitingNote.map { WatchStatus.WaitingCommand(item: entry.item, note: $0) }
         }
@@ -118,7 +118,7 @@ final class WatchTelemetry: Sendable {
     /// watcher to say once each.
     ///
     /// Only a full pass decides: an events pass judges a few items, which never trip it.
-    func rulesTripped(_ rules: [Plan.RuleSummary]) -> (began: [String], ended: [String]) {
+    public func rulesTripped(_ rules: [Plan.RuleSummary]) -> (began: [String], ended: [String]) {
         let now = rules.reduce(into: [String: String]()) { tripped, rule in tripped[rule.name] = rule.tripwire }
         return state.withLock { status in
             let began = now.keys.filter { status.tripped[$0] == nil }.sorted().compactMap { now[$0] }
@@ -129,7 +129,7 @@ final class WatchTelemetry: Sendable {
     }
 
     /// A pass failed for a reason waiting can mend; the watcher pauses `pause` seconds.
-    func passFailed(_ failure: String, cause: WatchStatus.WaitCause, pause: TimeInterval) {
+    public func passFailed(_ failure: String, cause: WatchStatus.WaitCause, pause: TimeInterval) {
         let now = self.now
         state.withLock { status in
             status.lastPassEnded = now
@@ -142,7 +142,7 @@ final class WatchTelemetry: Sendable {
     }
 
     /// The watcher sleeps until its next poll, at `instant` by the clock.
-    func idles(until instant: Duration) {
+    public func idles(until instant: Duration) {
         let now = self.now
         let poll = date(at: instant)
         state.withLock { status in
@@ -152,16 +152,16 @@ final class WatchTelemetry: Sendable {
     }
 
     /// The account the server says the token is.
-    func account(_ name: String) {
+    public func account(_ name: String) {
         state.withLock { $0.account = name }
     }
 
-    func feedPosition(_ position: Int?) {
+    public func feedPosition(_ position: Int?) {
         state.withLock { $0.feedPosition = position }
     }
 
     /// The rules in force, after the start or a reload that loaded.
-    func rulesLoaded(_ rules: [WatchStatus.LoadedRule], reloaded: Bool) {
+    public func rulesLoaded(_ rules: [WatchStatus.LoadedRule], reloaded: Bool) {
         let now = self.now
         state.withLock { status in
             status.rules = rules
@@ -170,7 +170,7 @@ final class WatchTelemetry: Sendable {
     }
 
     /// A reload that failed: the old rules stay.
-    func reloadFailed(_ failure: String) {
+    public func reloadFailed(_ failure: String) {
         let now = self.now
         state.withLock { status in
             status.reloadFailures += 1
@@ -179,7 +179,7 @@ final class WatchTelemetry: Sendable {
     }
 
     /// The write queue sent one job, which came to `outcomes`, and `waiting` commands are left.
-    func writesSent(_ outcomes: [WatchStatus.ActionKey], waiting: Int) {
+    public func writesSent(_ outcomes: [WatchStatus.ActionKey], waiting: Int) {
         let now = self.now
         state.withLock { status in
             for key in outcomes { status.actions[key, default: 0] += 1 }
@@ -204,19 +204,19 @@ final class WatchTelemetry: Sendable {
     }
 
     /// The watcher took an accepted delivery of `event`: the first time, or one seen before.
-    func deliveryTaken(_ event: String, first: Bool) {
+    public func deliveryTaken(_ event: String, first: Bool) {
         guard !first else { return }
         state.withLock { $0.deliveries[WatchStatus.DeliveryKey(event: event, outcome: "duplicate"), default: 0] += 1 }
     }
 
     /// The start's check of the hooks ended: `summary` says what it looked at, `problems` what a
     /// person should fix.
-    func hooksChecked(_ summary: String, problems: [String]) {
+    public func hooksChecked(_ summary: String, problems: [String]) {
         state.withLock { $0.hookCheck = WatchStatus.HookCheck(summary: summary, problems: problems) }
     }
 
     /// The feed is polled every `seconds`; webhook deliveries stand as `deliveries` says.
-    func polling(every seconds: TimeInterval, deliveries: DeliveryWatch?) {
+    public func polling(every seconds: TimeInterval, deliveries: DeliveryWatch?) {
         state.withLock { status in
             status.pollEvery = seconds
             status.deliveryHealth = deliveries?.health.rawValue
@@ -226,22 +226,22 @@ final class WatchTelemetry: Sendable {
     }
 
     /// The passes handed writes over: `waiting` commands wait to be sent, or are being sent.
-    func writesWaiting(_ waiting: Int) {
+    public func writesWaiting(_ waiting: Int) {
         state.withLock { $0.writesWaiting = waiting }
     }
 
     /// The newest actions, newest first, as the page shows them.
-    func recentActions(_ actions: [WatchStatus.ActionRecord]) {
+    public func recentActions(_ actions: [WatchStatus.ActionRecord]) {
         state.withLock { $0.recentActions = Array(actions.prefix(WatchStatus.recentLimit)) }
     }
 
     /// A stop was asked for (SIGTERM, SIGINT): the watcher finishes the write in flight and ends.
-    func stopping() {
+    public func stopping() {
         state.withLock { $0.stopping = true }
     }
 
     /// What went wrong, in the words `/healthz` and the page use: the server's answer first.
-    static func summary(of error: GitbayError) -> String {
+    public static func summary(of error: GitbayError) -> String {
         let status = error.httpStatus.map { " (HTTP \($0))" } ?? ""
         switch error.kind {
         case .busy: return "the server answers 503: it is busy"

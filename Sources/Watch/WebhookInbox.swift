@@ -9,17 +9,17 @@ import Synchronization
 /// Bounded: a full inbox refuses (the endpoint answers 503, and gitbay tries again later). A spell
 /// of refused deliveries (``RefusedDeliveries``) rings it too: gitbay sent an event the watcher
 /// could not take, so its idle spell shortens to the normal pace.
-final class WebhookInbox: Sendable {
+public final class WebhookInbox: Sendable {
     /// One accepted delivery: gitbay's delivery id, the digest of its signed body and the event it
     /// carries, as the feed would show it (without the feed's id, which a delivery does not carry).
-    struct Delivery: Sendable, Hashable {
-        let id: Int
-        let bodyDigest: [UInt8]
-        let event: FeedEvent
+    public struct Delivery: Sendable, Hashable {
+        public let id: Int
+        public let bodyDigest: [UInt8]
+        public let event: FeedEvent
     }
 
     /// How many deliveries wait at most: far more than a pass takes to come round.
-    static let capacity = 1_000
+    public static let capacity = 1_000
 
     private struct State {
         var waiting: [Delivery] = []
@@ -32,19 +32,22 @@ final class WebhookInbox: Sendable {
 
     private let state = Mutex(State())
 
+    /// An empty inbox, whose scope holds no repository until the rules give it one.
+    public init() {}
+
     /// The rules' scope changed (the start, a reload).
-    func scope(_ scope: RuleScope) {
+    public func scope(_ scope: RuleScope) {
         state.withLock { $0.scope = scope }
     }
 
     /// Whether the rules look after `repository`: a delivery for another is acknowledged and
     /// ignored.
-    func covers(_ repository: RepositoryPath) -> Bool {
+    public func covers(_ repository: RepositoryPath) -> Bool {
         state.withLock { $0.scope.contains(repository) }
     }
 
     /// Queues `delivery`, waking the watcher; `false` when the inbox is full.
-    func offer(_ delivery: Delivery) -> Bool {
+    public func offer(_ delivery: Delivery) -> Bool {
         let woken = state.withLock { state -> CheckedContinuation<Void, Never>?? in
             guard state.waiting.count < Self.capacity else { return nil }
             state.waiting.append(delivery)
@@ -57,7 +60,7 @@ final class WebhookInbox: Sendable {
     }
 
     /// A spell of refused deliveries began: wakes the watcher.
-    func refusalsBegan() {
+    public func refusalsBegan() {
         state.withLock { state in
             state.refused = true
             defer { state.waiter = nil }
@@ -66,7 +69,7 @@ final class WebhookInbox: Sendable {
     }
 
     /// Whether a spell of refused deliveries began since the last call.
-    func takeRefusals() -> Bool {
+    public func takeRefusals() -> Bool {
         state.withLock { state in
             defer { state.refused = false }
             return state.refused
@@ -74,7 +77,7 @@ final class WebhookInbox: Sendable {
     }
 
     /// Every delivery waiting, oldest first, taken out.
-    func take() -> [Delivery] {
+    public func take() -> [Delivery] {
         state.withLock { state in
             defer { state.waiting = [] }
             return state.waiting
@@ -82,7 +85,7 @@ final class WebhookInbox: Sendable {
     }
 
     /// Returns once a delivery waits or a spell of refusals began, or the task is cancelled.
-    func arrival() async {
+    public func arrival() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in

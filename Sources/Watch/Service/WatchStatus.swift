@@ -7,9 +7,9 @@ import RuleEngine
 ///
 /// The watcher and its client change it through ``WatchTelemetry``; readers take a copy, so a
 /// scrape or a page never waits for a pass, and a pass never waits for a scrape.
-struct WatchStatus: Sendable {
+public struct WatchStatus: Sendable {
     /// Why the watcher or its client waits, as `waits_total` labels it.
-    enum WaitCause: String, Sendable, CaseIterable, Comparable {
+    public enum WaitCause: String, Sendable, CaseIterable, Comparable {
         /// The server answered 429, or refused a write as over the account's write budget.
         case rateLimit = "rate_limit"
         /// The server answered 503, or failed with a 5xx.
@@ -19,10 +19,10 @@ struct WatchStatus: Sendable {
         /// The client's own pacing to the request budget (`--rate-limit`).
         case pacing
 
-        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
         /// The cause of waiting after `error`, `nil` when waiting cannot mend it.
-        init?(_ error: GitbayError) {
+        public init?(_ error: GitbayError) {
             switch error.kind {
             case .rateLimited: self = .rateLimit
             case .busy, .serverError: self = .busy
@@ -32,7 +32,7 @@ struct WatchStatus: Sendable {
         }
 
         /// How the status page names it.
-        var phrase: String {
+        public var phrase: String {
             switch self {
             case .rateLimit: return "the server is rate-limiting this account"
             case .busy: return "the server is busy or failing"
@@ -43,152 +43,183 @@ struct WatchStatus: Sendable {
     }
 
     /// A wait under way: its cause and when it ends.
-    struct Wait: Sendable, Hashable {
-        var cause: WaitCause
-        var until: Date
+    public struct Wait: Sendable, Hashable {
+        public var cause: WaitCause
+        public var until: Date
     }
 
     /// One finished pass, for the page's table.
-    struct PassRecord: Sendable, Hashable {
-        var kind: String
-        var started: Date
-        var ended: Date
-        var requests: Int
-        var actions: Int
-        var applied: Int
-        var failed: Int
+    public struct PassRecord: Sendable, Hashable {
+        public var kind: String
+        public var started: Date
+        public var ended: Date
+        public var requests: Int
+        public var actions: Int
+        public var applied: Int
+        public var failed: Int
+
+        public init(
+            kind: String, started: Date, ended: Date, requests: Int, actions: Int, applied: Int, failed: Int
+        ) {
+            self.kind = kind
+            self.started = started
+            self.ended = ended
+            self.requests = requests
+            self.actions = actions
+            self.applied = applied
+            self.failed = failed
+        }
     }
 
     /// One action from the state store's journal (or, in a dry run, from the last plan).
-    struct ActionRecord: Sendable, Hashable {
-        var at: Date
-        var rule: String
-        var item: String
-        var command: String
-        var outcome: String
-        var reasons: [String]
+    public struct ActionRecord: Sendable, Hashable {
+        public var at: Date
+        public var rule: String
+        public var item: String
+        public var command: String
+        public var outcome: String
+        public var reasons: [String]
+
+        public init(at: Date, rule: String, item: String, command: String, outcome: String, reasons: [String]) {
+            self.at = at
+            self.rule = rule
+            self.item = item
+            self.command = command
+            self.outcome = outcome
+            self.reasons = reasons
+        }
     }
 
     /// The result of the last reload of the rules.
-    struct Reload: Sendable, Hashable {
-        var at: Date
+    public struct Reload: Sendable, Hashable {
+        public var at: Date
         /// `nil` when it loaded; otherwise why the old rules stay.
-        var failure: String?
+        public var failure: String?
     }
 
     /// A rule as the page lists it.
-    struct LoadedRule: Sendable, Hashable {
-        var name: String
-        var kind: String
+    public struct LoadedRule: Sendable, Hashable {
+        public var name: String
+        public var kind: String
+
+        public init(name: String, kind: String) {
+            self.name = name
+            self.kind = kind
+        }
     }
 
     /// A label pair of `actions_total`.
-    struct ActionKey: Sendable, Hashable, Comparable {
-        var rule: String
-        var outcome: String
+    public struct ActionKey: Sendable, Hashable, Comparable {
+        public var rule: String
+        public var outcome: String
 
-        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.rule, lhs.outcome) < (rhs.rule, rhs.outcome) }
+        public init(rule: String, outcome: String) {
+            self.rule = rule
+            self.outcome = outcome
+        }
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.rule, lhs.outcome) < (rhs.rule, rhs.outcome) }
     }
 
     /// How many passes and actions the page and the metrics keep.
-    static let recentLimit = 50
+    public static let recentLimit = 50
 
     /// A count of webhook deliveries: their event kind and what came of them.
-    struct DeliveryKey: Sendable, Hashable, Comparable {
-        var event: String
-        var outcome: String
+    public struct DeliveryKey: Sendable, Hashable, Comparable {
+        public var event: String
+        public var outcome: String
 
-        static func < (lhs: DeliveryKey, rhs: DeliveryKey) -> Bool {
+        public static func < (lhs: DeliveryKey, rhs: DeliveryKey) -> Bool {
             (lhs.event, lhs.outcome) < (rhs.event, rhs.outcome)
         }
     }
 
     /// The server's URL, which never carries the token.
-    var server: String
+    public var server: String
     /// The account the token belongs to, once the server said.
-    var account: String?
-    var started: Date
-    var interval: TimeInterval
-    var fullEvery: TimeInterval
-    var dryRun: Bool
-    var passes: [String: Int] = ["full": 0, "events": 0, "idle": 0]
-    var reads = 0
-    var writes = 0
-    var actions: [ActionKey: Int] = [:]
+    public var account: String?
+    public var started: Date
+    public var interval: TimeInterval
+    public var fullEvery: TimeInterval
+    public var dryRun: Bool
+    public var passes: [String: Int] = ["full": 0, "events": 0, "idle": 0]
+    public var reads = 0
+    public var writes = 0
+    public var actions: [ActionKey: Int] = [:]
     /// The commands the passes judged that wait to be sent, or are being sent.
-    var writesWaiting = 0
+    public var writesWaiting = 0
     /// How often the feed is polled now: `interval`, or the relaxed pace while webhook
     /// deliveries work.
-    var pollEvery: TimeInterval
+    public var pollEvery: TimeInterval
     /// Webhook deliveries by event kind and outcome (`accepted`, `duplicate`, `out-of-scope`,
     /// `bad-signature`, `too-large`, `not-a-delivery`, `inbox-full`).
-    var deliveries: [DeliveryKey: Int] = [:]
+    public var deliveries: [DeliveryKey: Int] = [:]
     /// When the last delivery was accepted.
-    var lastDelivery: Date?
+    public var lastDelivery: Date?
     /// How deliveries stand (`unproven`, `working`, `failing`), when the watcher takes them.
-    var deliveryHealth: String?
+    public var deliveryHealth: String?
     /// Events the feed showed that never came as deliveries.
-    var deliveriesMissed = 0
+    public var deliveriesMissed = 0
     /// The deliveries refused for a reason that says the bot and its hook disagree.
     var refusals = RefusedDeliveries()
     /// Whether deliveries fail: the feed showed an event none announced, or gitbay's are refused.
-    var deliveriesFailing: Bool {
+    public var deliveriesFailing: Bool {
         deliveryHealth == DeliveryWatch.Health.failing.rawValue || refusals.failing
     }
     /// The repositories whose events arrive only by polling (no delivery came from them).
-    var unhooked: [String] = []
+    public var unhooked: [String] = []
     /// What the start's check of the hooks found, once it ended; `nil` while it runs (or without
     /// webhooks).
-    var hookCheck: HookCheck?
+    public var hookCheck: HookCheck?
 
     /// The outcome of the start's check of the hooks.
-    struct HookCheck: Sendable, Hashable {
+    public struct HookCheck: Sendable, Hashable {
         /// What it looked at: "checked 1 repository", and what it could not.
-        var summary: String
+        public var summary: String
         /// What a person should fix, one line each.
-        var problems: [String]
+        public var problems: [String]
     }
-    var waits: [WaitCause: Int] = Dictionary(uniqueKeysWithValues: WaitCause.allCases.map { ($0, 0) })
-    var lastPassEnded: Date?
-    var lastSuccessfulPassEnded: Date?
+    public var waits: [WaitCause: Int] = Dictionary(uniqueKeysWithValues: WaitCause.allCases.map { ($0, 0) })
+    public var lastPassEnded: Date?
+    public var lastSuccessfulPassEnded: Date?
     /// The longest successful pass so far, which sets how long a pass may be expected to take.
-    var longestPass: TimeInterval = 0
+    public var longestPass: TimeInterval = 0
     /// When the pass under way started.
-    var passStarted: Date?
-    var currentWait: Wait?
+    public var passStarted: Date?
+    public var currentWait: Wait?
     /// The cause of the client's last retry, which its backoff waits for.
-    var retryCause: WaitCause?
+    public var retryCause: WaitCause?
     /// When the watcher, idle between passes, polls next.
-    var nextPoll: Date?
-    var nextFullPass: Date?
-    var feedPosition: Int?
-    var rules: [LoadedRule] = []
-    var reloadFailures = 0
-    var lastReload: Reload?
-    var recentPasses: [PassRecord] = []
-    var recentActions: [ActionRecord] = []
+    public var nextPoll: Date?
+    public var nextFullPass: Date?
+    public var feedPosition: Int?
+    public var rules: [LoadedRule] = []
+    public var reloadFailures = 0
+    public var lastReload: Reload?
+    public var recentPasses: [PassRecord] = []
+    public var recentActions: [ActionRecord] = []
     /// The commands that wait in the bot's own queue (a `/merge` whose gates do not pass), as
     /// the last pass that judged their item saw them.
-    var waitingCommands: [WaitingCommand] = []
+    public var waitingCommands: [WaitingCommand] = []
     /// The rules the tripwire holds back whole, by name, with its note, as the last full pass
     /// judged them.
-    var tripped: [String: String] = [:]
+    public var tripped: [String: String] = [:]
 
     /// A command waiting in the bot's own queue, and the item it waits on.
-    struct WaitingCommand: Sendable, Hashable {
-        var item: PlannedItem
+    public struct WaitingCommand: Sendable, Hashable {
+        public var item: PlannedItem
         /// The plan's line for it (``PlanEntry/waitingNote``).
-        var note: String
+        public var note: String
     }
     /// The last failure since the last successful pass, in one line.
-    var lastFailure: String?
+    public var lastFailure: String?
     /// When the watcher last showed it moves: a request sent, a wait begun, a pass begun or ended.
-    var lastProgress: Date
+    public var lastProgress: Date
     /// Whether the first full pass has ended (systemd's `READY=1`).
-    var ready = false
-    var stopping = false
+    public var ready = false
+    public var stopping = false
 
-    init(server: String, started: Date, interval: TimeInterval, fullEvery: TimeInterval, dryRun: Bool) {
+    public init(server: String, started: Date, interval: TimeInterval, fullEvery: TimeInterval, dryRun: Bool) {
         self.server = server
         self.started = started
         self.interval = interval

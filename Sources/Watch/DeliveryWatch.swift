@@ -10,7 +10,7 @@ import GitbayKit
 /// within ``grace`` of the poll means deliveries are failing: the watcher says so, polls at its
 /// normal pace again and runs a full pass for what the feed cannot show. Pure: the watcher tells
 /// it what arrived and what it polled, on its monotonic clock, and asks how it stands.
-struct DeliveryWatch: Sendable, Equatable {
+public struct DeliveryWatch: Sendable, Equatable {
     /// How deliveries stand.
     enum Health: String, Sendable {
         /// None has arrived since the watcher started (or webhooks are not set up).
@@ -22,7 +22,7 @@ struct DeliveryWatch: Sendable, Equatable {
     }
 
     /// One event as both a delivery and the feed name it: its kind, repository, actor and second.
-    struct Key: Hashable, Sendable {
+    public struct Key: Hashable, Sendable {
         let kind: String
         let repo: String
         let actor: String?
@@ -37,7 +37,7 @@ struct DeliveryWatch: Sendable, Equatable {
             second = Int64(createdAt.timeIntervalSince1970.rounded(.down))
         }
 
-        init(_ event: FeedEvent) {
+        public init(_ event: FeedEvent) {
             self.init(kind: event.kind, repo: event.repo.description, actor: event.actor, createdAt: event.createdAt)
         }
     }

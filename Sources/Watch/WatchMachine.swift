@@ -8,9 +8,9 @@ import GitbayKit
 /// ``probeLooked(_:versions:)``), so every choice of the loop (which pass, how long a pause, where
 /// the feed is read from, what a probe compares with) is a function of those calls that a test
 /// makes in no time.
-struct WatchMachine: Sendable, Equatable {
+public struct WatchMachine: Sendable, Equatable {
     /// What a pass was, as its line and `passes_total` name it.
-    enum PassKind: String, Sendable {
+    public enum PassKind: String, Sendable {
         /// Everything read and judged, every `fullEvery`, and whenever the feed has a gap.
         case full
         /// Only the items the feed's new events named.
@@ -20,7 +20,7 @@ struct WatchMachine: Sendable, Equatable {
     }
 
     /// The loop's next step.
-    enum Step: Sendable, Equatable {
+    public enum Step: Sendable, Equatable {
         /// Load the rules again before the next pass.
         case reload
         /// A full pass: the first one, or one fallen due.
@@ -34,17 +34,17 @@ struct WatchMachine: Sendable, Equatable {
     }
 
     /// The longest pause after repeated transient failures.
-    static let longestPause: Duration = .seconds(300)
+    public static let longestPause: Duration = .seconds(300)
 
     /// How often the feed is polled, measured from each pass's start (``relaxedInterval`` while
     /// webhook deliveries work).
-    let interval: Duration
+    public let interval: Duration
     /// How long after a full pass ended the next one falls due.
-    let fullEvery: Duration
+    public let fullEvery: Duration
     /// When the last full pass ended; `nil` before the first.
-    private(set) var lastFull: Duration?
+    public private(set) var lastFull: Duration?
     /// The transient failures in a row since the last pass that ended well.
-    private(set) var failures = 0
+    public private(set) var failures = 0
     /// Until when the loop waits; `nil` to go on at once.
     private var resume: Duration?
     /// Whether `resume` ends a pause after a failure rather than an idle spell.
@@ -52,11 +52,11 @@ struct WatchMachine: Sendable, Equatable {
     /// Whether a reload was asked for and not yet taken.
     private var reloadPending = false
     /// The newest feed event handled, which the next poll reads after; `nil` before any.
-    private(set) var feedPosition: Int?
+    public private(set) var feedPosition: Int?
     /// What each probe (by the kind of event it raises) saw at its last look.
     private var probed: [String: [String: String]] = [:]
     /// How webhook deliveries stand, when the watcher takes them (`--webhook-secret-file`).
-    private(set) var deliveries: DeliveryWatch?
+    public private(set) var deliveries: DeliveryWatch?
     /// Whether a delivery asked for a poll not yet begun.
     private var pollSoon = false
     /// Whether a full pass is due before anything else (deliveries turned out to be failing).
@@ -68,7 +68,7 @@ struct WatchMachine: Sendable, Equatable {
 
     /// A machine whose feed was last handled up to `feedPosition`, as the state store keeps it;
     /// with `webhooks`, one that takes deliveries and polls at ``relaxedInterval`` while they work.
-    init(interval: Duration, fullEvery: Duration, feedPosition: Int? = nil, webhooks: Bool = false) {
+    public init(interval: Duration, fullEvery: Duration, feedPosition: Int? = nil, webhooks: Bool = false) {
         self.interval = interval
         self.fullEvery = fullEvery
         self.feedPosition = feedPosition
@@ -79,33 +79,33 @@ struct WatchMachine: Sendable, Equatable {
     /// they still do.
     ///
     /// Ten intervals, at least five minutes, at most `fullEvery`.
-    var relaxedInterval: Duration {
+    public var relaxedInterval: Duration {
         min(fullEvery, max(interval * 10, .seconds(300)))
     }
 
     /// How often the feed is polled now: ``relaxedInterval`` while deliveries work and none was
     /// refused since the last arrived, else `interval`.
-    var pollInterval: Duration {
+    public var pollInterval: Duration {
         deliveries?.health == .working && !refused ? relaxedInterval : interval
     }
 
     /// How long after a poll read an event its delivery may still come: gitbay sends due
     /// deliveries every 2 s and the first retry of a failed one after its backoff base, so two
     /// intervals, at least a minute.
-    static func deliveryGrace(interval: Duration) -> Duration {
+    public static func deliveryGrace(interval: Duration) -> Duration {
         max(interval * 2, .seconds(60))
     }
 
     /// Whether a full pass has ended, which the first full pass of a restarted watcher uses to
     /// go on from the stored feed position.
-    var hasRunFull: Bool { lastFull != nil }
+    public var hasRunFull: Bool { lastFull != nil }
 
     /// The step at `now`: a reload asked for comes first, then any wait not yet over, then the
     /// pass: full when none ran yet or `fullEvery` passed since the last one ended.
     ///
     /// With webhooks, a delivery cuts an idle spell short (never a pause after a failure), and
     /// deliveries found failing make the next pass full: a missed push shows in no feed.
-    mutating func next(at now: Duration) -> Step {
+    public mutating func next(at now: Duration) -> Step {
         if reloadPending {
             reloadPending = false
             return .reload
@@ -128,7 +128,7 @@ struct WatchMachine: Sendable, Equatable {
 
     /// A webhook delivery of the event `key` arrived at `now`: the next step polls the feed,
     /// which tells what it means, unless the event is the bot's own (`own`), which asks nothing.
-    mutating func deliveryArrived(_ key: DeliveryWatch.Key, at now: Duration, own: Bool) {
+    public mutating func deliveryArrived(_ key: DeliveryWatch.Key, at now: Duration, own: Bool) {
         deliveries?.arrived(key, at: now)
         refused = false
         if !own { pollSoon = true }
@@ -141,25 +141,25 @@ struct WatchMachine: Sendable, Equatable {
     /// No sooner, and no full pass: the refused request's headers are not signed, so whoever
     /// copies them can make the watcher poll only as it would without webhooks. A refused push is
     /// seen at the next full pass.
-    mutating func deliveriesRefused() {
+    public mutating func deliveriesRefused() {
         guard deliveries != nil else { return }
         refused = true
         if !pausing, let resume, let lastPassStarted { self.resume = min(resume, lastPassStarted + interval) }
     }
 
     /// The start's check found the hooks of `repositories` in order.
-    mutating func hooksChecked(_ repositories: [String]) {
+    public mutating func hooksChecked(_ repositories: [String]) {
         for repository in repositories { deliveries?.vouch(for: repository) }
     }
 
     /// A poll at `now` read `events`, which deliveries should have announced.
-    mutating func polled(_ events: [FeedEvent], at now: Duration) {
+    public mutating func polled(_ events: [FeedEvent], at now: Duration) {
         deliveries?.polled(events, at: now)
     }
 
     /// The pass a poll leads to: a feed with a gap (it no longer reaches the position) forces a
     /// full one.
-    func pass(afterPoll gap: Bool) -> PassKind {
+    public func pass(afterPoll gap: Bool) -> PassKind {
         gap ? .full : .events
     }
 
@@ -167,30 +167,30 @@ struct WatchMachine: Sendable, Equatable {
     /// first full pass of a watcher started again, which goes on where the last one stopped;
     /// `nil` for any other (or after a poll that found a gap), which reads where the feed stands
     /// first, so that what happens during the pass is the next poll's, at worst judged twice.
-    func storedStart(afterPoll polled: Bool) -> Int? {
+    public func storedStart(afterPoll polled: Bool) -> Int? {
         hasRunFull || polled ? nil : feedPosition
     }
 
     /// A full pass begins: its probes look afresh, with nothing to compare with.
-    mutating func fullPassBegins() {
+    public mutating func fullPassBegins() {
         probed = [:]
     }
 
     /// A probe raising `eventKind` saw `versions`: answers what it saw at its last look, `nil`
     /// on its first since the last full pass (whose reads saw everything).
-    mutating func probeLooked(_ eventKind: String, versions: [String: String]) -> [String: String]? {
+    public mutating func probeLooked(_ eventKind: String, versions: [String: String]) -> [String: String]? {
         defer { probed[eventKind] = versions }
         return probed[eventKind]
     }
 
     /// The pass handled the feed up to `position` (none when the feed is empty).
-    mutating func reached(_ position: Int?) {
+    public mutating func reached(_ position: Int?) {
         if let position { feedPosition = position }
     }
 
     /// A pass of `kind` that began at `started` ended well at `now`: failures start again from
     /// none, and the next poll is an interval after the start, at once when the pass overran it.
-    mutating func passEnded(_ kind: PassKind, started: Duration, at now: Duration) {
+    public mutating func passEnded(_ kind: PassKind, started: Duration, at now: Duration) {
         if kind == .full { lastFull = now }
         failures = 0
         pausing = false
@@ -201,7 +201,7 @@ struct WatchMachine: Sendable, Equatable {
 
     /// A pass failed at `now` for a reason waiting can mend: answers the pause, the interval
     /// doubling with each failure in a row, at most ``longestPause``.
-    mutating func passFailed(at now: Duration) -> Duration {
+    public mutating func passFailed(at now: Duration) -> Duration {
         failures += 1
         let pause = Self.pause(after: failures, interval: interval)
         resume = now + pause
@@ -210,13 +210,13 @@ struct WatchMachine: Sendable, Equatable {
     }
 
     /// A reload was asked for (SIGHUP): the next step takes it.
-    mutating func reloadRequested() {
+    public mutating func reloadRequested() {
         reloadPending = true
     }
 
     /// The pause after `failures` transient failures in a row: `interval`, doubling, at most
     /// ``longestPause``.
-    static func pause(after failures: Int, interval: Duration) -> Duration {
+    public static func pause(after failures: Int, interval: Duration) -> Duration {
         let doubled = interval * (1 << (min(max(failures, 1), 10) - 1))
         return min(longestPause, doubled)
     }

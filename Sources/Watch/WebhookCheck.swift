@@ -7,9 +7,9 @@ import GitbayKit
 /// gitbay's hooks are per repository and need admin rights to list (`internal/control/webhook.go`,
 /// `runWebhookList`, `runWebhookDeliveries`), so `watch` checks those its token may list at its
 /// start, and says what a person should fix. The secret is never shown by gitbay, nor here.
-enum WebhookCheck {
+public enum WebhookCheck {
     /// The path gitbay's hooks must post to.
-    static let endpointPath = "/hooks/gitbay"
+    public static let endpointPath = "/hooks/gitbay"
 
     /// How many repositories the start looks at: two reads each (ten seconds of gitbay's read
     /// pace), before the first poll; the rest are judged by the deliveries that come.

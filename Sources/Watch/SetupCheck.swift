@@ -13,13 +13,13 @@ import Synchronization
 /// said on stderr and on the status page when it ends, well or not; the loop takes the
 /// repositories found in order at its next step. (Issue 40: run inside the loop, a `webhook list`
 /// answering 500 held the first passes for its retries, about 10 s.)
-final class SetupCheck: Sendable {
+public final class SetupCheck: Sendable {
     /// Attempts for each of the check's reads: one retry, after 2 s to 4 s.
-    static let retry = RetryPolicy(maxAttempts: 2, baseDelay: .seconds(4))
+    public static let retry = RetryPolicy(maxAttempts: 2, baseDelay: .seconds(4))
 
     /// The most requests the check sends, retries included: two reads for each repository it
     /// looks at, and a few retries; the repositories left are judged by the deliveries that come.
-    static let requestBudget = 2 * WebhookCheck.repositoriesChecked + 4
+    public static let requestBudget = 2 * WebhookCheck.repositoriesChecked + 4
 
     private let client: GitbayClient
     private let console: any Console
@@ -29,7 +29,7 @@ final class SetupCheck: Sendable {
     private let found = Mutex<[String]?>(nil)
 
     /// A check reading through a sibling of `client`, telling `console` and `telemetry`.
-    init(client: GitbayClient, console: any Console, telemetry: WatchTelemetry) {
+    public init(client: GitbayClient, console: any Console, telemetry: WatchTelemetry) {
         self.client = client.sibling(retry: Self.retry)
         self.console = console
         self.telemetry = telemetry
@@ -37,13 +37,13 @@ final class SetupCheck: Sendable {
     }
 
     /// Starts the check of `repositories`; the first call counts, later ones are ignored.
-    func start(_ repositories: [RepositoryPath]) {
+    public func start(_ repositories: [RepositoryPath]) {
         handOver.yield(repositories)
         handOver.finish()
     }
 
     /// Runs the check once ``start(_:)`` is called, until it ends or the task is cancelled.
-    func run() async {
+    public func run() async {
         for await repositories in requests {
             let fine = await check(repositories)
             guard !Task.isCancelled else { return }
@@ -54,7 +54,7 @@ final class SetupCheck: Sendable {
 
     /// The repositories whose hook the check found in order, once, after it ended; `nil` before
     /// and after that.
-    func takeFound() -> [String]? {
+    public func takeFound() -> [String]? {
         found.withLock { found in
             defer { found = nil }
             return found

@@ -3,7 +3,7 @@
 /// Injected so that tests drive the watcher with a manual clock and no real interval passes; the
 /// real one is ``ContinuousWatchClock``. Its readings never step back with the wall clock (an NTP
 /// correction, a resumed VM), so neither the schedule nor the health it judges can.
-protocol WatchClock: Sendable {
+public protocol WatchClock: Sendable {
     /// The time since the clock's start.
     var now: Duration { get }
 

@@ -8,7 +8,7 @@ import Darwin
 
 /// Where a watcher reports its state to a service manager: `READY=1`, `STATUS=...`,
 /// `WATCHDOG=1`, `STOPPING=1`.
-protocol ServiceNotifier: Sendable {
+public protocol ServiceNotifier: Sendable {
     /// How often the manager expects `WATCHDOG=1`, `nil` when it watches nothing.
     var watchdogInterval: Duration? { get }
     /// Sends `assignments` (`KEY=value`, one per line) as one message; a lost message is not an error.
@@ -21,13 +21,13 @@ protocol ServiceNotifier: Sendable {
 /// systemd sets `NOTIFY_SOCKET` for a `Type=notify` unit, and `WATCHDOG_USEC` (with
 /// `WATCHDOG_PID`) when the unit has `WatchdogSec=`; a process that is not the one watched
 /// ignores the watchdog. See sd_notify(3).
-struct SystemdNotifier: ServiceNotifier {
-    let socketPath: String
-    let watchdogInterval: Duration?
+public struct SystemdNotifier: ServiceNotifier {
+    public let socketPath: String
+    public let watchdogInterval: Duration?
 
     /// The notifier `environment` asks for, `nil` when it names no socket (not run by systemd, or
     /// not as `Type=notify`).
-    init?(environment: [String: String], pid: Int32 = getpid()) {
+    public init?(environment: [String: String], pid: Int32 = getpid()) {
         guard let path = environment["NOTIFY_SOCKET"], path.hasPrefix("/") || path.hasPrefix("@") else {
             return nil
         }
@@ -40,7 +40,7 @@ struct SystemdNotifier: ServiceNotifier {
         }
     }
 
-    func notify(_ assignments: [String]) {
+    public func notify(_ assignments: [String]) {
         let message = Array(assignments.joined(separator: "\n").utf8)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

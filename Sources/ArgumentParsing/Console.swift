@@ -1,5 +1,3 @@
-import ArgumentParsing
-
 /// Where the command line writes: standard output and standard error, and whether each is a terminal.
 ///
 /// Commands write only through this, so tests run the whole CLI in-process and read what it printed.

@@ -12,26 +12,26 @@ import RuleEngine
 /// fresh read before each write tells whether a later judgement of it is already done. The jobs
 /// of one pass share the repository facts their re-checks read (``RepositoryFacts``), so sending
 /// them one at a time reads no more than sending the pass's plan at once.
-struct WriteQueue: Sendable {
+public struct WriteQueue: Sendable {
     /// Which pass judged a job, which decides how soon it goes out.
-    enum Lane: Int, Sendable, Comparable {
+    public enum Lane: Int, Sendable, Comparable {
         /// An events pass: an answer to what someone did.
         case prompt
         /// A full pass: the sweep of everything.
         case backlog
 
-        static func < (lhs: Lane, rhs: Lane) -> Bool { lhs.rawValue < rhs.rawValue }
+        public static func < (lhs: Lane, rhs: Lane) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// One acting unit (an entry, or a comment's whole answer: ``PlanUnit``) with what the applier
     /// needs to send it.
-    struct Job: Sendable {
+    public struct Job: Sendable {
         /// A plan of this one unit, with its rules' summaries (the applier checks their schedules).
-        let plan: Plan
+        public let plan: Plan
         /// Who did what to the items, as the pass that judged the entry read it.
-        let activity: ActivityHistory?
+        public let activity: ActivityHistory?
         /// The repository facts the jobs of the same pass read, so each is read once for them all.
-        let facts: RepositoryFacts
+        public let facts: RepositoryFacts
         var lane: Lane
 
         let key: PlanUnit.Key
@@ -44,20 +44,23 @@ struct WriteQueue: Sendable {
     }
 
     /// The jobs not yet begun, in the order they were handed over.
-    private(set) var waiting: [Job] = []
+    public private(set) var waiting: [Job] = []
     /// The job the applier is sending.
-    private(set) var sending: Job?
+    public private(set) var sending: Job?
     /// Whether a pass judged the item of ``sending`` again while it was sent.
     private var sendingJudged = false
     /// What the jobs sent since the last ``takeFinished()`` came to.
     private var finished: [ApplyOutcome] = []
+
+    /// An empty queue.
+    public init() {}
 
     /// Takes the acting entries of `plan`, judged by a pass of `lane`.
     ///
     /// Each waiting job whose entry the pass judged again (`judged`) gives way to the pass's own
     /// judgement of it, in its place and at the more prompt of the two lanes, or is dropped when the
     /// pass no longer acts on it; the pass's other entries join the end, in the plan's order.
-    mutating func hand(
+    public mutating func hand(
         _ plan: Plan, activity: ActivityHistory?, lane: Lane, judged: (PlanEntry) -> Bool
     ) {
         var fresh: [PlanUnit.Key: Job] = [:]
@@ -79,7 +82,7 @@ struct WriteQueue: Sendable {
     }
 
     /// The job to send next, which becomes ``sending``: the first prompt one, else the first.
-    mutating func next() -> Job? {
+    public mutating func next() -> Job? {
         guard sending == nil, !waiting.isEmpty else { return nil }
         let index = waiting.firstIndex { $0.lane == .prompt } ?? waiting.startIndex
         sending = waiting.remove(at: index)
@@ -88,27 +91,27 @@ struct WriteQueue: Sendable {
     }
 
     /// The job being sent came to `report`.
-    mutating func sent(_ report: ApplyReport) {
+    public mutating func sent(_ report: ApplyReport) {
         sending = nil
         finished += report.outcomes
     }
 
     /// The job being sent could not be (the server was out of reach): it goes first again, unless
     /// a pass judged its item anew meanwhile, whose judgement stands.
-    mutating func putBack() {
+    public mutating func putBack() {
         guard let job = sending else { return }
         sending = nil
         if !sendingJudged { waiting.insert(job, at: 0) }
     }
 
     /// What the jobs sent since the last call came to, for a pass's line.
-    mutating func takeFinished() -> [ApplyOutcome] {
+    public mutating func takeFinished() -> [ApplyOutcome] {
         defer { finished = [] }
         return finished
     }
 
     /// The commands waiting or being sent.
-    var commands: Int {
+    public var commands: Int {
         waiting.reduce(sending?.plan.pendingCommandCount ?? 0) { $0 + $1.plan.pendingCommandCount }
     }
 }

@@ -14,14 +14,21 @@ import Webhooks
 /// refusal that says the bot and its hook disagree (``RefusedDeliveries``) makes deliveries
 /// failing at once, and the first of a spell is said on stderr, as is the delivery that ends it;
 /// the watcher polls the feed at its normal pace until a delivery is accepted.
-struct WebhookEndpoint: Sendable {
-    let intake: WebhookIntake
-    let inbox: WebhookInbox
-    let telemetry: WatchTelemetry
+public struct WebhookEndpoint: Sendable {
+    public let intake: WebhookIntake
+    public let inbox: WebhookInbox
+    public let telemetry: WatchTelemetry
     /// Where a spell of refused deliveries is said, once, and its end.
-    let console: any Console
+    public let console: any Console
 
-    func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
+    public init(intake: WebhookIntake, inbox: WebhookInbox, telemetry: WatchTelemetry, console: any Console) {
+        self.intake = intake
+        self.inbox = inbox
+        self.telemetry = telemetry
+        self.console = console
+    }
+
+    public func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
         let decision = intake.decide(request)
         guard case .accepted(let delivery) = decision else {
             if case .refused(let refusal) = decision {
@@ -36,11 +43,7 @@ struct WebhookEndpoint: Sendable {
             record(delivery.event, "out-of-scope", .taken)
             return .text("delivery \(delivery.id) ignored: \(delivery.repo) is outside the rules' scope\n", status: 202)
         }
-        guard let event = Self.event(of: delivery) else {
-            let unread = RefusedDeliveries.reason(for: .notADelivery("its data cannot be read"))
-            record(delivery.event, "not-a-delivery", .refused(reason: unread))
-            return .text("the delivery's data cannot be read\n", status: 400)
-        }
+        let event = FeedEvent(delivery: delivery)
         guard inbox.offer(WebhookInbox.Delivery(id: delivery.id, bodyDigest: delivery.bodyDigest, event: event)) else {
             record(delivery.event, "inbox-full", .neither)
             return .text("busy: too many deliveries wait; send it again later\n", status: 503)
@@ -65,31 +68,8 @@ struct WebhookEndpoint: Sendable {
         }
     }
 
-    /// The delivery as the feed row of its event, read by ``FeedEvent``'s own rules (the item's
-    /// `number` and a label event's `labels` from `data`): a delivery carries the row but its id.
-    static func event(of delivery: GitbayDelivery) -> FeedEvent? {
-        struct Row: Encodable {
-            var id = 0
-            var repo: String
-            var actor: String?
-            var kind: String
-            var data: JSONValue
-            var createdAt: String
-
-            enum CodingKeys: String, CodingKey {
-                case id, repo, actor, kind, data
-                case createdAt = "created_at"
-            }
-        }
-        let row = Row(
-            repo: delivery.repo.description, actor: delivery.actor, kind: delivery.event, data: delivery.data,
-            createdAt: GitbayTimestamp.format(delivery.createdAt, precision: .milliseconds))
-        guard let json = try? JSONEncoder().encode(row) else { return nil }
-        return try? JSONDecoder().decode(FeedEvent.self, from: json)
-    }
-
     /// The outcome a refusal is counted as on `/metrics`.
-    static func outcome(_ refusal: WebhookRefusal) -> String {
+    public static func outcome(_ refusal: WebhookRefusal) -> String {
         switch refusal {
         case .notFound, .methodNotAllowed, .notADelivery: "not-a-delivery"
         case .bodyTooLarge: "too-large"

@@ -1,0 +1,178 @@
+import ArgumentParsing
+import Foundation
+import GitbayClient
+import GitbayKit
+import RuleEngine
+import Watch
+
+/// One pass of a watcher: the poll and the probes when the machine asks for them, then the read
+/// and the plan of what they name (or of everything), handed to the write drain.
+///
+/// ``WatchMachine`` chooses the pass and keeps what it learns (the feed's position, what each
+/// probe saw); the pass does what it is told and counts it in a ``Summary``, which the
+/// ``PassReporter`` says.
+struct WatchPass {
+    let rules: [Rule]
+    let session: BotSession
+    /// The account the token belongs to, whose own events trigger nothing.
+    let me: String
+    let client: GitbayClient
+    let registry: PluginRegistry
+    let drain: WriteDrain
+    let dryRun: Bool
+    /// Whether to print the pass's reads (`--verbose`).
+    let verbose: Bool
+    let console: any Console
+    let telemetry: WatchTelemetry
+    let clock: any WatchClock
+
+    /// What one pass was and did, for its line.
+    struct Summary {
+        var kind: WatchMachine.PassKind
+        var events = 0
+        var ownEvents = 0
+        /// Changes the feed did not show, found by the plugins' probes (a push, say).
+        var unannounced = 0
+        var items = 0
+        var requests = 0
+        var actions = 0
+        /// Writes the drain finished since the last pass's line, applied and failed.
+        var applied = 0
+        var failed = 0
+        /// Commands waiting to be sent after this pass handed its own over.
+        var waiting = 0
+        /// How long it took, from its start to its line.
+        var seconds: TimeInterval = 0
+        /// Each action's rule and outcome (`planned` in a dry run), for `actions_total`.
+        var outcomes: [WatchStatus.ActionKey] = []
+        /// The repositories a full pass read.
+        var repositories: [RepositoryPath] = []
+    }
+
+    /// Reads and acts for the pass `machine` chose: after a poll, on what its events, the probes
+    /// and the pushes deliveries announced name (or everything, when the feed has a gap);
+    /// otherwise on everything.
+    func run(_ machine: inout WatchMachine, poll: Bool, pushes: [FeedEvent]) async throws -> Summary {
+        let polled = poll ? try await FeedPoll.read(after: machine.feedPosition, reader: client) : nil
+        if let polled { machine.polled(polled.events, at: clock.now) }
+        if let polled, machine.pass(afterPoll: polled.gap) == .events {
+            // What the poll read is who did what: kept, so the pass need not read it again.
+            if let newest = polled.newest { try await keep(polled.events, upTo: newest) }
+            let unannounced =
+                try await probe(&machine, ownEvents: polled.events.filter { $0.actor == me }) + pushes
+            let targets = WatchTargets.of(
+                polled.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
+            var pass = Summary(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)
+            pass.ownEvents = targets.ownEvents
+            pass.unannounced = unannounced.count
+            if !targets.isEmpty {
+                try await act(on: targets, pass: &pass, readFeed: false)
+            }
+            machine.reached(polled.newest)
+            return pass
+        }
+        var start = machine.storedStart(afterPoll: polled != nil)
+        if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
+        machine.fullPassBegins()
+        _ = try await probe(&machine, ownEvents: [])
+        var pass = Summary(kind: .full, events: polled?.events.count ?? 0)
+        try await act(on: nil, pass: &pass, readFeed: true)
+        machine.reached(start)
+        return pass
+    }
+
+    /// Looks once with each probe the rules make worth it, and answers the events for what moved
+    /// since its last look (none on its first) and not by the bot's `ownEvents`; the machine keeps
+    /// what each saw.
+    private func probe(_ machine: inout WatchMachine, ownEvents: [FeedEvent]) async throws -> [FeedEvent] {
+        let scope = RuleScope(union: rules.map(\.scope))
+        var events: [FeedEvent] = []
+        for probe in WatchTargets.probes(for: rules.map(\.kind), registry: registry) {
+            let look = try await probe.look(in: scope, reader: client)
+            if let previous = machine.probeLooked(probe.eventKind, versions: look.versions) {
+                events += look.changes(since: previous, ownEvents: ownEvents)
+            }
+        }
+        return events
+    }
+
+    /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
+    /// plan to the drain: what the pass judged replaces what waits for the same items; `readFeed`
+    /// for a pass whose feed no poll has kept (``BotSession/read(_:now:guards:trustCache:only:readFeed:sweeps:)``).
+    private func act(on targets: WatchTargets?, pass: inout Summary, readFeed: Bool) async throws {
+        let passRules = targets.map { $0.scoped(rules) } ?? rules
+        pass.items = targets?.items.count ?? 0
+        guard !passRules.isEmpty else { return }
+        let guards = await session.guards()
+        let (state, report) = try await session.read(
+            passRules, now: Date(), guards: guards, only: targets, readFeed: readFeed)
+        if verbose {
+            console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
+        }
+        if targets == nil {
+            pass.items = Self.itemCount(in: state, of: passRules)
+            pass.repositories = state.repositories.map(\.path)
+        }
+        let plan = session.plan(passRules, state: state, only: targets, guards: guards)
+        pass.actions = plan.pendingCommandCount
+        if targets == nil { sayTripwires(plan.rules) }
+        telemetry.commandsWait(in: plan.entries) { item in
+            guard let targets else { return true }
+            guard let repository = try? RepositoryPath(item.repository) else { return false }
+            return targets.contains(item.reference, kind: item.kind, in: repository)
+        }
+        if dryRun {
+            recordPlanned(plan, in: &pass)
+            return
+        }
+        // What a guard holds is counted now; the rest as the drain sends it (the applier reports
+        // the held actions of an entry it sends).
+        pass.outcomes = plan.entries.filter { !$0.hasPendingActions }.flatMap { entry in
+            entry.actions.filter { $0.status == .held }.map { _ in
+                WatchStatus.ActionKey(rule: entry.rule, outcome: ApplyOutcome.Status.held.rawValue)
+            }
+        }
+        let judgedRules = Set(passRules.map(\.name))
+        drain.hand(plan, activity: ActivityHistory(of: state), lane: targets == nil ? .backlog : .prompt) { entry in
+            guard judgedRules.contains(entry.rule) else { return false }
+            guard let targets else { return true }
+            guard let repository = try? RepositoryPath(entry.item.repository) else { return false }
+            return targets.contains(entry.item.reference, kind: entry.item.kind, in: repository)
+        }
+    }
+
+    /// The items a full pass judged: every item of the rules' kinds in the state it read, in
+    /// every repository, so its line says how much it looked at (an events pass counts the items
+    /// its events named).
+    private static func itemCount(in state: ForgeState, of rules: [Rule]) -> Int {
+        let kinds = Set(rules.map(\.kind))
+        return state.repositories.reduce(0) { total, repository in
+            kinds.reduce(total) { $0 + repository.items(of: $1).count }
+        }
+    }
+
+    /// A dry run's planned actions stand in for the journal's, which it does not write: counted as
+    /// `planned`, and shown on the page when there are any.
+    private func recordPlanned(_ plan: Plan, in pass: inout Summary) {
+        let planned = plan.acting.flatMap { entry in
+            entry.actions.filter { $0.status == .pending }.compactMap { action in
+                action.command.map { command in
+                    WatchStatus.ActionRecord(
+                        at: plan.evaluatedAt, rule: entry.rule, item: entry.item.reference,
+                        command: ShellQuote.line(command.argv), outcome: "planned",
+                        reasons: entry.reasons.map(\.reasonDescription))
+                }
+            }
+        }
+        pass.outcomes = planned.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.outcome) }
+        if !planned.isEmpty { telemetry.recentActions(planned) }
+    }
+
+    private func keep(_ events: [FeedEvent], upTo position: Int) async throws(CommandFailure) {
+        do {
+            try await session.store.keepActivity(events, position: position)
+        } catch {
+            throw CommandFailure("\(error)", code: .ioError)
+        }
+    }
+}
