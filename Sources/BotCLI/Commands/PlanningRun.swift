@@ -87,7 +87,7 @@ struct PlanningRun {
         do {
             let guards = await session.guards()
             let (state, report) = try await session.read(
-                rules, now: now, guards: input.readAll ? nil : guards, trustCache: !input.noCache, sweeps: true)
+                rules, reading: .run(readAll: input.readAll, noCache: input.noCache), guards: guards, now: now)
             if input.verbose {
                 verbose(report, client: session.client)
             }
@@ -111,9 +111,8 @@ struct PlanningRun {
         // the item, so `quiet` and `label_age` explain as the run judged them.
         let session = try await session(settings, access: .readOnly, stateUse: .planning)
         do {
-            let state = try await ReadPlanner(registry: registry, commandWindow: settings.commandWindow).read(
-                rules: rules, item: item, reader: session.client, now: input.now ?? Date(),
-                automation: settings.bots, activity: try await session.activity(for: rules), writers: settings.writers)
+            let (state, _) = try await session.read(
+                rules, reading: .item(item), guards: settings.evaluationOptions, now: input.now ?? Date())
             return (rules, state, session.client.configuration.baseURL.absoluteString)
         } catch let error as GitbayError {
             throw CommandFailure(error, server: session.client.configuration.baseURL)

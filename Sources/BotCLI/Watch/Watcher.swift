@@ -291,7 +291,7 @@ struct Watcher {
             pass.ownEvents = targets.ownEvents
             pass.unannounced = unannounced.count
             if !targets.isEmpty {
-                try await act(on: targets, in: session, drain: drain, pass: &pass, readFeed: false)
+                try await act(on: targets, in: session, drain: drain, pass: &pass)
             }
             machine.reached(polled.newest)
             return pass
@@ -301,7 +301,7 @@ struct Watcher {
         machine.fullPassBegins()
         _ = try await probe(&machine, ownEvents: [])
         var pass = Pass(kind: .full, events: polled?.events.count ?? 0)
-        try await act(on: nil, in: session, drain: drain, pass: &pass, readFeed: true)
+        try await act(on: nil, in: session, drain: drain, pass: &pass)
         machine.reached(start)
         return pass
     }
@@ -386,17 +386,16 @@ struct Watcher {
     }
 
     /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
-    /// plan to `drain`: what the pass judged replaces what waits for the same items; `readFeed`
-    /// for a pass whose feed no poll has kept (``BotSession/read(_:now:guards:trustCache:only:readFeed:sweeps:)``).
+    /// plan to `drain`: what the pass judged replaces what waits for the same items; a full pass
+    /// reads the feed's activity, an events pass keeps what its poll read (``BotSession/read(_:reading:guards:now:)``).
     private func act(
-        on targets: WatchTargets?, in session: BotSession, drain: WriteDrain, pass: inout Pass, readFeed: Bool
+        on targets: WatchTargets?, in session: BotSession, drain: WriteDrain, pass: inout Pass
     ) async throws {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
         let guards = await session.guards()
-        let (state, report) = try await session.read(
-            passRules, now: Date(), guards: guards, only: targets, readFeed: readFeed)
+        let (state, report) = try await session.read(passRules, reading: .pass(targets), guards: guards, now: Date())
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
