@@ -65,11 +65,6 @@ struct ApplyCommand: BotCommand {
         }
         // A saved plan was decided for its `me` (`@me`, the bot's own comments): its writes must go
         // out as that account and into that account's journal.
-        let client = try ForgeConnection.client(
-            settings, access: .readWrite, console: console, control: context.control)
-        let session = try await BotSession.open(
-            settings, client: client, planFor: plan.me, stateUse: .applying, registry: context.registry,
-            control: context.control, console: console)
-        return try await session.execute(plan, command: "apply").code
+        return try await BotSession.apply(plan, settings: settings, context: context)
     }
 }

@@ -1,15 +1,11 @@
 import ArgumentParsing
 import Foundation
-import GitbayClient
-import GitbayKit
-import GitbayPorts
 import RuleEngine
-import StateDatabase
 import Suggestions
 import YAML
 
-/// What `run`, `plan`, `explain` and `watch` share: load and check the rules, get the forge state
-/// from a snapshot or a server (through a ``BotSession``), and evaluate.
+/// What `run`, `plan`, `explain` and `watch` share: their options, read once, and the settings,
+/// the rules and a snapshot's state as ``BotSession``'s sequence opens them.
 struct PlanningRun {
     let invocation: Invocation
     let input: Input
@@ -45,91 +41,12 @@ struct PlanningRun {
         self.context = context
     }
 
-    /// The evaluated plan, with the session that read it (`nil` offline).
-    struct Outcome {
-        var plan: Plan
-        var rules: [Rule]
-        var state: ForgeState
-        var session: BotSession?
-    }
-
     /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults;
     /// offline (`--snapshot`) no token is sent, so the server's URL is only a name.
     func settings() throws(CommandFailure) -> Settings {
         try ConfigurationLoader.settings(
             invocation: invocation, environment: context.environment, console: console,
             use: input.snapshot == nil ? [.sendsToken, .readsRules] : .readsRules)
-    }
-
-    /// A session on the server of `settings`, for this invocation's command.
-    func session(
-        _ settings: Settings, access: GitbayClientConfiguration.Access, stateUse: BotSession.StateUse
-    ) async throws(CommandFailure) -> BotSession {
-        try await BotSession.open(
-            settings,
-            client: try ForgeConnection.client(settings, access: access, console: console, control: context.control),
-            stateUse: stateUse, registry: registry, control: context.control, console: console)
-    }
-
-    func evaluate(
-        access: GitbayClientConfiguration.Access, settings: Settings, stateUse: BotSession.StateUse
-    ) async throws(CommandFailure) -> Outcome {
-        let rules = try loadRules(settings)
-        if let path = input.snapshot {
-            let state = try snapshotState(path, settings: settings)
-            let evaluator = Evaluator(registry: registry, options: settings.evaluationOptions)
-            return Outcome(
-                plan: evaluator.plan(rules: rules, state: state, source: "snapshot:\(path)"), rules: rules,
-                state: state)
-        }
-        let session = try await session(settings, access: access, stateUse: stateUse)
-        let now = input.now ?? Date()
-        do {
-            let guards = await session.guards()
-            let (state, report) = try await session.read(
-                rules, reading: .run(readAll: input.readAll, noCache: input.noCache), guards: guards, now: now)
-            if input.verbose {
-                verbose(report, client: session.client)
-            }
-            return Outcome(
-                plan: session.plan(rules, state: state, guards: guards), rules: rules, state: state, session: session)
-        } catch let error as GitbayError {
-            throw CommandFailure(error, server: session.client.configuration.baseURL)
-        } catch {
-            throw CommandFailure("\(error)", code: .failure)
-        }
-    }
-
-    /// The rules and the state `explain` needs for one item: from the snapshot, or read for it.
-    func state(for item: ItemReference) async throws(CommandFailure) -> ([Rule], ForgeState, String) {
-        let settings = try settings()
-        let rules = try loadRules(settings)
-        if let path = input.snapshot {
-            return (rules, try snapshotState(path, settings: settings), "snapshot:\(path)")
-        }
-        // A preview's session: the state database's kept feed and journal say who did what to
-        // the item, so `quiet` and `label_age` explain as the run judged them.
-        let session = try await session(settings, access: .readOnly, stateUse: .planning)
-        do {
-            let (state, _) = try await session.read(
-                rules, reading: .item(item), guards: settings.evaluationOptions, now: input.now ?? Date())
-            return (rules, state, session.client.configuration.baseURL.absoluteString)
-        } catch let error as GitbayError {
-            throw CommandFailure(error, server: session.client.configuration.baseURL)
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure("\(error)", code: .failure)
-        }
-    }
-
-    private func verbose(_ report: ReadPlanner.Report, client: GitbayClient) {
-        var text = "reads:\n"
-        for step in report.steps { text += "  \(step)\n" }
-        let metrics = client.metrics
-        text += "requests: \(metrics.reads) reads, \(metrics.retries) retries, "
-        text += "\(metrics.rateLimitedResponses) rate-limited, waited \(metrics.totalWait.components.seconds) s\n"
-        console.write(text, to: .error)
     }
 
     /// The rules, checked; any error stops the run with exit 78 after printing every diagnostic.
@@ -165,13 +82,8 @@ struct PlanningRun {
         return ruleSet.rules
     }
 
-    /// The guards of this invocation (`explain` shows the ones that would hold an action back).
-    func evaluationOptions() throws(CommandFailure) -> EvaluationOptions {
-        try settings().evaluationOptions
-    }
-
     /// The forge-state file at `path` as a run would see it: at `--now`, with the `bots:` of `settings`.
-    private func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
+    func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
         let data = try InputFile.read(path, what: "the snapshot")
         var state: ForgeState
         do {

@@ -8,9 +8,10 @@ import RuleEngine
 /// One account's work on one server: the plugins' registry, the client, the state store and the
 /// control that stops it, with the steps every command that talks to a server takes.
 ///
-/// `plan`, `run`, `apply` and each `watch` pass open, read, plan and execute through these same
-/// steps, so a run ends, records and exits the same way whichever command started it. Commands
-/// parse, open a session, call its steps and render.
+/// `plan`, `run`, `explain`, `apply` and each `watch` pass open, read, plan and execute through
+/// these same steps, in the order ``evaluate(_:applying:port:)`` and its siblings keep, so a run
+/// ends, records and exits the same way whichever command started it. Commands parse their
+/// options, hand them to the session with a ``PlanPort`` to show the plan, and report.
 struct BotSession {
     let registry: PluginRegistry
     let client: GitbayClient

@@ -10,4 +10,10 @@ enum CommandReading: Sendable, Hashable {
     case pass(WatchTargets?)
     /// `explain`: one item whole.
     case item(ItemReference)
+
+    /// The items a `watch` pass is about, which alone it reads and judges; `nil` for everything.
+    var targets: WatchTargets? {
+        if case .pass(let targets) = self { return targets }
+        return nil
+    }
 }

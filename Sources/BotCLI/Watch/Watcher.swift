@@ -387,15 +387,14 @@ struct Watcher {
 
     /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
     /// plan to `drain`: what the pass judged replaces what waits for the same items; a full pass
-    /// reads the feed's activity, an events pass keeps what its poll read (``BotSession/read(_:reading:guards:now:)``).
+    /// reads the feed's activity, an events pass keeps what its poll read (``BotSession/judge(_:reading:now:)``).
     private func act(
         on targets: WatchTargets?, in session: BotSession, drain: WriteDrain, pass: inout Pass
     ) async throws {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
-        let guards = await session.guards()
-        let (state, report) = try await session.read(passRules, reading: .pass(targets), guards: guards, now: Date())
+        let (plan, state, report) = try await session.judge(passRules, reading: .pass(targets), now: Date())
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
@@ -403,7 +402,6 @@ struct Watcher {
             pass.items = Self.itemCount(in: state, of: passRules)
             pass.repositories = state.repositories.map(\.path)
         }
-        let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
         if targets == nil { sayTripwires(plan.rules) }
         telemetry.commandsWait(in: plan.entries) { item in
