@@ -25,7 +25,7 @@ import Testing
             Issue.record("\(arguments) did not parse")
             throw CommandFailure("no invocation", code: .usage)
         }
-        return try Settings.resolve(invocation: invocation, environment: [:])
+        return try Settings.resolve(CommandLineSettings(invocation, use: []), environment: [:])
     }
 
     @Test func runIsGuardedTrustsTheCacheAndKeepsTheSweep() throws {

@@ -18,23 +18,24 @@ struct ApplyCommand: BotCommand {
             """,
         options: SharedOptions.connection + [
             SharedOptions.format.spec,
-            SharedOptions.stateDir,
-            SharedOptions.journal,
+            SharedOptions.stateDir.spec,
+            SharedOptions.journal.spec,
         ],
         positionals: [planFile]
     )
 
     static let planFile = PositionalSpec("plan", help: "The plan file (JSON) written by 'plan -o'.")
 
-    let invocation: Invocation
     let context: CommandContext
     /// The plan file.
     let path: String
+    /// The configuration's keys the command line gives.
+    let settings: CommandLineSettings
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
-        self.invocation = invocation
         self.context = context
         path = invocation.positional(Self.planFile.name) ?? ""
+        settings = try CommandLineSettings(invocation, use: .sendsToken)
     }
 
     func run() async throws(CommandFailure) -> BotExitCode {
@@ -47,7 +48,7 @@ struct ApplyCommand: BotCommand {
             throw CommandFailure("\(path) is not a \(Plan.currentFormat) plan: \(error)", code: .usage)
         }
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: context.environment, console: console, use: .sendsToken)
+            self.settings, environment: context.environment, console: console)
         // A plan reviewed for one server names other items on another. One made offline from a
         // snapshot was judged on a file, whose items and times need not be any server's (a
         // fixture, a copy of last month's forge): it is for reading, never for writing.

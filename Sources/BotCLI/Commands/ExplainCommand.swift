@@ -14,7 +14,7 @@ struct ExplainCommand: BotCommand {
             match, and the limit or guard that held an action back. Reads only; who did what to the \
             item comes from the feed and the state database's journal, as for a run.
             """,
-        options: SharedOptions.evaluation + [SharedOptions.stateDir],
+        options: SharedOptions.evaluation + [SharedOptions.stateDir.spec],
         positionals: [
             item,
             SharedOptions.rules,

@@ -20,9 +20,9 @@ struct PlanCommand: BotCommand, PlanPort {
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
             SharedOptions.noCache,
-            SharedOptions.sweepPeriod,
-            SharedOptions.readBudget,
-            SharedOptions.stateDir,
+            SharedOptions.sweepPeriod.spec,
+            SharedOptions.readBudget.spec,
+            SharedOptions.stateDir.spec,
             output.spec,
             detailedExitCode,
             SharedOptions.report.spec,

@@ -7,7 +7,6 @@ import YAML
 /// What `run`, `plan`, `explain` and `watch` share: their options, read once, and the settings,
 /// the rules and a snapshot's state as ``BotSession``'s sequence opens them.
 struct PlanningRun {
-    let invocation: Invocation
     let input: Input
     let context: CommandContext
     var console: any Console { context.console }
@@ -18,11 +17,14 @@ struct PlanningRun {
         /// The forge-state file to judge offline instead of a server.
         var snapshot: String?
         /// The frozen clock of `--now`.
-        var now: Date?
+        var now: FrozenClock?
         var format: OutputFormat
         var readAll: Bool
         var noCache: Bool
         var verbose: Bool
+        /// The configuration's keys the command line gives; offline (`--snapshot`) no token is
+        /// sent, so the server's URL is only a name.
+        var settings: CommandLineSettings
 
         init(_ invocation: Invocation) throws(CommandFailure) {
             snapshot = try SharedOptions.snapshot.value(in: invocation)
@@ -31,22 +33,20 @@ struct PlanningRun {
             readAll = invocation.flag(SharedOptions.readAll)
             noCache = invocation.flag(SharedOptions.noCache)
             verbose = invocation.flag(SharedOptions.verbose)
+            settings = try CommandLineSettings(
+                invocation, use: snapshot == nil ? [.sendsToken, .readsRules] : .readsRules)
         }
     }
 
     /// The planning of `invocation`, whose shared options are read (and checked) now.
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
-        self.invocation = invocation
         self.input = try Input(invocation)
         self.context = context
     }
 
-    /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults;
-    /// offline (`--snapshot`) no token is sent, so the server's URL is only a name.
+    /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
     func settings() throws(CommandFailure) -> Settings {
-        try ConfigurationLoader.settings(
-            invocation: invocation, environment: context.environment, console: console,
-            use: input.snapshot == nil ? [.sendsToken, .readsRules] : .readsRules)
+        try ConfigurationLoader.settings(input.settings, environment: context.environment, console: console)
     }
 
     /// The rules, checked; any error stops the run with exit 78 after printing every diagnostic.
@@ -57,7 +57,7 @@ struct PlanningRun {
         do {
             files = try RuleSet.files(at: paths)
         } catch {
-            throw CommandFailure(rulePaths: error, command: invocation.commandPath.last ?? "run")
+            throw CommandFailure(rulePaths: error, command: input.settings.command)
         }
         let ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: scope, defaultSchedule: settings.schedule)
@@ -91,7 +91,7 @@ struct PlanningRun {
         } catch {
             throw CommandFailure(error.message(about: path), code: .usage)
         }
-        if let now = input.now { state.now = now }
+        if let now = input.now { state.now = now.date }
         state.automation = settings.bots
         return state.writers(settings.writers, because: "offline, the configured writers: decide")
     }

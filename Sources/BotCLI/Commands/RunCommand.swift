@@ -25,11 +25,11 @@ struct RunCommand: BotCommand, PlanPort {
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
             SharedOptions.noCache,
-            SharedOptions.sweepPeriod,
-            SharedOptions.readBudget,
+            SharedOptions.sweepPeriod.spec,
+            SharedOptions.readBudget.spec,
             dryRun,
-            SharedOptions.stateDir,
-            SharedOptions.journal,
+            SharedOptions.stateDir.spec,
+            SharedOptions.journal.spec,
             SharedOptions.report.spec,
             summaryIssue.spec,
         ],
@@ -97,8 +97,9 @@ struct RunCommand: BotCommand, PlanPort {
 
     /// Shows the plan before it is applied, after the warning of a frozen clock on a live server.
     func show(_ plan: Plan, session: BotSession?) {
-        if !dryRun, let session, let frozen = planning.invocation.value(SharedOptions.now.spec) {
-            planning.console.write(Self.frozenClockWarning(frozen, plan: plan, server: session.client), to: .error)
+        if !dryRun, let session, let frozen = planning.input.now {
+            planning.console.write(
+                Self.frozenClockWarning(frozen.written, plan: plan, server: session.client), to: .error)
         }
         planning.console.write(planning.render(plan), to: .output)
     }

@@ -42,7 +42,7 @@ extension BotSession {
         let input = planning.input
         let judged = try await session.judging {
             try await session.judge(
-                rules, reading: .run(readAll: input.readAll, noCache: input.noCache), now: input.now ?? Date())
+                rules, reading: .run(readAll: input.readAll, noCache: input.noCache), now: input.now?.date ?? Date())
         }
         if input.verbose { session.sayReads(judged.report) }
         port.show(judged.plan, session: session)
@@ -71,7 +71,7 @@ extension BotSession {
             // A preview's session: the state database's kept feed and journal say who did what to
             // the item, so `quiet` and `label_age` explain as the run judged them.
             let session = try await open(settings, access: .readOnly, stateUse: .planning, context: planning.context)
-            let now = planning.input.now ?? Date()
+            let now = planning.input.now?.date ?? Date()
             state = try await session.judging {
                 try await session.read(rules, reading: .item(item), guards: settings.evaluationOptions, now: now).state
             }
