@@ -79,10 +79,10 @@ enum IncrementalBenchmark {
         return try await SimulatorProcess.run(stateFile: file, options: options) { simulator in
             var now = offline.now
             let full = try simulator.client()
-            _ = try await planner.read(rules: rules, reader: full, now: now)
+            _ = try await planner.read(rules, from: full, at: now, policy: ReadPolicy(.audit))
             let cold = try simulator.client()
             let (coldState, _) = try await planner.read(
-                rules: rules, reader: cold, now: now, guards: EvaluationOptions(), cache: store)
+                rules, from: cold, at: now, policy: ReadPolicy(.guarded(EvaluationOptions()), cache: .trusts(store)))
             var written = try await apply(
                 evaluator.plan(rules: rules, state: coldState, source: "bench"), simulator, store)
             if verbose { print("\(size): full read \(full.metrics.reads), cold guards first \(cold.metrics.reads)") }
@@ -95,7 +95,8 @@ enum IncrementalBenchmark {
                 now += 3_600
                 let warm = try simulator.client()
                 let (state, report) = try await planner.read(
-                    rules: rules, reader: warm, now: now, guards: EvaluationOptions(), cache: store)
+                    rules, from: warm, at: now, policy: ReadPolicy(.guarded(EvaluationOptions()), cache: .trusts(store))
+                )
                 let floor = listing + changed.count
                 if round <= catchUpRounds {
                     catchUp.append(warm.metrics.reads)

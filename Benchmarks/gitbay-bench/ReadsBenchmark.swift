@@ -59,7 +59,7 @@ enum ReadsBenchmark {
             let client = try simulator.client()
             let start = ContinuousClock.now
             let (online, report) = try await ReadPlanner(registry: ShippedRules.registry).read(
-                rules: rules, reader: client, now: offline.now)
+                rules, from: client, at: offline.now, policy: ReadPolicy(.audit))
             let wall = BenchClock.seconds(ContinuousClock.now - start)
             let stats = try await simulator.stats()
             let served = (stats["reads"] as? NSNumber)?.intValue ?? -1
@@ -67,7 +67,7 @@ enum ReadsBenchmark {
             // The same rules with the guards read first, as `plan` and `run` read without --read-all.
             let guardedClient = try simulator.client()
             let (guarded, guardedReport) = try await ReadPlanner(registry: ShippedRules.registry).read(
-                rules: rules, reader: guardedClient, now: offline.now, guards: EvaluationOptions())
+                rules, from: guardedClient, at: offline.now, policy: ReadPolicy(.guarded(EvaluationOptions())))
             let guardedSent = guardedClient.metrics.reads
             let onlinePlan = evaluator.plan(rules: rules, state: online, source: "online")
             let offlinePlan = evaluator.plan(rules: rules, state: offline, source: "offline")

@@ -176,8 +176,10 @@ enum ScaleBenchmark {
         let me = try await reader.send(WhoAmICommand()).username
         let history = try await ActivityHistory.read(registry: registry, reader: reader, log: store, me: me)
         let (state, report) = try await ReadPlanner(registry: registry).read(
-            rules: rules, reader: reader, now: now, guards: EvaluationOptions(), cache: store, me: me,
-            activity: history, sweep: RepositorySweep.defaultPeriod)
+            rules, from: reader, at: now,
+            policy: ReadPolicy(
+                .guarded(EvaluationOptions()), cache: .trusts(store), sweepPeriod: RepositorySweep.defaultPeriod),
+            basis: ReadBasis(me: me, activity: history))
         let plan = Evaluator(registry: registry).plan(rules: rules, state: state, source: "bench")
         let applied = await Applier(registry: registry).apply(plan, reader: reader, writer: bot, journal: store)
         let written = Set(applied.outcomes.filter { $0.status == .applied }.map(\.item))

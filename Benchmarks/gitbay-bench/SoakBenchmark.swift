@@ -137,7 +137,7 @@ enum SoakBenchmark {
         let rules = try ShippedRules.load(scope: try RuleScope(parsing: "repo:*"))
         let options = EvaluationOptions(maxActions: 200)
         let (state, _) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
-            rules: rules, reader: try simulator.client(), now: Date())
+            rules, from: try simulator.client(), at: Date(), policy: ReadPolicy(.audit))
         return Evaluator(registry: BuiltinPlugins.registry, options: options).plan(
             rules: rules, state: state, source: "soak"
         ).pendingCommandCount

@@ -8,14 +8,14 @@ import YAML
 
 @testable import BotCLI
 
-/// The invocation the command line parses `arguments` into.
-private func invocation(_ arguments: [String]) throws -> Invocation {
+/// What the command line `arguments` give, for a command that uses its settings as `use` says.
+private func given(_ arguments: [String], use: ConfigurationUse = []) throws -> CommandLineSettings {
     guard case .run(let invocation) = CommandParser.parse(arguments, root: BotCommandTable.root, width: 80, shell: nil)
     else {
         Issue.record("\(arguments) did not parse")
         throw CommandFailure("no invocation", code: .usage)
     }
-    return invocation
+    return try CommandLineSettings(invocation, use: use)
 }
 
 /// A configuration decoded from YAML text as `gitbay-bot.yml`.
@@ -28,8 +28,7 @@ private func settings(
     _ arguments: [String] = [], environment: [String: String] = [:], file text: String = ""
 ) throws -> Settings {
     try Settings.resolve(
-        invocation: invocation(["plan"] + arguments), environment: environment, file: configuration(text),
-        fileDirectory: "/etc/bot")
+        given(["plan"] + arguments), environment: environment, file: configuration(text), fileDirectory: "/etc/bot")
 }
 
 /// A temporary folder for files a test writes.
@@ -113,9 +112,7 @@ private func temporaryFolder() throws -> URL {
         #expect(fromFile.stateDir == "/etc/bot/state")
         #expect(fromFile.scope?.description == "owner:krz")
         let run = try Settings.resolve(
-            invocation: invocation([
-                "run", "other.yml", "--journal", "j.jsonl", "--state-dir", "s", "--scope", "repo:a/b",
-            ]),
+            given(["run", "other.yml", "--journal", "j.jsonl", "--state-dir", "s", "--scope", "repo:a/b"]),
             environment: [:], file: configuration(file), fileDirectory: "/etc/bot")
         #expect(run.rules == ["other.yml"])
         #expect(run.journal == "j.jsonl")
@@ -302,7 +299,7 @@ private func temporaryFolder() throws -> URL {
         #expect(result.code == 64)
         #expect(result.error == "error: no such configuration file: \(missing)\n")
         let resolved = try ConfigurationLoader.settings(
-            invocation: invocation(["plan"]), environment: [:], console: RecordingConsole(), use: .sendsToken,
+            given(["plan"], use: .sendsToken), environment: [:], console: RecordingConsole(),
             workingDirectory: folder.path)
         #expect(resolved.configurationPath == nil)
     }
@@ -312,7 +309,7 @@ private func temporaryFolder() throws -> URL {
         try "max_actions: 3\nrules: [triage]\n".write(
             to: folder.appendingPathComponent(ConfigurationLoader.defaultName), atomically: true, encoding: .utf8)
         let resolved = try ConfigurationLoader.settings(
-            invocation: invocation(["run"]), environment: [:], console: RecordingConsole(), use: .sendsToken,
+            given(["run"], use: .sendsToken), environment: [:], console: RecordingConsole(),
             workingDirectory: folder.path)
         #expect(resolved.maxActions == 3)
         #expect(resolved.rules == [folder.appendingPathComponent("triage").path])

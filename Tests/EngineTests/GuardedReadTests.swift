@@ -29,10 +29,11 @@ private let simulatorOptions = ["--clock", "frozen", "--time-scale", "1000", "--
                 let evaluator = Evaluator(registry: BuiltinPlugins.registry, options: guards)
                 let planner = ReadPlanner(registry: BuiltinPlugins.registry)
                 let fullClient = try simulator.client()
-                let (full, _) = try await planner.read(rules: rules, reader: fullClient, now: generatedNow)
+                let (full, _) = try await planner.read(
+                    rules, from: fullClient, at: generatedNow, policy: ReadPolicy(.audit))
                 let guardedClient = try simulator.client()
                 let (guarded, _) = try await planner.read(
-                    rules: rules, reader: guardedClient, now: generatedNow, guards: guards)
+                    rules, from: guardedClient, at: generatedNow, policy: ReadPolicy(.guarded(guards)))
                 let fullPlan = evaluator.plan(rules: rules, state: full, source: "s")
                 let guardedPlan = evaluator.plan(rules: rules, state: guarded, source: "s")
                 let context = "seed \(seed), round \(round), \(guards)"
@@ -59,7 +60,7 @@ private let simulatorOptions = ["--clock", "frozen", "--time-scale", "1000", "--
             let guards = EvaluationOptions(maxActions: 1000)
             let reader = try simulator.client()
             let (state, report) = try await ReadPlanner(registry: BuiltinPlugins.registry).read(
-                rules: rules, reader: reader, now: generatedNow, guards: guards)
+                rules, from: reader, at: generatedNow, policy: ReadPolicy(.guarded(guards)))
             #expect(!report.steps.contains { $0.hasPrefix("issue details") }, "\(report.steps)")
             let plan = Evaluator(registry: BuiltinPlugins.registry, options: guards).plan(
                 rules: rules, state: state, source: "s")

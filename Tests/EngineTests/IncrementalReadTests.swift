@@ -55,11 +55,13 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
                 now += TimeInterval(advance)
                 let warmClient = try simulator.client()
                 let (warm, warmReport) = try await planner.read(
-                    rules: rules, reader: warmClient, now: now, guards: EvaluationOptions(), cache: store)
+                    rules, from: warmClient, at: now,
+                    policy: ReadPolicy(.guarded(EvaluationOptions()), cache: .trusts(store)))
                 let coldClient = try simulator.client()
-                let (cold, coldReport) = try await planner.read(rules: rules, reader: coldClient, now: now)
+                let (cold, coldReport) = try await planner.read(
+                    rules, from: coldClient, at: now, policy: ReadPolicy(.audit))
                 let (warmAll, _) = try await planner.read(
-                    rules: rules, reader: try simulator.client(), now: now, cache: store)
+                    rules, from: try simulator.client(), at: now, policy: ReadPolicy(.audit, cache: .refreshes(store)))
                 let warmPlan = evaluator.plan(rules: rules, state: warm, source: "sim")
                 let coldPlan = evaluator.plan(rules: rules, state: cold, source: "sim")
                 let context = "seed \(seed), step \(step), changed \(changed.sorted()), reads \(warmReport.steps)"
@@ -99,8 +101,8 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
             simulator in
             let store = InMemoryStateStore()
             let (cold, coldReport) = try await planner.read(
-                rules: rules, reader: try simulator.client(), now: generatedNow, guards: EvaluationOptions(),
-                cache: store)
+                rules, from: try simulator.client(), at: generatedNow,
+                policy: ReadPolicy(.guarded(EvaluationOptions()), cache: .trusts(store)))
             var damaged: [CachedDetail] = []
             for kind in [ItemKind.issues, .mergeRequests] {
                 damaged += store.cachedDetails(of: kind).map { entry in
@@ -112,8 +114,8 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
             #expect(!damaged.isEmpty)
             store.storeDetails(damaged, at: generatedNow)
             let (warm, warmReport) = try await planner.read(
-                rules: rules, reader: try simulator.client(), now: generatedNow, guards: EvaluationOptions(),
-                cache: store)
+                rules, from: try simulator.client(), at: generatedNow,
+                policy: ReadPolicy(.guarded(EvaluationOptions()), cache: .trusts(store)))
             #expect(warmReport.detailRequests == coldReport.detailRequests, "\(warmReport.steps)")
             #expect(warmReport.steps.contains { $0.contains("0 served from the read cache") })
             #expect(

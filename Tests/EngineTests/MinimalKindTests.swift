@@ -107,7 +107,7 @@ private let pinRule = """
     @Test func itsItemsAreListedThroughTheContextAndPlanned() async throws {
         let rules = RuleSet.load(files: [(path: "pin.yml", bytes: Array(pinRule.utf8))], registry: registry).rules
         let (state, report) = try await ReadPlanner(registry: registry).read(
-            rules: rules, reader: SilentForge(), now: now, me: "bot")
+            rules, from: SilentForge(), at: now, policy: ReadPolicy(.audit), basis: ReadBasis(me: "bot"))
         #expect(report.steps == ["notes: made up (0 requests)"])
         let plan = Evaluator(registry: registry).plan(rules: rules, state: state, source: "t")
         #expect(plan.entries.map(\.item.reference) == ["krz/app/notes/1"])

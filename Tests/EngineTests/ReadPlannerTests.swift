@@ -83,7 +83,8 @@ private let tagRule = """
         let registry = PluginRegistry(plugins: [IssuesPlugin(), TagPlugin()])
         let rules = RuleSet.load(files: [(path: "tag.yml", bytes: Array(tagRule.utf8))], registry: registry).rules
         let forge = LabelledForge()
-        let (state, _) = try await ReadPlanner(registry: registry).read(rules: rules, reader: forge, now: now)
+        let (state, _) = try await ReadPlanner(registry: registry).read(
+            rules, from: forge, at: now, policy: ReadPolicy(.audit))
         #expect(
             Set(forge.queries.withLock { $0 }.filter { $0.contains("label:") }) == [
                 "repo:krz/app is:issue is:open label:docs", "repo:krz/app is:issue is:open label:stale",

@@ -18,23 +18,24 @@ struct ApplyCommand: BotCommand {
             """,
         options: SharedOptions.connection + [
             SharedOptions.format.spec,
-            SharedOptions.stateDir,
-            SharedOptions.journal,
+            SharedOptions.stateDir.spec,
+            SharedOptions.journal.spec,
         ],
         positionals: [planFile]
     )
 
     static let planFile = PositionalSpec("plan", help: "The plan file (JSON) written by 'plan -o'.")
 
-    let invocation: Invocation
     let context: CommandContext
     /// The plan file.
     let path: String
+    /// The configuration's keys the command line gives.
+    let settings: CommandLineSettings
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
-        self.invocation = invocation
         self.context = context
         path = invocation.positional(Self.planFile.name) ?? ""
+        settings = try CommandLineSettings(invocation, use: .sendsToken)
     }
 
     func run() async throws(CommandFailure) -> BotExitCode {
@@ -47,7 +48,7 @@ struct ApplyCommand: BotCommand {
             throw CommandFailure("\(path) is not a \(Plan.currentFormat) plan: \(error)", code: .usage)
         }
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: context.environment, console: console, use: .sendsToken)
+            self.settings, environment: context.environment, console: console)
         // A plan reviewed for one server names other items on another. One made offline from a
         // snapshot was judged on a file, whose items and times need not be any server's (a
         // fixture, a copy of last month's forge): it is for reading, never for writing.
@@ -65,11 +66,6 @@ struct ApplyCommand: BotCommand {
         }
         // A saved plan was decided for its `me` (`@me`, the bot's own comments): its writes must go
         // out as that account and into that account's journal.
-        let client = try ForgeConnection.client(
-            settings, access: .readWrite, console: console, control: context.control)
-        let session = try await BotSession.open(
-            settings, client: client, planFor: plan.me, stateUse: .applying, registry: context.registry,
-            control: context.control, console: console)
-        return try await session.execute(plan, command: "apply").code
+        return try await BotSession.apply(plan, settings: settings, context: context)
     }
 }

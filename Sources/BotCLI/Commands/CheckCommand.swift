@@ -37,7 +37,7 @@ struct CheckCommand: BotCommand {
         options: [
             format.spec,
             scope,
-            SharedOptions.config,
+            SharedOptions.config.spec,
             insecure,
         ],
         positionals: [SharedOptions.rules]
@@ -72,7 +72,8 @@ struct CheckCommand: BotCommand {
         }
         // Checked as for `run`, so a configuration `check` passes is one `run` takes.
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: environment, console: console, use: [.sendsToken, .readsRules])
+            CommandLineSettings(invocation, use: [.sendsToken, .readsRules]), environment: environment,
+            console: console)
         // Each path on its own: one that cannot be read is said, and the others are still checked.
         var files: [(path: String, bytes: [UInt8])] = []
         var unreadable: [CheckReport.Unreadable] = []

@@ -14,7 +14,7 @@ struct ExplainCommand: BotCommand {
             match, and the limit or guard that held an action back. Reads only; who did what to the \
             item comes from the feed and the state database's journal, as for a run.
             """,
-        options: SharedOptions.evaluation + [SharedOptions.stateDir],
+        options: SharedOptions.evaluation + [SharedOptions.stateDir.spec],
         positionals: [
             item,
             SharedOptions.rules,
@@ -35,9 +35,8 @@ struct ExplainCommand: BotCommand {
         let run = planning
         let registry = run.registry
         let console = run.console
-        let (rules, state, source) = try await run.state(for: reference)
-        let evaluator = Evaluator(registry: registry, options: try run.evaluationOptions())
-        guard let explanation = evaluator.explanation(of: reference, rules: rules, state: state, source: source) else {
+        let (explanation, source) = try await BotSession.explain(reference, planning: run)
+        guard let explanation else {
             throw CommandFailure("\(reference) is not in \(source) (or not among what the rules read)", code: .failure)
         }
         switch run.input.format {

@@ -7,16 +7,6 @@ import GitbayClient
 /// Which server and which token is decided once, in ``Settings``; this reads the token file and
 /// wires the client's progress to the console. The token never appears in any output.
 enum ForgeConnection {
-    /// A client for a command that has not resolved its settings itself (`snapshot`).
-    static func client(
-        _ invocation: Invocation, environment: [String: String], access: GitbayClientConfiguration.Access,
-        console: any Console
-    ) throws(CommandFailure) -> GitbayClient {
-        let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: environment, console: console, use: .sendsToken)
-        return try client(settings, access: access, console: console)
-    }
-
     /// A client for `settings`; `observer` is told of every request and wait (`watch`'s telemetry),
     /// and `control`, the command's, admits each write, so none goes out after a stop.
     static func client(

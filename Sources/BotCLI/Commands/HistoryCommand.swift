@@ -21,7 +21,7 @@ struct HistoryCommand: BotCommand {
             --format jsonl prints one JSON object a line, for grep and jq.
             """,
         options: [
-            SharedOptions.config, SharedOptions.url, SharedOptions.stateDir,
+            SharedOptions.config.spec, SharedOptions.url, SharedOptions.stateDir.spec,
             rule.spec, since.spec, limit.spec, format.spec,
         ],
         positionals: [item]
@@ -53,30 +53,31 @@ struct HistoryCommand: BotCommand {
         case time(Date)
     }
 
-    let invocation: Invocation
     let context: CommandContext
     let rule: String?
     let item: ItemReference?
     let since: Since?
     let limit: Int?
     let format: OutputFormat
+    /// The configuration's keys the command line gives; the server's URL only names its state
+    /// database here: history sends nothing.
+    let settings: CommandLineSettings
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
-        self.invocation = invocation
         self.context = context
         rule = try Self.rule.value(in: invocation)
         item = try invocation.positional(Self.item.name).map { text throws(CommandFailure) in try context.item(text) }
         since = try Self.since.value(in: invocation)
         limit = try Self.limit.value(in: invocation)
         format = try Self.format.defaultedValue(in: invocation)
+        settings = try CommandLineSettings(invocation, use: [])
     }
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let console = context.console
         let query = query(now: Date())
-        // The server's URL only names its state database here: history sends nothing.
         let settings = try ConfigurationLoader.settings(
-            invocation: invocation, environment: context.environment, console: console, use: [])
+            self.settings, environment: context.environment, console: console)
         let paths = StateLocation.databases(settings.stateDir, server: settings.url)
         var entries: [HistoryEntry] = []
         for path in paths {

@@ -5,7 +5,7 @@ import MergeRequestsPlugin
 import RuleEngine
 
 /// `gitbay-bot plan`: the dry run, printed and saved if asked; it cannot write.
-struct PlanCommand: BotCommand {
+struct PlanCommand: BotCommand, PlanPort {
     static let spec = CommandSpec(
         name: "plan",
         abstract: "Show what the rules would do, without doing it.",
@@ -20,9 +20,9 @@ struct PlanCommand: BotCommand {
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
             SharedOptions.noCache,
-            SharedOptions.sweepPeriod,
-            SharedOptions.readBudget,
-            SharedOptions.stateDir,
+            SharedOptions.sweepPeriod.spec,
+            SharedOptions.readBudget.spec,
+            SharedOptions.stateDir.spec,
             output.spec,
             detailedExitCode,
             SharedOptions.report.spec,
@@ -62,11 +62,8 @@ struct PlanCommand: BotCommand {
     }
 
     func run() async throws(CommandFailure) -> BotExitCode {
-        let run = planning
-        let console = run.console
-        let settings = try run.settings()
-        let outcome = try await run.evaluate(access: .readOnly, settings: settings, stateUse: .planning)
-        console.write(run.render(outcome.plan), to: .output)
+        let console = planning.console
+        let outcome = try await BotSession.evaluate(planning, applying: nil, port: self)
         let code: BotExitCode =
             detailedExitCode && outcome.plan.pendingCommandCount > 0 ? .pending : .ok
         if let path = reportPath {
@@ -76,7 +73,7 @@ struct PlanCommand: BotCommand {
         }
         if let mergeRequest {
             let writer = try ForgeConnection.client(
-                settings, access: .readWrite, console: console, control: run.context.control)
+                outcome.settings, access: .readWrite, console: console, control: planning.context.control)
             do {
                 let edited = try await PlanSection.publish(
                     PlanRenderer.markdown(outcome.plan), on: mergeRequest, client: writer)
@@ -90,5 +87,10 @@ struct PlanCommand: BotCommand {
             try OutputFile.write(Data(PlanRenderer.json(outcome.plan).utf8), to: path, what: "the plan")
         }
         return code
+    }
+
+    /// Shows the plan as `--format` asks.
+    func show(_ plan: Plan, session: BotSession?) {
+        planning.console.write(planning.render(plan), to: .output)
     }
 }

@@ -1,17 +1,12 @@
 import ArgumentParsing
 import Foundation
-import GitbayClient
-import GitbayKit
-import GitbayPorts
 import RuleEngine
-import StateDatabase
 import Suggestions
 import YAML
 
-/// What `run`, `plan`, `explain` and `watch` share: load and check the rules, get the forge state
-/// from a snapshot or a server (through a ``BotSession``), and evaluate.
+/// What `run`, `plan`, `explain` and `watch` share: their options, read once, and the settings,
+/// the rules and a snapshot's state as ``BotSession``'s sequence opens them.
 struct PlanningRun {
-    let invocation: Invocation
     let input: Input
     let context: CommandContext
     var console: any Console { context.console }
@@ -22,11 +17,14 @@ struct PlanningRun {
         /// The forge-state file to judge offline instead of a server.
         var snapshot: String?
         /// The frozen clock of `--now`.
-        var now: Date?
+        var now: FrozenClock?
         var format: OutputFormat
         var readAll: Bool
         var noCache: Bool
         var verbose: Bool
+        /// The configuration's keys the command line gives; offline (`--snapshot`) no token is
+        /// sent, so the server's URL is only a name.
+        var settings: CommandLineSettings
 
         init(_ invocation: Invocation) throws(CommandFailure) {
             snapshot = try SharedOptions.snapshot.value(in: invocation)
@@ -35,102 +33,20 @@ struct PlanningRun {
             readAll = invocation.flag(SharedOptions.readAll)
             noCache = invocation.flag(SharedOptions.noCache)
             verbose = invocation.flag(SharedOptions.verbose)
+            settings = try CommandLineSettings(
+                invocation, use: snapshot == nil ? [.sendsToken, .readsRules] : .readsRules)
         }
     }
 
     /// The planning of `invocation`, whose shared options are read (and checked) now.
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
-        self.invocation = invocation
         self.input = try Input(invocation)
         self.context = context
     }
 
-    /// The evaluated plan, with the session that read it (`nil` offline).
-    struct Outcome {
-        var plan: Plan
-        var rules: [Rule]
-        var state: ForgeState
-        var session: BotSession?
-    }
-
-    /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults;
-    /// offline (`--snapshot`) no token is sent, so the server's URL is only a name.
+    /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
     func settings() throws(CommandFailure) -> Settings {
-        try ConfigurationLoader.settings(
-            invocation: invocation, environment: context.environment, console: console,
-            use: input.snapshot == nil ? [.sendsToken, .readsRules] : .readsRules)
-    }
-
-    /// A session on the server of `settings`, for this invocation's command.
-    func session(
-        _ settings: Settings, access: GitbayClientConfiguration.Access, stateUse: BotSession.StateUse
-    ) async throws(CommandFailure) -> BotSession {
-        try await BotSession.open(
-            settings,
-            client: try ForgeConnection.client(settings, access: access, console: console, control: context.control),
-            stateUse: stateUse, registry: registry, control: context.control, console: console)
-    }
-
-    func evaluate(
-        access: GitbayClientConfiguration.Access, settings: Settings, stateUse: BotSession.StateUse
-    ) async throws(CommandFailure) -> Outcome {
-        let rules = try loadRules(settings)
-        if let path = input.snapshot {
-            let state = try snapshotState(path, settings: settings)
-            let evaluator = Evaluator(registry: registry, options: settings.evaluationOptions)
-            return Outcome(
-                plan: evaluator.plan(rules: rules, state: state, source: "snapshot:\(path)"), rules: rules,
-                state: state)
-        }
-        let session = try await session(settings, access: access, stateUse: stateUse)
-        let now = input.now ?? Date()
-        do {
-            let guards = await session.guards()
-            let (state, report) = try await session.read(
-                rules, now: now, guards: input.readAll ? nil : guards, trustCache: !input.noCache, sweeps: true)
-            if input.verbose {
-                verbose(report, client: session.client)
-            }
-            return Outcome(
-                plan: session.plan(rules, state: state, guards: guards), rules: rules, state: state, session: session)
-        } catch let error as GitbayError {
-            throw CommandFailure(error, server: session.client.configuration.baseURL)
-        } catch {
-            throw CommandFailure("\(error)", code: .failure)
-        }
-    }
-
-    /// The rules and the state `explain` needs for one item: from the snapshot, or read for it.
-    func state(for item: ItemReference) async throws(CommandFailure) -> ([Rule], ForgeState, String) {
-        let settings = try settings()
-        let rules = try loadRules(settings)
-        if let path = input.snapshot {
-            return (rules, try snapshotState(path, settings: settings), "snapshot:\(path)")
-        }
-        // A preview's session: the state database's kept feed and journal say who did what to
-        // the item, so `quiet` and `label_age` explain as the run judged them.
-        let session = try await session(settings, access: .readOnly, stateUse: .planning)
-        do {
-            let state = try await ReadPlanner(registry: registry, commandWindow: settings.commandWindow).read(
-                rules: rules, item: item, reader: session.client, now: input.now ?? Date(),
-                automation: settings.bots, activity: try await session.activity(for: rules), writers: settings.writers)
-            return (rules, state, session.client.configuration.baseURL.absoluteString)
-        } catch let error as GitbayError {
-            throw CommandFailure(error, server: session.client.configuration.baseURL)
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure("\(error)", code: .failure)
-        }
-    }
-
-    private func verbose(_ report: ReadPlanner.Report, client: GitbayClient) {
-        var text = "reads:\n"
-        for step in report.steps { text += "  \(step)\n" }
-        let metrics = client.metrics
-        text += "requests: \(metrics.reads) reads, \(metrics.retries) retries, "
-        text += "\(metrics.rateLimitedResponses) rate-limited, waited \(metrics.totalWait.components.seconds) s\n"
-        console.write(text, to: .error)
+        try ConfigurationLoader.settings(input.settings, environment: context.environment, console: console)
     }
 
     /// The rules, checked; any error stops the run with exit 78 after printing every diagnostic.
@@ -141,7 +57,7 @@ struct PlanningRun {
         do {
             files = try RuleSet.files(at: paths)
         } catch {
-            throw CommandFailure(rulePaths: error, command: invocation.commandPath.last ?? "run")
+            throw CommandFailure(rulePaths: error, command: input.settings.command)
         }
         let ruleSet = RuleSet.load(
             files: files, registry: registry, scopeOverride: scope, defaultSchedule: settings.schedule)
@@ -166,13 +82,8 @@ struct PlanningRun {
         return ruleSet.rules
     }
 
-    /// The guards of this invocation (`explain` shows the ones that would hold an action back).
-    func evaluationOptions() throws(CommandFailure) -> EvaluationOptions {
-        try settings().evaluationOptions
-    }
-
     /// The forge-state file at `path` as a run would see it: at `--now`, with the `bots:` of `settings`.
-    private func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
+    func snapshotState(_ path: String, settings: Settings) throws(CommandFailure) -> ForgeState {
         let data = try InputFile.read(path, what: "the snapshot")
         var state: ForgeState
         do {
@@ -180,7 +91,7 @@ struct PlanningRun {
         } catch {
             throw CommandFailure(error.message(about: path), code: .usage)
         }
-        if let now = input.now { state.now = now }
+        if let now = input.now { state.now = now.date }
         state.automation = settings.bots
         return state.writers(settings.writers, because: "offline, the configured writers: decide")
     }

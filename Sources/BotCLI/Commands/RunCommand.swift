@@ -5,7 +5,10 @@ import GitbayKit
 import RuleEngine
 
 /// `gitbay-bot run`: the cron entry point; evaluates the rules and applies the plan.
-struct RunCommand: BotCommand {
+///
+/// The session does the work (``BotSession/evaluate(_:applying:port:)``), showing the plan through
+/// the command (``PlanPort``) before it applies it; the command reports what came of it.
+struct RunCommand: BotCommand, PlanPort {
     static let spec = CommandSpec(
         name: "run",
         abstract: "Evaluate the rules and do what they say (the scheduled job).",
@@ -22,11 +25,11 @@ struct RunCommand: BotCommand {
         options: SharedOptions.evaluation + [
             SharedOptions.readAll,
             SharedOptions.noCache,
-            SharedOptions.sweepPeriod,
-            SharedOptions.readBudget,
+            SharedOptions.sweepPeriod.spec,
+            SharedOptions.readBudget.spec,
             dryRun,
-            SharedOptions.stateDir,
-            SharedOptions.journal,
+            SharedOptions.stateDir.spec,
+            SharedOptions.journal.spec,
             SharedOptions.report.spec,
             summaryIssue.spec,
         ],
@@ -61,25 +64,12 @@ struct RunCommand: BotCommand {
     }
 
     func run() async throws(CommandFailure) -> BotExitCode {
-        let run = planning
-        let console = run.console
-        let settings = try run.settings()
-        let outcome = try await run.evaluate(
-            access: dryRun ? .readOnly : .readWrite, settings: settings, stateUse: dryRun ? .planning : .applying)
-        let frozenNow = run.input.now
-        if !dryRun, let session = outcome.session, let frozen = run.invocation.value(SharedOptions.now.spec) {
-            console.write(Self.frozenClockWarning(frozen, plan: outcome.plan, server: session.client), to: .error)
-        }
-        console.write(run.render(outcome.plan), to: .output)
-        var code: BotExitCode = outcome.plan.guards.isEmpty ? .ok : .incomplete
-        var applied: ApplyReport?
-        if !dryRun, let session = outcome.session {
-            (code, applied) = try await session.execute(
-                outcome.plan, command: "run", frozenNow: frozenNow != nil ? outcome.plan.evaluatedAt : nil,
-                activity: ActivityHistory(of: outcome.state))
-        }
+        let console = planning.console
+        let outcome = try await BotSession.evaluate(planning, applying: dryRun ? nil : "run", port: self)
+        let code = outcome.applied?.code ?? (outcome.plan.guards.isEmpty ? .ok : .incomplete)
         let report = RunReport(
-            plan: outcome.plan, applied: applied, metrics: outcome.session?.client.metrics, exitCode: code)
+            plan: outcome.plan, applied: outcome.applied?.report, metrics: outcome.session?.client.metrics,
+            exitCode: code)
         if let path = reportPath {
             try OutputFile.write(Data(RunReportRenderer.markdown(report).utf8), to: path, what: "the report")
         }
@@ -103,6 +93,15 @@ struct RunCommand: BotCommand {
             }
         }
         return code
+    }
+
+    /// Shows the plan before it is applied, after the warning of a frozen clock on a live server.
+    func show(_ plan: Plan, session: BotSession?) {
+        if !dryRun, let session, let frozen = planning.input.now {
+            planning.console.write(
+                Self.frozenClockWarning(frozen.written, plan: plan, server: session.client), to: .error)
+        }
+        planning.console.write(planning.render(plan), to: .output)
     }
 
     /// The warning of a run that judges at `--now` (`text`) while writing to a live server.

@@ -25,20 +25,13 @@ struct SnapshotCommand: BotCommand {
 
     static let scope = TypedOption<RuleScope>(
         .value(
-            "scope", valueName: "query", help: "The repositories to record (repo: and owner: terms).", required: true)
-    ) { text throws(CommandFailure) in
-        do throws(ConditionSyntaxError) {
-            return try RuleScope(parsing: text)
-        } catch {
-            throw CommandFailure("--scope: \(error.message)", code: .usage)
-        }
-    }
+            "scope", valueName: "query", help: "The repositories to record (repo: and owner: terms).", required: true),
+        parse: SharedOptions.scope(parsing:))
     static let allStates = OptionSpec.flag(
         "all-states", help: "Record closed issues and merged or closed merge requests too.")
     static let output = TypedOption<String>(
         .value("output", short: "o", valueName: "file", help: "Write the forge-state file here.", required: true))
 
-    let invocation: Invocation
     let context: CommandContext
     let scope: RuleScope
     let allStates: Bool
@@ -46,20 +39,23 @@ struct SnapshotCommand: BotCommand {
     let path: String
     /// Whether to print the reads made (`--verbose`).
     let showsReads: Bool
+    /// The configuration's keys the command line gives.
+    let settings: CommandLineSettings
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
-        self.invocation = invocation
         self.context = context
         scope = try Self.scope.value(in: invocation) ?? RuleScope(terms: [])
         allStates = invocation.flag(Self.allStates)
         path = try Self.output.value(in: invocation) ?? ""
         showsReads = invocation.flag(SharedOptions.verbose)
+        settings = try CommandLineSettings(invocation, use: .sendsToken)
     }
 
     func run() async throws(CommandFailure) -> BotExitCode {
         let console = context.console
         let client = try ForgeConnection.client(
-            invocation, environment: context.environment, access: .readOnly, console: console)
+            ConfigurationLoader.settings(settings, environment: context.environment, console: console),
+            access: .readOnly, console: console)
         let reader = ForgeSnapshotReader(
             scope: scope, allStates: allStates, registry: context.registry)
         let snapshot: ForgeSnapshot

@@ -45,11 +45,12 @@ struct WatchCommand: BotCommand {
             the watchdog (WatchdogSec=) only while its passes and waits make progress.
             """,
         options: [
-            SharedOptions.config, SharedOptions.url, SharedOptions.tokenFile, SharedOptions.insecure,
-            SharedOptions.rateLimit, SharedOptions.scope, SharedOptions.maxActions, SharedOptions.tripwireShare,
-            SharedOptions.tripwireFloor, SharedOptions.force, SharedOptions.forceRule, SharedOptions.verbose,
-            SharedOptions.stateDir,
-            SharedOptions.journal,
+            SharedOptions.config.spec, SharedOptions.url, SharedOptions.tokenFile.spec, SharedOptions.insecure,
+            SharedOptions.rateLimit.spec, SharedOptions.scope.spec, SharedOptions.maxActions.spec,
+            SharedOptions.tripwireShare.spec,
+            SharedOptions.tripwireFloor.spec, SharedOptions.force, SharedOptions.forceRule, SharedOptions.verbose,
+            SharedOptions.stateDir.spec,
+            SharedOptions.journal.spec,
             interval.spec, fullEvery.spec, dryRun, listen.spec, webhookSecretFile, format.spec,
         ],
         positionals: [SharedOptions.rules]

@@ -5,28 +5,29 @@ import YAML
 
 /// Finds, reads and checks `gitbay-bot.yml`, then resolves the settings every command uses.
 ///
-/// The one piece of the configuration that does I/O; ``Settings/resolve(invocation:environment:file:fileDirectory:configurationPath:use:)``
+/// The one piece of the configuration that does I/O; ``Settings/resolve(_:environment:file:fileDirectory:configurationPath:)``
 /// stays pure so the precedence is tested without files.
 enum ConfigurationLoader {
     /// The file looked up in the working directory when `--config` is not given.
     static let defaultName = "gitbay-bot.yml"
 
-    /// The settings for this invocation; a wrong configuration prints its diagnostics and stops.
+    /// The settings of a command line that gave `given`; a wrong configuration prints its
+    /// diagnostics and stops.
     ///
     /// A missing default file is fine (not every user wants one); a missing `--config` file is a
     /// usage error (64), since the user asked for it; an invalid file is exit 78 like invalid
-    /// rules, with everything in it that would stop the command (`use`) reported at once.
+    /// rules, with everything in it that would stop the command (`given.use`) reported at once.
     static func settings(
-        invocation: Invocation, environment: [String: String], console: any Console, use: ConfigurationUse,
+        _ given: CommandLineSettings, environment: [String: String], console: any Console,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(CommandFailure) -> Settings {
-        let explicit = invocation.value(SharedOptions.config)
+        let explicit = given.config
         let path = explicit ?? (workingDirectory as NSString).appendingPathComponent(defaultName)
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             if explicit == nil && (!exists || isDirectory.boolValue) {
-                return try Settings.resolve(invocation: invocation, environment: environment, use: use)
+                return try Settings.resolve(given, environment: environment)
             }
             throw CommandFailure(
                 exists ? "cannot read the configuration \(path)" : "no such configuration file: \(path)",
@@ -39,12 +40,12 @@ enum ConfigurationLoader {
         var problems: [Diagnostic]
         do {
             (file, problems) = try read(
-                bytes, file: shown, allowingPlainHTTP: Settings.allowsPlainHTTP(invocation, use: use))
+                bytes, file: shown, allowingPlainHTTP: given.allowsPlainHTTP)
         } catch {
             problems = error.diagnostics
         }
-        if use.contains(.readsRules), invocation.positionals(SharedOptions.rules.name).isEmpty {
-            problems += ruleProblems(file.rules, directory: directory, command: invocation.commandPath.last ?? "run")
+        if given.use.contains(.readsRules), given.rules.isEmpty {
+            problems += ruleProblems(file.rules, directory: directory, command: given.command)
         }
         guard problems.isEmpty else {
             // The warnings too: every word about the file in one run.
@@ -56,8 +57,7 @@ enum ConfigurationLoader {
                 code: .invalidRules)
         }
         var settings = try Settings.resolve(
-            invocation: invocation, environment: environment, file: file, fileDirectory: directory,
-            configurationPath: path, use: use)
+            given, environment: environment, file: file, fileDirectory: directory, configurationPath: path)
         settings.configurationWarnings = file.warnings
         settings.configurationSources = [shown: bytes]
         return settings

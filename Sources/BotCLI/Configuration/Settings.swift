@@ -118,109 +118,81 @@ struct Settings: Sendable, Equatable {
         }
     }
 
-    /// Whether plain `http://` to another machine is taken for a command that uses its settings
-    /// so: always when it never sends the token, else only with `--allow-insecure-http`.
-    static func allowsPlainHTTP(_ invocation: Invocation, use: ConfigurationUse) -> Bool {
-        !use.contains(.sendsToken) || invocation.flag(SharedOptions.insecure)
-    }
-
-    /// Resolves every setting from the command line, the environment and a decoded configuration.
+    /// Resolves every setting from the command line (`given`, already checked), the environment
+    /// and a decoded configuration.
     ///
     /// - Parameters:
     ///   - file: the configuration, already checked (``ConfigurationFile/problems(allowingPlainHTTP:)`` is empty); an
     ///     empty one when there is no file.
     ///   - fileDirectory: the configuration file's folder, against which its relative paths are
     ///     read, so a configuration means the same wherever the bot is started from.
-    ///   - use: what the command does with the settings; with ``ConfigurationUse/sendsToken``,
-    ///     `--url` and `GITBAY_URL` may be plain `http://` to another machine only with
-    ///     `--allow-insecure-http`.
-    /// - Throws: a usage failure (exit 64) for a command-line or environment value that is wrong.
+    /// - Throws: a usage failure (exit 64) for an environment value that is wrong: `GITBAY_URL`,
+    ///   which with ``ConfigurationUse/sendsToken`` may be plain `http://` to another machine only
+    ///   with `--allow-insecure-http`.
     static func resolve(
-        invocation: Invocation, environment: [String: String], file: ConfigurationFile = ConfigurationFile(),
-        fileDirectory: String? = nil, configurationPath: String? = nil, use: ConfigurationUse = []
+        _ given: CommandLineSettings, environment: [String: String], file: ConfigurationFile = ConfigurationFile(),
+        fileDirectory: String? = nil, configurationPath: String? = nil
     ) throws(CommandFailure) -> Settings {
         func fromFile(_ path: String) -> String { Self.path(path, writtenIn: fileDirectory) }
-        let environmentURL = environment["GITBAY_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        let urlText = invocation.value(SharedOptions.url) ?? environmentURL ?? file.url?.value ?? defaultURL
         let url: URL
-        switch serverURL(urlText, allowingPlainHTTP: allowsPlainHTTP(invocation, use: use)) {
-        case .success(let checked):
-            url = checked
-        case .failure(let problem):
-            // A file's `url:` is checked with its other values, at its place (`problems`), so the
-            // value here is the command line's or the environment's, but for a file never checked.
-            let origin =
-                invocation.value(SharedOptions.url) != nil ? "--url" : environmentURL != nil ? "GITBAY_URL" : "url"
-            throw CommandFailure("\(origin): \(problem.message)", code: .usage)
-        }
-        var scope: RuleScope?
-        if let text = invocation.value(SharedOptions.scope) ?? file.scope?.value {
-            do {
-                scope = try RuleScope(parsing: text)
-            } catch {
-                throw CommandFailure("--scope: \(error.message)", code: .usage)
+        if let given = given.url {
+            url = given
+        } else {
+            let environmentURL = environment["GITBAY_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            switch serverURL(environmentURL ?? file.url?.value ?? defaultURL, allowingPlainHTTP: given.allowsPlainHTTP)
+            {
+            case .success(let checked):
+                url = checked
+            case .failure(let problem):
+                // A file's `url:` is checked with its other values, at its place (`problems`), so
+                // the value here is the environment's, but for a file never checked.
+                throw CommandFailure(
+                    "\(environmentURL != nil ? "GITBAY_URL" : "url"): \(problem.message)", code: .usage)
             }
         }
-        let rateLimit =
-            try number(
-                SharedOptions.rateLimit, invocation, parse: Double.init, valid: { $0 >= 1 },
-                expected: "a number of requests a minute") ?? file.rateLimit?.value ?? defaultRateLimit
-        let maxActions =
-            try number(
-                SharedOptions.maxActions, invocation, parse: { Int($0) }, valid: { $0 >= 0 },
-                expected: "a whole number") ?? file.maxActions?.value ?? defaultMaxActions
+        // The file's `scope:` was checked with its other values.
+        let scope = given.scope ?? file.scope.flatMap { try? RuleScope(parsing: $0.value) }
         let defaults = EvaluationOptions()
-        let share =
-            try number(
-                SharedOptions.tripwireShare, invocation, parse: Double.init, valid: { (0...1).contains($0) },
-                expected: "a share from 0 to 1") ?? file.tripwire?.share?.value ?? defaults.tripwireShare
-        let floor =
-            try number(
-                SharedOptions.tripwireFloor, invocation, parse: { Int($0) }, valid: { $0 >= 0 },
-                expected: "a whole number") ?? file.tripwire?.floor?.value ?? defaults.tripwireFloor
-        let positionals = invocation.positionals(SharedOptions.rules.name)
         var settings = Settings(
-            url: url, token: token(invocation, environment: environment, file: file, resolve: fromFile), scope: scope,
-            rateLimit: rateLimit, maxActions: maxActions, tripwireShare: share, tripwireFloor: floor,
-            force: invocation.flag(SharedOptions.force),
-            journal: invocation.value(SharedOptions.journal) ?? file.journal.map { fromFile($0.value) }
+            url: url, token: token(given, environment: environment, file: file, resolve: fromFile), scope: scope,
+            rateLimit: given.rateLimit ?? file.rateLimit?.value ?? defaultRateLimit,
+            maxActions: given.maxActions ?? file.maxActions?.value ?? defaultMaxActions,
+            tripwireShare: given.tripwireShare ?? file.tripwire?.share?.value ?? defaults.tripwireShare,
+            tripwireFloor: given.tripwireFloor ?? file.tripwire?.floor?.value ?? defaults.tripwireFloor,
+            force: given.force,
+            journal: given.journal ?? file.journal.map { fromFile($0.value) }
                 ?? "\(StateLocation.defaultFolder(environment: environment))/journal.jsonl",
-            stateDir: invocation.value(SharedOptions.stateDir) ?? file.stateDir.map { fromFile($0.value) }
+            stateDir: given.stateDir ?? file.stateDir.map { fromFile($0.value) }
                 ?? StateLocation.defaultFolder(environment: environment),
             retention: file.stateRetention.flatMap { DurationLiteral.seconds($0.value) } ?? defaultRetention,
-            rules: !positionals.isEmpty
-                ? positionals : file.rules.map { $0.value.map { fromFile($0.value) } } ?? defaultRules,
+            rules: !given.rules.isEmpty
+                ? given.rules : file.rules.map { $0.value.map { fromFile($0.value) } } ?? defaultRules,
             schedule: try? file.schedule?.schedule().get(),
-            allowInsecureHTTP: invocation.flag(SharedOptions.insecure),
+            allowInsecureHTTP: given.allowInsecureHTTP,
             maxResponseSize: file.responseCap ?? GitbayClientConfiguration.defaultMaxResponseSize,
-            verbose: invocation.flag(SharedOptions.verbose),
+            verbose: given.verbose,
             configurationPath: configurationPath)
-        settings.forcedRules = Set(invocation.values(SharedOptions.forceRule.name))
+        settings.forcedRules = Set(given.forcedRules)
         settings.bots = Set(file.bots?.map(\.value) ?? [])
         settings.writers = Set(file.writers?.map(\.value) ?? [])
         settings.commandWindow =
             file.commandWindow.flatMap { DurationLiteral.seconds($0.value) } ?? EvaluationOptions.defaultCommandWindow
         settings.sweepPeriod =
-            try number(
-                SharedOptions.sweepPeriod, invocation, parse: Self.sweepPeriod, valid: { $0 >= 0 },
-                expected: "a duration such as 6h, or 0") ?? file.sweepPeriod.flatMap { Self.sweepPeriod($0.value) }
+            given.sweepPeriod ?? file.sweepPeriod.flatMap { Self.sweepPeriod($0.value) }
             ?? RepositorySweep.defaultPeriod
         settings.webhookSecretFile = file.webhookSecretFile.map {
             SourcedPath(path: fromFile($0.value), origin: "webhook_secret_file at \($0.location)")
         }
-        settings.readBudget =
-            try number(
-                SharedOptions.readBudget, invocation, parse: { Int($0) }, valid: { $0 >= 1 },
-                expected: "a number of requests of at least 1") ?? file.readBudget?.value
+        settings.readBudget = given.readBudget ?? file.readBudget?.value
         return settings
     }
 
     /// The token's source: `--token-file`, `GITBAY_TOKEN`, `GITBAY_TOKEN_FILE`, then `token_file`.
     private static func token(
-        _ invocation: Invocation, environment: [String: String], file: ConfigurationFile,
+        _ given: CommandLineSettings, environment: [String: String], file: ConfigurationFile,
         resolve: (String) -> String
     ) -> TokenSource {
-        if let path = invocation.value(SharedOptions.tokenFile) {
+        if let path = given.tokenFile {
             return .file(path: path, origin: "--token-file")
         }
         if let value = environment["GITBAY_TOKEN"], !BearerToken(value).isEmpty {
@@ -245,17 +217,5 @@ struct Settings: Sendable, Equatable {
     /// A sweep period as written: a duration (`6h`), or `0` for none.
     static func sweepPeriod(_ text: String) -> TimeInterval? {
         text == "0" ? 0 : DurationLiteral.seconds(text)
-    }
-
-    /// A numeric option's value when given, checked; `nil` when the command line leaves it out.
-    private static func number<Value>(
-        _ option: OptionSpec, _ invocation: Invocation, parse: (String) -> Value?, valid: (Value) -> Bool,
-        expected: String
-    ) throws(CommandFailure) -> Value? {
-        guard let text = invocation.value(option) else { return nil }
-        guard let value = parse(text), valid(value) else {
-            throw CommandFailure("--\(option.name) takes \(expected), not '\(text)'", code: .usage)
-        }
-        return value
     }
 }

@@ -8,9 +8,10 @@ import RuleEngine
 /// One account's work on one server: the plugins' registry, the client, the state store and the
 /// control that stops it, with the steps every command that talks to a server takes.
 ///
-/// `plan`, `run`, `apply` and each `watch` pass open, read, plan and execute through these same
-/// steps, so a run ends, records and exits the same way whichever command started it. Commands
-/// parse, open a session, call its steps and render.
+/// `plan`, `run`, `explain`, `apply` and each `watch` pass open, read, plan and execute through
+/// these same steps, in the order ``evaluate(_:applying:port:)`` and its siblings keep, so a run
+/// ends, records and exits the same way whichever command started it. Commands parse their
+/// options, hand them to the session with a ``PlanPort`` to show the plan, and report.
 struct BotSession {
     let registry: PluginRegistry
     let client: GitbayClient
@@ -73,24 +74,22 @@ struct BotSession {
         }
     }
 
-    /// Reads what `rules` need, through the read cache (trusted unless `trustCache` is false),
-    /// everything or only `targets`; `guards` nil reads every item (`--read-all`).
+    /// Reads what `rules` need at `now`, as `reading` asks under the settings (``RuleEngine/ReadPolicy``),
+    /// with `guards` for the detail reads.
     ///
-    /// Who did what to the items comes first (``activity(for:readFeed:)``); `readFeed` false for a
-    /// `watch` pass, whose own poll kept the feed's news. With `sweeps`, the per-repository reads
-    /// follow the settings' sweep period (a `watch` pass reads every repository it looks at), and
-    /// the feed is read even for rules that do not weigh people's activity: it is what tells the
-    /// sweep where something changed (one request where a repository read saved is one each).
+    /// Who did what to the items comes first (``activity(for:readFeed:)``): for the rules that
+    /// weigh it, or for all when the policy keeps a sweep, which tells from it where something
+    /// changed (one request where a repository read saved is one each); the feed itself unless
+    /// a `watch` pass's own poll kept its news.
     func read(
-        _ rules: [Rule], now: Date, guards: EvaluationOptions?, trustCache: Bool = true,
-        only targets: WatchTargets? = nil, readFeed: Bool = true, sweeps: Bool = false
+        _ rules: [Rule], reading: CommandReading, guards: EvaluationOptions, now: Date
     ) async throws -> (state: ForgeState, report: ReadPlanner.Report) {
-        try await ReadPlanner(registry: registry, commandWindow: settings.commandWindow).read(
-            rules: rules, reader: client, now: now, guards: guards, cache: store, trustCache: trustCache, me: me,
-            automation: settings.bots, only: targets,
-            activity: try await activity(for: sweeps && settings.sweepPeriod > 0 ? nil : rules, readFeed: readFeed),
-            sweep: sweeps && settings.sweepPeriod > 0 ? settings.sweepPeriod : nil,
-            budget: sweeps ? settings.readBudget : nil, writers: settings.writers)
+        let policy = ReadPolicy(reading, settings: settings, guards: guards, cache: store)
+        let activity = try await activity(for: policy.readsActivityForSweep ? nil : rules, readFeed: policy.readsFeed)
+        return try await ReadPlanner(
+            registry: registry, commandWindow: settings.commandWindow, automation: settings.bots,
+            writers: settings.writers
+        ).read(rules, from: client, at: now, policy: policy, basis: ReadBasis(me: me, activity: activity))
     }
 
     /// Who did what to the items `rules` judge (the feed since the last run, kept in the state

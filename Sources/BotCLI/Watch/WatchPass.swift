@@ -66,7 +66,7 @@ struct WatchPass {
             pass.ownEvents = targets.ownEvents
             pass.unannounced = unannounced.count
             if !targets.isEmpty {
-                try await act(on: targets, pass: &pass, readFeed: false)
+                try await act(on: targets, pass: &pass)
             }
             machine.reached(polled.newest)
             return pass
@@ -76,7 +76,7 @@ struct WatchPass {
         machine.fullPassBegins()
         _ = try await probe(&machine, ownEvents: [])
         var pass = Summary(kind: .full, events: polled?.events.count ?? 0)
-        try await act(on: nil, pass: &pass, readFeed: true)
+        try await act(on: nil, pass: &pass)
         machine.reached(start)
         return pass
     }
@@ -97,15 +97,13 @@ struct WatchPass {
     }
 
     /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
-    /// plan to the drain: what the pass judged replaces what waits for the same items; `readFeed`
-    /// for a pass whose feed no poll has kept (``BotSession/read(_:now:guards:trustCache:only:readFeed:sweeps:)``).
-    private func act(on targets: WatchTargets?, pass: inout Summary, readFeed: Bool) async throws {
+    /// plan to the drain: what the pass judged replaces what waits for the same items; a full pass
+    /// reads the feed's activity, an events pass keeps what its poll read (``BotSession/judge(_:reading:now:)``).
+    private func act(on targets: WatchTargets?, pass: inout Summary) async throws {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
-        let guards = await session.guards()
-        let (state, report) = try await session.read(
-            passRules, now: Date(), guards: guards, only: targets, readFeed: readFeed)
+        let (plan, state, report) = try await session.judge(passRules, reading: .pass(targets), now: Date())
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
@@ -113,7 +111,6 @@ struct WatchPass {
             pass.items = Self.itemCount(in: state, of: passRules)
             pass.repositories = state.repositories.map(\.path)
         }
-        let plan = session.plan(passRules, state: state, only: targets, guards: guards)
         pass.actions = plan.pendingCommandCount
         if targets == nil { sayTripwires(plan.rules) }
         telemetry.commandsWait(in: plan.entries) { item in

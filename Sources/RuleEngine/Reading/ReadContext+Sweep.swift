@@ -30,9 +30,8 @@ extension ReadContext {
     ///
     /// The listing covers what `probe` looks at in `scope`: a kind asking for the look later this
     /// run (``look(with:in:)``) is served by these rows, not a second read.
-    public mutating func saw(_ events: [FeedEvent], covering probe: any QuietChangeProbe, in scope: RuleScope) {
-        sightings += events
-        looked.insert(Self.lookKey(probe, scope))
+    public func saw(_ events: [FeedEvent], covering probe: any QuietChangeProbe, in scope: RuleScope) {
+        sweepLedger.saw(events, look: Self.lookKey(probe, scope))
     }
 
     /// Puts what `probe` finds in `scope` among the sightings before a kind's sweep judges its
@@ -45,10 +44,9 @@ extension ReadContext {
     /// looks too, so the copies it keeps are marked with the rows the next run compares.
     public mutating func look(with probe: any QuietChangeProbe, in scope: RuleScope) async throws {
         let key = Self.lookKey(probe, scope)
-        guard sweep != nil, !looked.contains(key) else { return }
+        guard sweepLedger.sweep != nil, !sweepLedger.hasLooked(key) else { return }
         let look = try await probe.look(in: scope, reader: reader)
-        looked.insert(key)
-        sightings += look.entries.map(\.event)
+        sweepLedger.saw(look.entries.map(\.event), look: key)
         note("changes: the \(probe.eventKind) probe's look in \(scope)", requests: pages(look.entries.count))
     }
 
@@ -57,12 +55,12 @@ extension ReadContext {
     }
 
     /// The run's time, which a copy's facts are dated with (``isFresh(_:)``); `nil` without the feed's activity.
-    public var sweepTime: Date? { sweep?.now }
+    public var sweepTime: Date? { sweepLedger.sweep?.now }
 
     /// Whether a fact a copy dates `date` was read within the sweep's period, so that it may stand
     /// in for a read of it even in a repository read for a change; never when the run reads every one.
     public func isFresh(_ date: Date?) -> Bool {
-        guard sweeps, let sweep, let date else { return false }
+        guard let sweep = sweepLedger.skippingSweep, let date else { return false }
         return sweep.now.timeIntervalSince(date) < sweep.period && date <= sweep.now
     }
 
@@ -71,39 +69,9 @@ extension ReadContext {
     ///
     /// One the budget leaves is taken from its copy when it has one, else left unread: its items
     /// of the kind are not judged this run, and the note says how many wait for the next runs.
-    public mutating func mayRead<Copy>(_ path: RepositoryPath, in swept: SweptRepositories<Copy>) -> Bool {
-        guard let readBudget, let meter, ![.changed, .written].contains(swept.reasons[path]) else { return true }
-        guard meter.requests >= readBudget else {
-            budgetRead.insert(path)
-            return true
-        }
-        if swept.copies[path] != nil {
-            budgetLeft.toCopies.insert(path)
-        } else {
-            budgetLeft.unread.insert(path)
-        }
-        return false
-    }
-
-    /// What the read budget left for the next runs, in one line; `nil` when it left nothing.
-    ///
-    /// Runs at the same budget cover the repositories left unread in about as many runs as those
-    /// over the ones this run read within it.
-    func budgetNote() -> String? {
-        guard let readBudget, !budgetLeft.toCopies.isEmpty || !budgetLeft.unread.isEmpty else { return nil }
-        var line = "read budget of \(readBudget) requests reached"
-        func repositories(_ count: Int) -> String { "\(count) repositor\(count == 1 ? "y" : "ies")" }
-        if !budgetLeft.toCopies.isEmpty {
-            line += "; \(repositories(budgetLeft.toCopies.count)) judged from their copies, read again in a later run"
-        }
-        if !budgetLeft.unread.isEmpty {
-            let count = budgetLeft.unread.count
-            let runs = (count + max(1, budgetRead.count) - 1) / max(1, budgetRead.count)
-            line +=
-                "; \(repositories(count)) never read \(count == 1 ? "waits" : "wait") for the next runs, "
-                + "their items not judged (about \(runs) more run\(runs == 1 ? "" : "s") at this budget)"
-        }
-        return line
+    public func mayRead<Copy>(_ path: RepositoryPath, in swept: SweptRepositories<Copy>) -> Bool {
+        guard ![.changed, .written].contains(swept.reasons[path]) else { return true }
+        return sweepLedger.mayRead(path, hasCopy: swept.copies[path] != nil)
     }
 
     /// The cache's name for the copy of `path`'s `entry` (`owner/name/builds`).
@@ -134,7 +102,7 @@ extension ReadContext {
                 marked[path] = (mark, storedAt)
             }
         }
-        guard sweeps, let sweep else { return SweptRepositories(read: paths, copies: copies) }
+        guard let sweep = sweepLedger.skippingSweep else { return SweptRepositories(read: paths, copies: copies) }
         var marks: [RepositoryPath: RepositorySweep.Mark] = [:]
         for path in paths where marked[path] != nil {
             marks[path] = mark(of: path, kind: kind, sweep: sweep, touches: touches)
@@ -144,7 +112,7 @@ extension ReadContext {
         let written = Set(
             marked.filter { touches == nil && sweep.writes.outdate(kind, in: $0.key, keptAt: $0.value.storedAt) }.keys)
         let choice = sweep.choose(paths, copies: marked, marks: marks, written: written)
-        note("sweep of \(entry): \(choice.summary(now: sweep.now, budgeted: readBudget != nil))")
+        note("sweep of \(entry): \(choice.summary(now: sweep.now, budgeted: sweepLedger.readBudget != nil))")
         return SweptRepositories(
             read: choice.read.map(\.path), copies: copies,
             reasons: Dictionary(choice.read.map { ($0.path, $0.reason) }) { first, _ in first })
@@ -176,7 +144,7 @@ extension ReadContext {
         touches: (@Sendable (FeedEvent) -> Bool)? = nil
     ) {
         guard keepsCache else { return }
-        let sweep = sweep ?? RepositorySweep(period: RepositorySweep.defaultPeriod, now: Date(), events: [])
+        let sweep = sweepLedger.sweep ?? RepositorySweep(period: RepositorySweep.defaultPeriod, now: Date(), events: [])
         keep(
             CachedDetail(
                 item: Self.copyItem(path, entry: entry), kind: kind, format: format,
@@ -189,7 +157,7 @@ extension ReadContext {
         of path: RepositoryPath, kind: ItemKind, sweep: RepositorySweep, touches: (@Sendable (FeedEvent) -> Bool)?
     ) -> RepositorySweep.Mark {
         let watching = registry.watching(of: kind)
-        return sweep.mark(of: path, sightings: sightings) { event in
+        return sweepLedger.mark(of: path, sweep: sweep) { event in
             if let touches { return touches(event) }
             return watching.map { $0.watchEffect(of: event) != .none } ?? true
         }

@@ -26,36 +26,20 @@ public struct ReadContext: Sendable {
     var loadedCache: [ItemKind: [String: CachedDetail]] = [:]
     /// Entries plugins asked to keep beyond details (``keep(_:)``).
     var keptEntries: [CachedDetail] = []
-    /// What marks each repository's copies with what the run knows of it (``keepCopy(_:of:kind:entry:format:)``).
-    var sweep: RepositorySweep?
-    /// Whether ``sweep`` decides which repositories the per-repository reads skip; else every one is read.
-    var sweeps = false
-    /// Changes the listings showed, as events (``saw(_:)``).
-    var sightings: [FeedEvent] = []
-    /// The probes' looks already among ``sightings`` this run, as `event kind` and scope: a listing
-    /// a kind read, or a look one asked for (``look(with:in:)``), never sent twice.
-    var looked: Set<String> = []
-    /// The most requests the read sends before the sweep's reads no change asks for wait; `nil` sets none.
-    ///
-    /// Judged by ``meter``.
-    var readBudget: Int?
-    /// What counts the requests for the budget; set with it.
-    var meter: MeteredReader?
-    /// The repositories whose reads the budget left to their copies, and those it left unread.
-    var budgetLeft = (toCopies: Set<RepositoryPath>(), unread: Set<RepositoryPath>())
-    /// The repositories read within the budget for no change: what one run covers at it.
-    var budgetRead: Set<RepositoryPath> = []
+    /// The read session's sweep bookkeeping (``SweepLedger``), reached only through the sweep's calls.
+    let sweepLedger: SweepLedger
 
-    init(registry: PluginRegistry, reader: any ForgeReader, readBudget: Int? = nil) {
+    /// A context reading through `sweep`'s reader (counted against its budget, if any); the
+    /// sweep's bookkeeping stays the caller's.
+    init(registry: PluginRegistry, sweep: SweepLedger) {
         self.registry = registry
-        if let readBudget {
-            let meter = MeteredReader(reader)
-            self.reader = meter
-            self.meter = meter
-            self.readBudget = readBudget
-        } else {
-            self.reader = reader
-        }
+        self.reader = sweep.reader
+        self.sweepLedger = sweep
+    }
+
+    /// A context reading through `reader` with no sweep of its own (a re-read before a write, a snapshot).
+    init(registry: PluginRegistry, reader: any ForgeReader) {
+        self.init(registry: registry, sweep: SweepLedger(reader: reader))
     }
 
     /// Notes one kind of read and the requests it took, for `--verbose`.

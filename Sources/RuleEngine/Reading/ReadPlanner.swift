@@ -13,10 +13,20 @@ public struct ReadPlanner: Sendable {
     /// How far back a comment may hold a command (`command_window:`): items commented on before
     /// it are not read for command rules, on a guarded read and a full one alike.
     public var commandWindow: TimeInterval
+    /// The accounts besides the bot's whose activity is not a person's (`bots:`), which every
+    /// item's judgement weighs.
+    public var automation: Set<String>
+    /// Who may write where gitbay will not tell the bot (``CommandWriters``).
+    public var writers: Set<String>
 
-    public init(registry: PluginRegistry, commandWindow: TimeInterval = EvaluationOptions.defaultCommandWindow) {
+    public init(
+        registry: PluginRegistry, commandWindow: TimeInterval = EvaluationOptions.defaultCommandWindow,
+        automation: Set<String> = [], writers: Set<String> = []
+    ) {
         self.registry = registry
         self.commandWindow = commandWindow
+        self.automation = automation
+        self.writers = writers
     }
 
     /// The requests a listing of `rows` rows took: full pages of 200, and at least one.
@@ -32,57 +42,51 @@ public struct ReadPlanner: Sendable {
         public var detailRequests = 0
     }
 
-    /// Reads what `rules` need; with `guards`, details only where they can change what a run with
-    /// those guards does (`ReadSession.readDetails(rules:now:me:guards:)`), else every detail a
-    /// verdict may depend on (`--read-all`, for audits and for `explain`).
+    /// Reads what `rules` need through `reader` at `now`, as `policy` says (``ReadPolicy``).
     ///
-    /// With `cache` and `guards`, details whose version still matches come from it (unless
-    /// `trustCache` is false, `--no-cache`); every detail read afresh is kept in it for the next
-    /// run, a full read's too; a cache that cannot be read or written costs requests, never the
-    /// run. `me`, when the caller already asked the server (to find its database), saves asking
-    /// again. `only` (a `watch` pass) reads the details of those items alone. `automation` names
-    /// the accounts besides the bot's whose activity is not a person's (`bots:`), and `activity`
-    /// who did what to the items (``ActivityHistory``), which every item's judgement weighs.
-    /// With `sweep`, a period, the per-repository reads skip the repositories where the feed and
-    /// the listings show nothing changed, but for a rolling share (``RepositorySweep``), when the
-    /// cache is trusted and `activity` holds everything since the last run. With `budget`, a
-    /// guarded read sends no per-repository read that no change asks for once it has sent that
-    /// many requests: those repositories keep their copies, or wait unread for the next runs,
-    /// which the state's notes say (``ForgeState/unread``). `writers` are who may write where
-    /// gitbay will not tell the bot (``CommandWriters``).
+    /// Guarded, details are read only where they can change what a run with those guards does
+    /// (`ReadSession.readDetails(rules:now:me:guards:)`); an audit reads every detail a verdict may
+    /// depend on; a `watch` pass the details of its targets alone; `explain` one item whole. A
+    /// trusted cache serves the details whose version still matches; a kept one is given every
+    /// detail read afresh, an audit's too; a cache that cannot be read or written costs requests,
+    /// never the run. `basis` is what the caller knows already: the account, and who did what to
+    /// the items (``ActivityHistory``), which every item's judgement weighs and which tells the
+    /// sweep where something changed. With the policy's sweep, the per-repository reads skip the
+    /// repositories where the feed and the listings show nothing changed, but for a rolling share
+    /// (``RepositorySweep``), when `activity` holds everything since the last run; with its
+    /// budget, no per-repository read that no change asks for is sent once that many requests
+    /// were: those repositories keep their copies, or wait unread for the next runs, which the
+    /// state's notes say (``ForgeState/unread``).
     public func read(
-        rules: [Rule], reader: any ForgeReader, now: Date, guards: EvaluationOptions? = nil,
-        cache: (any ReadCache)? = nil, trustCache: Bool = true, me known: String? = nil,
-        automation: Set<String> = [], only: WatchTargets? = nil, activity: ActivityHistory? = nil,
-        sweep period: TimeInterval? = nil, budget: Int? = nil, writers: Set<String> = []
+        _ rules: [Rule], from reader: any ForgeReader, at now: Date, policy: ReadPolicy, basis: ReadBasis = ReadBasis()
     ) async throws -> (ForgeState, Report) {
-        var session = ReadSession(registry: registry, reader: reader, readBudget: guards == nil ? nil : budget)
+        if case .item(let item) = policy.scope {
+            return (try await read(rules, item: item, from: reader, at: now, basis: basis), Report())
+        }
+        var session = ReadSession(registry: registry, reader: reader, readBudget: policy.readBudget)
         session.commandWindow = commandWindow
-        session.only = only
+        session.only = policy.targets
         session.automation = automation
-        session.context.cache = cache
+        session.context.cache = policy.keptIn
         // A full read is an audit: it trusts no copy, and what it shows of an item (every label,
         // which no version covers) is the server's now. It still refreshes the cache.
-        session.context.trustsCache = cache != nil && trustCache && guards != nil
+        session.context.trustsCache = policy.trustsCache
+        let activity = basis.activity
         if let activity {
-            session.context.sweep = RepositorySweep(
-                period: period ?? RepositorySweep.defaultPeriod, now: now, events: activity.events,
-                writes: activity.writes)
-            session.context.sweeps = period != nil && session.context.trustsCache && activity.complete && only == nil
-            if period != nil, session.context.trustsCache, !activity.complete {
+            session.sweep.start(
+                RepositorySweep(
+                    period: policy.sweepPeriod ?? RepositorySweep.defaultPeriod, now: now, events: activity.events,
+                    writes: activity.writes),
+                skips: policy.sweepSkips && activity.complete)
+            if policy.sweepSkips, !activity.complete {
                 // Under a read budget every one is due, and the budget's line says what it left.
                 session.context.note(
-                    "sweep: every repository is \(session.context.readBudget == nil ? "read" : "due"), since the feed "
+                    "sweep: every repository is \(policy.readBudget == nil ? "read" : "due"), since the feed "
                         + "does not tell everything since the last run")
             }
         }
-        let me: String
-        if let known {
-            me = known
-        } else {
-            me = try await reader.send(WhoAmICommand()).username
-            session.context.note("identity: whoami", requests: 1)
-        }
+        let me = try await Self.account(basis, reader: reader)
+        if basis.me == nil { session.context.note("identity: whoami", requests: 1) }
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
         for kind in registry.kinds(ordering: kinds) {
@@ -93,21 +97,19 @@ public struct ReadPlanner: Sendable {
         if let activity {
             if let note = activity.note { session.context.note(note, requests: activity.requests) }
             session.annotate(with: activity)
-        }
-        if let activity {
             try await session.readCommented(rules: rules, activity: activity, now: now, me: me)
         }
-        if session.context.trustsCache {
+        if policy.trustsCache {
             await session.restoreCached(rules)
         }
         try await session.readWriters(rules: rules, configured: writers)
         try await session.readRepositoryNeeds(rules: rules, now: now, me: me)
-        if let guards {
+        if let guards = policy.guards {
             try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
         } else {
             try await session.readDetails(rules: rules, now: now, me: me)
         }
-        if let cache {
+        if let cache = policy.keptIn {
             let entries = session.freshCacheEntries() + session.context.keptEntries
             do {
                 try await cache.storeDetails(entries, at: now)
@@ -116,7 +118,7 @@ public struct ReadPlanner: Sendable {
             }
         }
         if let activity { session.annotate(with: activity) }
-        if let line = session.context.budgetNote() {
+        if let line = session.sweep.budgetNote() {
             session.unreadNotes.append(line)
             session.context.note(line)
         }
@@ -127,12 +129,17 @@ public struct ReadPlanner: Sendable {
         return (state, session.context.report)
     }
 
+    /// The account `basis` names, else the one `reader`'s token belongs to (`whoami`).
+    private static func account(_ basis: ReadBasis, reader: any ForgeReader) async throws -> String {
+        if let me = basis.me { return me }
+        return try await reader.send(WhoAmICommand()).username
+    }
+
     /// Reads what the rules need for one repository, and everything about one item in it, for
     /// `explain`: every condition of every rule then has a value to show, for an item the rules'
     /// listings leave out too (a closed issue, a merged merge request).
-    public func read(
-        rules: [Rule], item: ItemReference, reader: any ForgeReader, now: Date, automation: Set<String> = [],
-        activity: ActivityHistory? = nil, writers: Set<String> = []
+    private func read(
+        _ rules: [Rule], item: ItemReference, from reader: any ForgeReader, at now: Date, basis: ReadBasis
     ) async throws -> ForgeState {
         let scoped = rules.filter { $0.kind == item.kind }.map { rule in
             var rule = rule
@@ -142,7 +149,7 @@ public struct ReadPlanner: Sendable {
         var session = ReadSession(registry: registry, reader: reader)
         session.commandWindow = commandWindow
         session.automation = automation
-        let me = try await reader.send(WhoAmICommand()).username
+        let me = try await Self.account(basis, reader: reader)
         try await session.list(scoped, of: item.kind)
         try await session.readWriters(rules: scoped, configured: writers)
         try await session.readDetails(rules: scoped, now: now, me: me)
@@ -154,7 +161,7 @@ public struct ReadPlanner: Sendable {
         // What its detail does not give (a head's statuses), which the detail reads above leave
         // out for a rule outside its schedule: the item is explained whole, as offline.
         _ = try await session.readBeyondDetail(needs, of: item.kind, number: item.number, in: item.repository)
-        if let activity { session.annotate(with: activity) }
+        if let activity = basis.activity { session.annotate(with: activity) }
         var state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         state.automation = automation
         return state

@@ -1,12 +1,15 @@
 import Foundation
 import GitbayKit
 
-/// The mutable work of one ``ReadPlanner/read(rules:reader:now:guards:cache:trustCache:me:automation:only:)``
-/// call: the ``ReadContext`` the kinds read into, and what the planner alone decides with (which
-/// details to read, which were read afresh, what the guards left unread).
+/// The mutable work of one ``ReadPlanner/read(_:from:at:policy:basis:)`` call: the ``ReadContext``
+/// the kinds read into, and what the planner alone decides with (which details to read, which
+/// were read afresh, what the guards left unread, the sweep's bookkeeping).
 struct ReadSession: Sendable {
     /// What has been read so far, and what the kinds read with.
     var context: ReadContext
+    /// What the rolling sweep and the read budget recorded (``SweepLedger``): the session's, the
+    /// context holding only a handle for the kinds' sweep calls.
+    let sweep: SweepLedger
     /// What the guarded detail reads left unread, one line per rule (``ForgeState/unread``).
     var unreadNotes: [String] = []
     /// The items a `watch` pass is about; details of others are not read.
@@ -19,7 +22,8 @@ struct ReadSession: Sendable {
     var commandWindow = EvaluationOptions.defaultCommandWindow
 
     init(registry: PluginRegistry, reader: any ForgeReader, readBudget: Int? = nil) {
-        context = ReadContext(registry: registry, reader: reader, readBudget: readBudget)
+        sweep = SweepLedger(reader: reader, readBudget: readBudget)
+        context = ReadContext(registry: registry, sweep: sweep)
     }
 
     var registry: PluginRegistry { context.registry }

@@ -1,0 +1,140 @@
+import ArgumentParsing
+import Foundation
+import GitbayClient
+import GitbayKit
+import RuleEngine
+
+/// The one sequence of every command's work, from its options to its last write: open, guards,
+/// read, plan, render through the command's ``PlanPort``, apply, settle.
+///
+/// Commands parse their options, call one of these and report; a `watch` pass takes the same
+/// ``judge(_:reading:now:)`` step, and its write drain the same ``execute(_:command:frozenNow:activity:facts:shows:)``.
+extension BotSession {
+    /// What an evaluating command's work came to.
+    struct Evaluation {
+        var settings: Settings
+        var rules: [Rule]
+        var plan: Plan
+        /// The session it was read and applied through; `nil` offline.
+        var session: BotSession?
+        /// The exit code and report of applying the plan, when it was applied.
+        var applied: (code: BotExitCode, report: ApplyReport)?
+    }
+
+    /// Does the work of `run` and `plan`: the settings and the rules, the forge state from the
+    /// snapshot or a session on the server, the plan, shown through `port`, then, when
+    /// `applying` names the command, applied and settled.
+    static func evaluate(
+        _ planning: PlanningRun, applying command: String?, port: some PlanPort
+    ) async throws(CommandFailure) -> Evaluation {
+        let settings = try planning.settings()
+        let rules = try planning.loadRules(settings)
+        if let path = planning.input.snapshot {
+            let state = try planning.snapshotState(path, settings: settings)
+            let plan = Evaluator(registry: planning.registry, options: settings.evaluationOptions).plan(
+                rules: rules, state: state, source: "snapshot:\(path)")
+            port.show(plan, session: nil)
+            return Evaluation(settings: settings, rules: rules, plan: plan)
+        }
+        let session = try await open(
+            settings, access: command == nil ? .readOnly : .readWrite,
+            stateUse: command == nil ? .planning : .applying, context: planning.context)
+        let input = planning.input
+        let judged = try await session.judging {
+            try await session.judge(
+                rules, reading: .run(readAll: input.readAll, noCache: input.noCache), now: input.now?.date ?? Date())
+        }
+        if input.verbose { session.sayReads(judged.report) }
+        port.show(judged.plan, session: session)
+        var evaluation = Evaluation(settings: settings, rules: rules, plan: judged.plan, session: session)
+        if let command {
+            evaluation.applied = try await session.execute(
+                judged.plan, command: command, frozenNow: input.now != nil ? judged.plan.evaluatedAt : nil,
+                activity: ActivityHistory(of: judged.state))
+        }
+        return evaluation
+    }
+
+    /// Does the work of `explain`: the settings and the rules, the item read whole (from the
+    /// snapshot, or through a session that plans), and why each rule does or does not act on it;
+    /// `nil` when `item` is not among what was read.
+    static func explain(
+        _ item: ItemReference, planning: PlanningRun
+    ) async throws(CommandFailure) -> (explanation: Explanation?, source: String) {
+        let settings = try planning.settings()
+        let rules = try planning.loadRules(settings)
+        let state: ForgeState
+        let source: String
+        if let path = planning.input.snapshot {
+            (state, source) = (try planning.snapshotState(path, settings: settings), "snapshot:\(path)")
+        } else {
+            // A preview's session: the state database's kept feed and journal say who did what to
+            // the item, so `quiet` and `label_age` explain as the run judged them.
+            let session = try await open(settings, access: .readOnly, stateUse: .planning, context: planning.context)
+            let now = planning.input.now?.date ?? Date()
+            state = try await session.judging {
+                try await session.read(rules, reading: .item(item), guards: settings.evaluationOptions, now: now).state
+            }
+            source = session.client.configuration.baseURL.absoluteString
+        }
+        let evaluator = Evaluator(registry: planning.registry, options: settings.evaluationOptions)
+        return (evaluator.explanation(of: item, rules: rules, state: state, source: source), source)
+    }
+
+    /// Does the work of `apply`: a session as the account `plan` was made for, and the plan
+    /// applied and settled.
+    static func apply(
+        _ plan: Plan, settings: Settings, context: CommandContext
+    ) async throws(CommandFailure) -> BotExitCode {
+        let client = try ForgeConnection.client(
+            settings, access: .readWrite, console: context.console, control: context.control)
+        let session = try await open(
+            settings, client: client, planFor: plan.me, stateUse: .applying, registry: context.registry,
+            control: context.control, console: context.console)
+        return try await session.execute(plan, command: "apply").code
+    }
+
+    /// The guards, the read `reading` asks for at `now`, and the plan of `rules` on what it read,
+    /// with that state and what the read took.
+    func judge(
+        _ rules: [Rule], reading: CommandReading, now: Date
+    ) async throws -> (plan: Plan, state: ForgeState, report: ReadPlanner.Report) {
+        let guards = await guards()
+        let (state, report) = try await read(rules, reading: reading, guards: guards, now: now)
+        return (plan(rules, state: state, only: reading.targets, guards: guards), state, report)
+    }
+
+    /// A session on the server of `settings` for a command of `context`.
+    private static func open(
+        _ settings: Settings, access: GitbayClientConfiguration.Access, stateUse: StateUse, context: CommandContext
+    ) async throws(CommandFailure) -> BotSession {
+        try await open(
+            settings,
+            client: try ForgeConnection.client(
+                settings, access: access, console: context.console, control: context.control),
+            stateUse: stateUse, registry: context.registry, control: context.control, console: context.console)
+    }
+
+    /// What `body` judged, its failure the command's: the server's error by its URL.
+    private func judging<Value>(_ body: () async throws -> Value) async throws(CommandFailure) -> Value {
+        do {
+            return try await body()
+        } catch let error as GitbayError {
+            throw CommandFailure(error, server: client.configuration.baseURL)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("\(error)", code: .failure)
+        }
+    }
+
+    /// Says on stderr what the read took (`--verbose`).
+    private func sayReads(_ report: ReadPlanner.Report) {
+        var text = "reads:\n"
+        for step in report.steps { text += "  \(step)\n" }
+        let metrics = client.metrics
+        text += "requests: \(metrics.reads) reads, \(metrics.retries) retries, "
+        text += "\(metrics.rateLimitedResponses) rate-limited, waited \(metrics.totalWait.components.seconds) s\n"
+        console.write(text, to: .error)
+    }
+}
