@@ -8,16 +8,6 @@ import YAML
 
 @testable import BotCLI
 
-/// What the command line `arguments` give, for a command that uses its settings as `use` says.
-private func given(_ arguments: [String], use: ConfigurationUse = []) throws -> CommandLineSettings {
-    guard case .run(let invocation) = CommandParser.parse(arguments, root: BotCommandTable.root, width: 80, shell: nil)
-    else {
-        Issue.record("\(arguments) did not parse")
-        throw CommandFailure("no invocation", code: .usage)
-    }
-    return try CommandLineSettings(invocation, use: use)
-}
-
 /// A configuration decoded from YAML text as `gitbay-bot.yml`.
 private func configuration(_ text: String) throws(YAMLError) -> ConfigurationFile {
     try ConfigurationLoader.decode(Array(text.utf8), file: "gitbay-bot.yml")
@@ -28,14 +18,8 @@ private func settings(
     _ arguments: [String] = [], environment: [String: String] = [:], file text: String = ""
 ) throws -> Settings {
     try Settings.resolve(
-        given(["plan"] + arguments), environment: environment, file: configuration(text), fileDirectory: "/etc/bot")
-}
-
-/// A temporary folder for files a test writes.
-private func temporaryFolder() throws -> URL {
-    let url = Scratch.url("gitbay-bot-config-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+        CommandLineSettings.parsed(["plan"] + arguments), environment: environment, file: configuration(text),
+        fileDirectory: "/etc/bot")
 }
 
 @Suite struct ConfigurationTests {
@@ -112,7 +96,9 @@ private func temporaryFolder() throws -> URL {
         #expect(fromFile.stateDir == "/etc/bot/state")
         #expect(fromFile.scope?.description == "owner:krz")
         let run = try Settings.resolve(
-            given(["run", "other.yml", "--journal", "j.jsonl", "--state-dir", "s", "--scope", "repo:a/b"]),
+            CommandLineSettings.parsed([
+                "run", "other.yml", "--journal", "j.jsonl", "--state-dir", "s", "--scope", "repo:a/b",
+            ]),
             environment: [:], file: configuration(file), fileDirectory: "/etc/bot")
         #expect(run.rules == ["other.yml"])
         #expect(run.journal == "j.jsonl")
@@ -149,7 +135,7 @@ private func temporaryFolder() throws -> URL {
     }
 
     @Test func aBadConfigurationStopsTheRunWithItsDiagnosticsAndExit78() async throws {
-        let folder = try temporaryFolder()
+        let folder = try Scratch.newFolder("gitbay-bot-config")
         let path = folder.appendingPathComponent("bot.yml").path
         try "url: https://gitbay.example\ntripwire:\n  share: lots\n".write(
             toFile: path, atomically: true, encoding: .utf8)
@@ -290,115 +276,5 @@ private func temporaryFolder() throws -> URL {
                     == "gitbay-bot.yml:2:20: error: max_response_size is a size of at least 1 KiB, in bytes or in KiB, "
                     + "MiB or GiB such as 32MiB, not '\(value)'")
         }
-    }
-
-    @Test func aMissingExplicitConfigurationIsAUsageErrorButAMissingDefaultIsFine() async throws {
-        let folder = try temporaryFolder()
-        let missing = folder.appendingPathComponent("nowhere.yml").path
-        let result = await runBot(["plan", "--config", missing, "--snapshot", "x.json"])
-        #expect(result.code == 64)
-        #expect(result.error == "error: no such configuration file: \(missing)\n")
-        let resolved = try ConfigurationLoader.settings(
-            given(["plan"], use: .sendsToken), environment: [:], console: RecordingConsole(),
-            workingDirectory: folder.path)
-        #expect(resolved.configurationPath == nil)
-    }
-
-    @Test func theDefaultFileIsReadFromTheWorkingDirectory() throws {
-        let folder = try temporaryFolder()
-        try "max_actions: 3\nrules: [triage]\n".write(
-            to: folder.appendingPathComponent(ConfigurationLoader.defaultName), atomically: true, encoding: .utf8)
-        let resolved = try ConfigurationLoader.settings(
-            given(["run"], use: .sendsToken), environment: [:], console: RecordingConsole(),
-            workingDirectory: folder.path)
-        #expect(resolved.maxActions == 3)
-        #expect(resolved.rules == [folder.appendingPathComponent("triage").path])
-    }
-
-    @Test func aTokenFileOthersCanReadIsWarnedAboutWithoutTheToken() throws {
-        let folder = try temporaryFolder()
-        let path = folder.appendingPathComponent("token").path
-        try "gb_secretvalue\n".write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        let console = RecordingConsole()
-        let token = try TokenFile.read(path, origin: "--token-file", console: console)
-        #expect(token == BearerToken("gb_secretvalue"))
-        #expect(
-            console.error == "warning: the token file \(path) can be read by other accounts (mode 644); "
-                + "run 'chmod 600 \(path)'\n")
-        #expect(!console.error.contains("gb_secretvalue"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        let quiet = RecordingConsole()
-        _ = try TokenFile.read(path, origin: "--token-file", console: quiet)
-        #expect(quiet.error.isEmpty)
-    }
-
-    /// `check` reads the configuration as the other commands do: its `rules:` when no paths are
-    /// given, its `scope:` for rules that write none, and its mistakes at their line and column
-    /// with exit 78, before any rule is checked.
-    @Test func checkReadsTheConfigurationItsRulesAndItsScope() async throws {
-        let folder = try temporaryFolder()
-        let triage = folder.appendingPathComponent("triage")
-        try FileManager.default.createDirectory(at: triage, withIntermediateDirectories: true)
-        try "rules:\n  - name: nudge\n    on: issues\n    when: [idle > 30d]\n    do: [{comment: Still needed?}]\n"
-            .write(to: triage.appendingPathComponent("nudge.yml"), atomically: true, encoding: .utf8)
-        let path = folder.appendingPathComponent("bot.yml").path
-        try "rules: [triage]\nscope: owner:krz\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let valid = await runBot(["check", "--config", path])
-        #expect(valid.code == 0)
-        #expect(valid.output == "1 file, 1 rule: no problems found\n")
-        #expect(valid.error == "")
-        // Paths on the command line replace `rules:`, as for `run`.
-        let shipped = SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path
-        let other = await runBot(["check", "--config", path, shipped])
-        #expect(other.output == "4 files, 6 rules: no problems found\n")
-
-        try "rules: [triage]\nscope: owner:krz\nbots: [ci-bot, '@dependabot']\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        let invalid = await runBot(["check", "--config", path])
-        #expect(invalid.code == 78)
-        #expect(invalid.output == "")
-        #expect(
-            invalid.error == """
-                \(path):3:16: error: bots lists gitbay account names (letters, digits, '-', '_', '.'), not '@dependabot'
-                bots: [ci-bot, '@dependabot']
-                               ^
-                error: the configuration \(path) has 1 error; nothing was read or done
-
-                """)
-        let missing = await runBot(["check", "--config", folder.appendingPathComponent("nowhere.yml").path])
-        #expect(missing.code == 64)
-    }
-
-    /// Without `--config`, `check` reads `gitbay-bot.yml` in the working directory, as `run` does.
-    @Test func checkReadsGitbayBotYmlInTheWorkingDirectory() async throws {
-        let folder = try temporaryFolder()
-        try "max_action: 5\n".write(
-            to: folder.appendingPathComponent(ConfigurationLoader.defaultName), atomically: true, encoding: .utf8)
-        let child = try ChildProcess(
-            BotProcess.executable.path, ["check"], environment: BotProcess.environment([:]), directory: folder.path)
-        let end = try await child.wait(timeout: .seconds(60))
-        #expect(end.status == 78)
-        #expect(
-            end.errorText == """
-                gitbay-bot.yml:1:1: error: unknown key 'max_action'; did you mean 'max_actions'?
-                max_action: 5
-                ^
-                error: the configuration gitbay-bot.yml has 1 error; nothing was read or done
-
-                """)
-    }
-
-    @Test func aConfigurationDrivesAnOfflinePlan() async throws {
-        let folder = try temporaryFolder()
-        let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path
-        let demo = SimulatorProcess.repositoryRoot.appendingPathComponent("examples/demo-forge.json").path
-        let path = folder.appendingPathComponent("bot.yml").path
-        try "rules: [\(rules)]\nmax_actions: 2\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let limited = await runBot(["plan", "--config", path, "--snapshot", demo])
-        #expect(limited.code == 0)
-        #expect(limited.output.contains("2 commands pending"))
-        let unlimited = await runBot(["plan", "--config", path, "--snapshot", demo, "--max-actions", "50"])
-        #expect(unlimited.output.contains("11 commands pending"))
     }
 }

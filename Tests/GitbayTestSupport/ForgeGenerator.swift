@@ -12,13 +12,13 @@ public enum ForgeGenerator {
         to url: URL, repos: Int, issues: Int, mergeRequests: Int, builds: Int, seed: Int = 1,
         now: String = "2026-11-29T12:00:00.000Z"
     ) async throws {
-        let generator = try ChildProcess(
-            "/usr/bin/env",
+        let (python, arguments) = try await StandardLibraryPython.command(
+            script.path,
             [
-                "python3", script.path,
                 "--repos", "\(repos)", "--issues", "\(issues)", "--mrs", "\(mergeRequests)", "--builds", "\(builds)",
                 "--seed", "\(seed)", "--now", now, "-o", url.path,
-            ], environment: ProcessInfo.processInfo.environment)
+            ])
+        let generator = try ChildProcess(python, arguments, environment: ProcessInfo.processInfo.environment)
         let ended = try await generator.wait(timeout: .seconds(300))
         guard ended.status == 0 else { throw Failure(status: ended.status, error: ended.errorText) }
     }

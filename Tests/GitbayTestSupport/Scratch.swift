@@ -18,4 +18,11 @@ public enum Scratch {
     public static func url(_ name: String) -> URL {
         folder.appendingPathComponent(name)
     }
+
+    /// A new, empty folder inside the folder, named `prefix` and a UUID.
+    public static func newFolder(_ prefix: String) throws -> URL {
+        let url = url("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
 }

@@ -24,6 +24,8 @@ public final class SimulatorProcess: @unchecked Sendable {
     /// The running simulator; another one after ``serveAgain()``.
     private let process: Mutex<ChildProcess?>
     private let directory: URL
+    /// The interpreter and the simulator's command line, to start it again.
+    private let python: String
     private let arguments: [String]
 
     /// The repository's root folder, found from this file's place in it.
@@ -31,13 +33,15 @@ public final class SimulatorProcess: @unchecked Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private init(
-        baseURL: URL, token: String, journal: URL, process: ChildProcess, directory: URL, arguments: [String]
+        baseURL: URL, token: String, journal: URL, process: ChildProcess, directory: URL, python: String,
+        arguments: [String]
     ) {
         self.baseURL = baseURL
         self.token = token
         self.journal = journal
         self.process = Mutex(process)
         self.directory = directory
+        self.python = python
         self.arguments = arguments
     }
 
@@ -66,16 +70,14 @@ public final class SimulatorProcess: @unchecked Sendable {
         let journal = directory.appendingPathComponent("journal.jsonl")
         let token = "gb_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
 
-        let arguments =
-            [
-                "python3", repositoryRoot.appendingPathComponent("Tests/Simulator/gitbay_sim.py").path,
-                "--state", stateFile.path, "--token", token, "--journal", journal.path,
-            ] + options
         do {
-            let (process, url) = try await launch(arguments + ["--port", "0"])
+            let (python, arguments) = try await StandardLibraryPython.command(
+                repositoryRoot.appendingPathComponent("Tests/Simulator/gitbay_sim.py").path,
+                ["--state", stateFile.path, "--token", token, "--journal", journal.path] + options)
+            let (process, url) = try await launch(python, arguments + ["--port", "0"])
             return SimulatorProcess(
                 baseURL: url, token: token, journal: journal, process: process, directory: directory,
-                arguments: arguments)
+                python: python, arguments: arguments)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -83,16 +85,16 @@ public final class SimulatorProcess: @unchecked Sendable {
     }
 
     /// Starts the simulator with `arguments` and waits (bounded) for the URL it prints first.
-    private static func launch(_ arguments: [String]) async throws -> (ChildProcess, URL) {
+    private static func launch(_ python: String, _ arguments: [String]) async throws -> (ChildProcess, URL) {
         // The simulator's standard input is a pipe only this process writes: if the test process
         // dies, however it dies, the simulator reads end of file and stops.
         let process = try ChildProcess(
-            "/usr/bin/env", arguments + ["--exit-with-stdin"], environment: ProcessInfo.processInfo.environment,
+            python, arguments + ["--exit-with-stdin"], environment: ProcessInfo.processInfo.environment,
             input: .pipe, error: .discard)
         let line = try? await process.firstLine(timeout: .seconds(30))
         guard let line, let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
             await process.stop()
-            throw SimulatorError.didNotStart(arguments: arguments)
+            throw SimulatorError.didNotStart(arguments: [python] + arguments)
         }
         return (process, url)
     }
@@ -115,14 +117,14 @@ public final class SimulatorProcess: @unchecked Sendable {
         for _ in 0..<3 {
             _ = try await eventually(within: 10) { FreePort.canListen(on: port) }
             do {
-                let (started, _) = try await Self.launch(arguments + ["--port", "\(port)"])
+                let (started, _) = try await Self.launch(python, arguments + ["--port", "\(port)"])
                 process.withLock { $0 = started }
                 return
             } catch {
                 lastError = error
             }
         }
-        throw lastError ?? SimulatorError.didNotStart(arguments: arguments)
+        throw lastError ?? SimulatorError.didNotStart(arguments: [python] + arguments)
     }
 
     /// The writes the simulator journaled, one JSON object a line, in order.

@@ -22,9 +22,9 @@ public final class TransportTestServer: Sendable {
 
     /// Starts a server on a free port and waits (at most 30 s) for it to print that port.
     public static func start() async throws -> TransportTestServer {
+        let (python, arguments) = try await StandardLibraryPython.command(script.path, ["0"])
         let process = try ChildProcess(
-            "/usr/bin/env", ["python3", script.path, "0"], environment: ProcessInfo.processInfo.environment,
-            input: .pipe, error: .discard)
+            python, arguments, environment: ProcessInfo.processInfo.environment, input: .pipe, error: .discard)
         let line = (try? await process.firstLine(timeout: .seconds(30))) ?? process.outputSoFar
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             await process.stop()

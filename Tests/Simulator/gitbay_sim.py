@@ -26,8 +26,10 @@ and private targets unless --webhook-allow-local is given, so a test receiver on
 For tests:
   POST /_sim/control {"deliveries_paused": true|false}  stops (and restarts) taking due
       deliveries: they stay pending, as when gitbay's deliverer is behind or down.
-  GET /_sim/stats  "webhooks": {"attempted", "delivered", "failed", "dead_lettered"}, counts of
-      delivery attempts, of those that delivered, of those that failed, and of deliveries given up.
+  GET /_sim/stats  "webhooks": {"attempted", "delivered", "failed", "dead_lettered", "ticks"}, counts
+      of delivery attempts, of those that delivered, of those that failed, of deliveries given up,
+      and of the thread's ticks done (paused or not): a test waits for ticks to show that a tick
+      sent nothing, never for seconds.
 The thread is a daemon with a stop event: it stops with the server.
 
 Every head a merge request has had is kept as gitbay's mr_heads rows (`revisions` in the file,
@@ -3679,7 +3681,8 @@ class Deliverer:
     attempt or one that has come) and POSTs each in turn. The simulator's time runs on the real
     clock scaled by --time-scale (the tick, the backoff and the client timeout all shrink by it;
     guess: the timeout too, so that a test can reach it), not on --clock, so a frozen clock still
-    delivers. `paused` (the `deliveries_paused` control) skips ticks: deliveries stay pending."""
+    delivers. `paused` (the `deliveries_paused` control) skips ticks: deliveries stay pending. Every
+    tick done, paused or not, counts in the stats' `webhooks` `ticks`, which a test waits for."""
 
     def __init__(self, sim, allow_local, retry_base, scale):
         self.sim = sim
@@ -3710,12 +3713,12 @@ class Deliverer:
 
     def run(self):
         while not self.stopping.wait(WEBHOOK_TICK / self.scale):
-            if self.paused:
-                continue
-            for job in self.due():
-                if self.stopping.is_set() or self.paused:
-                    break
-                self.deliver(job)
+            if not self.paused:
+                for job in self.due():
+                    if self.stopping.is_set() or self.paused:
+                        break
+                    self.deliver(job)
+            self.sim.count("webhooks", "ticks")
 
     def due(self):
         forge = self.sim.forge
@@ -4147,7 +4150,8 @@ class Simulator:
         self.stats = {"requests": 0, "reads": 0, "writes": 0, "rate_limited": 0, "too_many_writes": 0,
                       "unauthorized": 0, "not_modified": 0, "in_flight": 0, "held": 0, "faults": {}, "commands": {},
                       "methods": {}, "statuses": {},
-                      "webhooks": {"attempted": 0, "delivered": 0, "failed": 0, "dead_lettered": 0}}
+                      "webhooks": {"attempted": 0, "delivered": 0, "failed": 0, "dead_lettered": 0,
+                                   "ticks": 0}}
         self.max_blob_bytes = getattr(args, "max_blob_bytes", MAX_BLOB_BYTES)
         self.webhook_allow_local = getattr(args, "webhook_allow_local", False)
         self.deliverer = Deliverer(self, self.webhook_allow_local,

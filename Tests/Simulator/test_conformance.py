@@ -738,7 +738,7 @@ class Receiver:
                     receiver.cond.notify_all()
                     status, headers, delay = receiver.status, dict(receiver.headers), receiver.delay
                 if delay:
-                    time.sleep(delay)
+                    time.sleep(delay)  # an endpoint that answers late is what the test asks for
                 try:
                     self.send_response(status)
                     for k, v in headers.items():
@@ -800,10 +800,25 @@ class WebhookTests(StateSim):
                 return rows
             time.sleep(0.02)
 
-    def stats(self):
+    def webhook_stats(self):
         status, _, body = self.sim.raw("GET", "/_sim/stats")
         self.assertEqual(status, 200)
         return json.loads(body)["webhooks"]
+
+    def stats(self):
+        """The deliverer's counts of deliveries; its ticks are wait_ticks' business."""
+        counts = self.webhook_stats()
+        del counts["ticks"]
+        return counts
+
+    def wait_ticks(self, n, timeout=8.0):
+        """Waits (bounded) until n whole ticks of the deliverer began after the call: a tick under
+        way when it was called counts for none. What a tick would send, it has sent by then."""
+        wanted = self.webhook_stats()["ticks"] + n + 1
+        deadline = time.monotonic() + timeout
+        while self.webhook_stats()["ticks"] < wanted:
+            self.assertLess(time.monotonic(), deadline, "the deliverer stopped ticking")
+            time.sleep(0.02)
 
     def comment(self, repo="krz/app"):
         self.ok("issue", "comment", repo, "1", "--message", "hi")
@@ -958,7 +973,7 @@ class WebhookTests(StateSim):
         rows = self.wait_deliveries(lambda rows: rows[0]["status"] == "delivered")
         self.assertEqual(rows[0], {"id": 1, "url": self.receiver.url, "event": "issue.commented",
                                    "status": "delivered", "attempts": 7, "last_status": 204})
-        time.sleep(0.3)  # three more ticks: a delivered delivery is not sent again
+        self.wait_ticks(2)  # a delivered delivery is not sent again
         self.assertEqual(len(self.receiver.requests), 7)
 
     # which events go where
@@ -1052,7 +1067,9 @@ class WebhookTests(StateSim):
         rows = self.wait_deliveries(lambda rows: rows[0]["status"] == "failed")
         self.assertEqual(rows[0], {"id": 1, "url": self.receiver.url, "event": "issue.commented", "status": "failed",
                                    "attempts": 5, "last_status": 503, "last_error": "endpoint returned 503"})
-        time.sleep(0.7)  # three ticks more: nothing after the fifth attempt
+        # Nothing after the fifth attempt: a sixth would be due 1.6 s on (1 s << 4, scaled by 10),
+        # which nine ticks of 0.2 s pass.
+        self.wait_ticks(9)
         self.assertEqual(len(self.receiver.requests), 5)
         self.assertEqual(self.stats(), {"attempted": 5, "delivered": 0, "failed": 5, "dead_lettered": 1})
 
@@ -1082,7 +1099,7 @@ class WebhookTests(StateSim):
         self.add_hook()
         self.assertEqual(self.sim.control(deliveries_paused=True)["deliveries_paused"], True)
         self.comment()
-        time.sleep(0.4)  # four ticks
+        self.wait_ticks(2)  # ticks that would have taken the due delivery
         self.assertEqual(self.receiver.requests, [])
         self.assertEqual(self.deliveries()[0]["status"], "pending")
         self.sim.control(deliveries_paused=False)
