@@ -145,6 +145,7 @@ let package = Package(
         .testTarget(name: "GitbayTestSupportTests", dependencies: ["GitbayTestSupport", "GitbayKit", "GitbayClient"]),
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
+        // The engine's values alone, no plugin: conditions, schedules, the sweep, slots, suggestions.
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),
         .testTarget(
             name: "BuiltinPluginsTests",
@@ -158,8 +159,9 @@ let package = Package(
             name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "GitbayTestSupport"],
             resources: [.copy("Golden")]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "GitbayTestSupport"]),
+        // The engine reading, judging and applying with the built-in plugins, on the simulator.
         .testTarget(
-            name: "EngineTests",
+            name: "EngineWithPluginsTests",
             dependencies: [
                 "RuleEngine", "GitbayKit", "GitbayClient", "GitbayPorts", "GitbayTestSupport", "IssuesPlugin",
                 "MergeRequestsPlugin",

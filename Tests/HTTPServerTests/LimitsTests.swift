@@ -82,16 +82,18 @@ import Darwin
             limits: HTTPServer.Limits(readTimeout: .seconds(10), maxConnections: 2), response: .text("fine\n"))
         defer { server.stop() }
         let port = server.port
-        let silent = try await offPool { try [RawClient(port: port), RawClient(port: port)] }
-        // Both are served (the listener, the pipe's two ends, two connections) before the third comes;
-        // the read timeout holds them far longer than the hop back to the pool takes on a busy machine.
-        try #require(try await served(server, descriptors: 5))
-        let (refused, silentEndings, after) = try await offPool {
+        // Both are served (the listener, the pipe's two ends, two connections) before the third comes,
+        // which must come while the read timeout holds them: all on a thread of its own, since the
+        // cooperative pool can be held by other suites for longer than the timeout.
+        let (held, refused, silentEndings, after) = try await offPool {
+            let silent = try [RawClient(port: port), RawClient(port: port)]
+            let held = servedWhileBlocking(server, descriptors: 5)
             let refused = try RawClient.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n", port: port)
             let silentEndings = silent.map { $0.readToEnd(timeout: .seconds(20)).ending }
             let after = try RawClient.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n", port: port)
-            return (refused, silentEndings, after)
+            return (held, refused, silentEndings, after)
         }
+        try #require(held, "the two connections were not both served")
         let busy = try #require(refused.response)
         #expect(busy.statusLine == "HTTP/1.1 503 Service Unavailable")
         #expect(busy.header("Retry-After") == "1")

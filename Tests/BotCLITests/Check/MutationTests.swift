@@ -6,8 +6,7 @@ import RuleEngine
 import Testing
 import YAML
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+private let root = SimulatorProcess.repositoryRoot
 
 /// Thousands of seeded random edits of the shipped rules, checked in-process: the checker must
 /// never crash or hang, and must place every diagnostic inside the file it reports on.

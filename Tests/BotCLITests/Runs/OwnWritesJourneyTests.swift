@@ -2,8 +2,7 @@ import Foundation
 import GitbayTestSupport
 import Testing
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+private let root = SimulatorProcess.repositoryRoot
 
 /// Each pending action of a plan printed with `--format json`, as `action on reference`.
 func pendingActions(_ json: String) throws -> Set<String> {

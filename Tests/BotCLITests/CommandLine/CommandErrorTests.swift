@@ -2,8 +2,7 @@ import Foundation
 import GitbayTestSupport
 import Testing
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+private let root = SimulatorProcess.repositoryRoot
 private let demo = root.appendingPathComponent("examples/demo-forge.json").path
 private let rules = root.appendingPathComponent("rules").path
 

@@ -1,8 +1,8 @@
 import Foundation
+import GitbayTestSupport
 import Testing
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+private let root = SimulatorProcess.repositoryRoot
 private let helpFolder = root.appendingPathComponent("Tests/BotCLITests/Fixtures/help")
 private let rules = root.appendingPathComponent("rules").path
 private let demo = root.appendingPathComponent("examples/demo-forge.json").path

@@ -1,11 +1,12 @@
 import Foundation
+import GitbayTestSupport
 import Testing
 import YAML
 
 @testable import BotCLI
 
-private let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/configuration-mistakes")
+private let folder = SimulatorProcess.repositoryRoot.appendingPathComponent(
+    "Tests/BotCLITests/Fixtures/configuration-mistakes")
 
 /// A `gitbay-bot.yml` with a mistake in every key is reported whole, in one run of `check`.
 ///

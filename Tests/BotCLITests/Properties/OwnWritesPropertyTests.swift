@@ -3,8 +3,7 @@ import GitbayKit
 import GitbayTestSupport
 import Testing
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+private let root = SimulatorProcess.repositoryRoot
 
 /// The outcomes a `run` printed of one status, each as `rule action on item`.
 private func outcomes(_ status: String, in output: String) -> [String] {

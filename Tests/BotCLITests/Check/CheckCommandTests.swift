@@ -2,8 +2,7 @@ import Foundation
 import GitbayTestSupport
 import Testing
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+private let root = SimulatorProcess.repositoryRoot
 
 @Suite struct CheckCommandTests {
     @Test func theShippedRulesAreValid() async {

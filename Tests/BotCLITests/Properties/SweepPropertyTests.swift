@@ -3,8 +3,7 @@ import GitbayKit
 import GitbayTestSupport
 import Testing
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+private let root = SimulatorProcess.repositoryRoot
 
 /// What a full read would have the bot do at one moment: each entry's item and action.
 private struct Obligation: Hashable, CustomStringConvertible {
