@@ -19,10 +19,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // The one clock protocol (monotonic readings, absolute deadlines) of the client and the watcher.
+        .target(name: "Timekeeping"),
         .target(
             name: "GitbayClient",
             dependencies: [
-                "GitbayKit",
+                "GitbayKit", "Timekeeping",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ]
         ),
@@ -76,7 +78,7 @@ let package = Package(
             dependencies: [
                 "ArgumentParsing", "RuleEngine", "YAML", "Suggestions", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "BuiltinPlugins",
-                "MergeRequestsPlugin", "StateDatabase", "CSignals", "HTTPServer", "Webhooks", "Watch",
+                "MergeRequestsPlugin", "StateDatabase", "CSignals", "HTTPServer", "Webhooks", "Watch", "Timekeeping",
             ]
         ),
         // What `watch` runs on besides its loop: its clock and state machine, the write queue, the
@@ -84,7 +86,9 @@ let package = Package(
         // page, systemd's notifications and watchdog). No command and no session: BotCLI drives it.
         .target(
             name: "Watch",
-            dependencies: ["ArgumentParsing", "GitbayKit", "GitbayClient", "RuleEngine", "HTTPServer", "Webhooks"]
+            dependencies: [
+                "ArgumentParsing", "GitbayKit", "GitbayClient", "RuleEngine", "HTTPServer", "Webhooks", "Timekeeping",
+            ]
         ),
         .executableTarget(name: "gitbay-bot", dependencies: ["ArgumentParsing", "BotCLI", "BuiltinPlugins"]),
 
@@ -139,12 +143,12 @@ let package = Package(
         // Test support: the simulator launcher and in-memory doubles shared by the suites.
         .target(
             name: "GitbayTestSupport",
-            dependencies: ["GitbayKit", "GitbayClient", "CPOSIXShims"],
+            dependencies: ["GitbayKit", "GitbayClient", "CPOSIXShims", "Timekeeping"],
             path: "Tests/GitbayTestSupport"
         ),
         .testTarget(name: "GitbayTestSupportTests", dependencies: ["GitbayTestSupport", "GitbayKit", "GitbayClient"]),
         .testTarget(name: "GitbayKitTests", dependencies: ["GitbayKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport"]),
+        .testTarget(name: "GitbayClientTests", dependencies: ["GitbayClient", "GitbayTestSupport", "Timekeeping"]),
         // The engine's values alone, no plugin: conditions, schedules, the sweep, slots, suggestions.
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine"]),
         .testTarget(
@@ -174,7 +178,7 @@ let package = Package(
                 "BotCLI", "ArgumentParsing", "RuleEngine", "YAML", "GitbayKit", "GitbayClient", "GitbayPorts",
                 "GitbayTestSupport",
                 "StateDatabase", "IssuesPlugin", "MergeRequestsPlugin", "BuildsPlugin", "MessageAuthentication",
-                "Watch", "HTTPServer", "Webhooks",
+                "Watch", "HTTPServer", "Webhooks", "Timekeeping",
             ],
             resources: [.copy("Corpus"), .copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "GitbayTestSupport"]),

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import BuiltinPlugins
 import RuleEngine
+import Timekeeping
 import Watch
 
 /// The command line, as a function: argv in, text on a console and an exit code out.
@@ -18,14 +19,14 @@ public enum BotCLI {
     ) async -> Int32 {
         await run(
             arguments, environment: environment, console: console, registry: registry, control: control,
-            clock: ContinuousWatchClock())
+            clock: SystemClock())
     }
 
     /// Runs the bot as ``run(_:environment:console:registry:control:)`` does, `watch` on `clock`:
     /// tests drive a watcher's schedule with a manual one.
     static func run(
         _ arguments: [String], environment: [String: String], console: any Console, registry: PluginRegistry,
-        control: CommandControl, clock: any WatchClock
+        control: CommandControl, clock: any MonotonicClock
     ) async -> Int32 {
         let width = environment["COLUMNS"].flatMap { Int($0) }.map { max($0, 40) } ?? 80
         let outcome = CommandParser.parse(

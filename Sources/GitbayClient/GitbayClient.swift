@@ -1,6 +1,7 @@
 import Foundation
 import GitbayKit
 import Synchronization
+import Timekeeping
 
 /// The gitbay control-protocol client: typed commands in, decoded payloads or ``GitbayError`` out.
 ///
@@ -17,7 +18,7 @@ import Synchronization
 public final class GitbayClient: Sendable {
     public let configuration: GitbayClientConfiguration
     private let transport: any HTTPTransport
-    private let clock: any ClientClock
+    private let clock: any MonotonicClock
     private let jitter: @Sendable () -> Double
     private let onEvent: @Sendable (ClientEvent) -> Void
     private let admission: (any WriteAdmission)?
@@ -34,7 +35,7 @@ public final class GitbayClient: Sendable {
     ///   - admission: asked before each write is sent, so a stop that comes first keeps it unsent.
     public init(
         configuration: GitbayClientConfiguration, transport: any HTTPTransport,
-        clock: any ClientClock = SystemClientClock(),
+        clock: any MonotonicClock = SystemClock(),
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in }, admission: (any WriteAdmission)? = nil
     ) throws(GitbayError) {

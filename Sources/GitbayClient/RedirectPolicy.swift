@@ -1,4 +1,5 @@
 import Foundation
+import Timekeeping
 
 /// The redirect rules both transports share: follow same-origin redirects, refuse everything else.
 ///
@@ -17,7 +18,7 @@ enum RedirectPolicy {
     /// is read from `clock`, which tests replace to check the deadline without waiting it out.
     static func send(
         _ request: HTTPRequest,
-        clock: any ClientClock = SystemClientClock(),
+        clock: any MonotonicClock = SystemClock(),
         hop: (HTTPRequest) async throws(TransportError) -> HTTPResponse
     ) async throws(TransportError) -> HTTPResponse {
         let deadline = clock.now + request.timeout

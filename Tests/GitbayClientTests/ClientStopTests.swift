@@ -4,16 +4,17 @@ import GitbayKit
 import GitbayTestSupport
 import Synchronization
 import Testing
+import Timekeeping
 
 /// A clock whose sleeps last until their task is cancelled, each announced as it begins: a test
 /// sees the client waiting, stops it there, and sees the wait end without any time passing.
-private final class UntilCancelledClock: ClientClock {
+private final class UntilCancelledClock: MonotonicClock {
     let (waits, announce) = AsyncStream.makeStream(of: Duration.self)
 
     var now: Duration { .zero }
 
-    func sleep(for duration: Duration) async throws {
-        announce.yield(duration)
+    func sleep(until deadline: Duration) async throws {
+        announce.yield(deadline - now)
         try await untilCancelled()
     }
 }
@@ -80,7 +81,7 @@ enum WaitBeforeSending: String, CaseIterable, Sendable {
 /// A client of `transport` on `clock`; by default a write budget of 2 a minute (a tenth of 20
 /// requests), so the first write goes at once and the second waits for the budget.
 private func makeClient(
-    _ transport: any HTTPTransport, clock: any ClientClock, admission: (any WriteAdmission)? = nil,
+    _ transport: any HTTPTransport, clock: any MonotonicClock, admission: (any WriteAdmission)? = nil,
     requestsPerMinute: Double = 20
 ) throws -> GitbayClient {
     let configuration = GitbayClientConfiguration(

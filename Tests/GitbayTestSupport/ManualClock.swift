@@ -1,10 +1,12 @@
 import GitbayClient
 import Synchronization
+import Timekeeping
 
-/// A ``ClientClock`` whose sleeps return at once and move its reading forward.
+/// A ``MonotonicClock`` whose sleeps return at once and move its reading to their deadline.
 ///
 /// Pacing and backoff tests read back every wait the client asked for, in order, and run in no time.
-public final class ManualClock: ClientClock {
+/// For a test that moves time itself, step by step, see ``SteppedClock``.
+public final class ManualClock: MonotonicClock {
     private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
 
     public init() {}
@@ -23,11 +25,12 @@ public final class ManualClock: ClientClock {
         state.withLock { $0.now += duration }
     }
 
-    public func sleep(for duration: Duration) async throws {
+    /// Records the wait (the deadline less the reading, none when it has passed) and moves there.
+    public func sleep(until deadline: Duration) async throws {
         try Task.checkCancellation()
         state.withLock { state in
-            state.now += duration
-            state.sleeps.append(duration)
+            state.sleeps.append(max(deadline - state.now, .zero))
+            state.now = max(state.now, deadline)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import RuleEngine
+import Timekeeping
 import Watch
 
 /// What every command runs with besides its options: where it prints, its environment, the
@@ -9,7 +10,7 @@ struct CommandContext: Sendable {
     var console: any Console
     var registry: PluginRegistry
     var control: CommandControl
-    var clock: any WatchClock
+    var clock: any MonotonicClock
 
     /// The item `text` names (owner/name#12, owner/name!12, owner/name/builds/4213), as the
     /// plugins read it; anything else is a usage failure that shows the three forms.

@@ -3,6 +3,7 @@ import Foundation
 import GitbayClient
 import GitbayKit
 import RuleEngine
+import Timekeeping
 import Watch
 
 /// One pass of a watcher: the poll and the probes when the machine asks for them, then the read
@@ -24,7 +25,7 @@ struct WatchPass {
     let verbose: Bool
     let console: any Console
     let telemetry: WatchTelemetry
-    let clock: any WatchClock
+    let clock: any MonotonicClock
 
     /// What one pass was and did, for its line.
     struct Summary {

@@ -5,6 +5,7 @@ import GitbayKit
 import GitbayPorts
 import RuleEngine
 import StateDatabase
+import Timekeeping
 import Watch
 
 /// The loop of `gitbay-bot watch`: passes, the feed position, pauses, reloads and stops.
@@ -33,7 +34,7 @@ struct Watcher {
     /// systemd, when it started the watcher as `Type=notify`: told when it is ready and each pass.
     let notifier: (any ServiceNotifier)?
     /// The monotonic time the watcher's schedule and pauses run on, the telemetry's too.
-    let clock: any WatchClock
+    let clock: any MonotonicClock
     /// Where `--listen` puts the webhook deliveries it accepted; `nil` without a webhook secret.
     let inbox: WebhookInbox?
 
@@ -328,7 +329,7 @@ struct Watcher {
     }
 
     /// Waits until `instant` on `clock`; `false` when the task was cancelled meanwhile.
-    private static func sleep(on clock: any WatchClock, until instant: Duration) async -> Bool {
+    private static func sleep(on clock: any MonotonicClock, until instant: Duration) async -> Bool {
         do {
             try await clock.sleep(until: instant)
             return true

@@ -3,6 +3,7 @@ import GitbayClient
 import GitbayKit
 import RuleEngine
 import Synchronization
+import Timekeeping
 
 /// The one place a watcher records what it does, for everything that reports on it from outside
 /// its loop: the HTTP endpoints, systemd's watchdog and status.
@@ -11,7 +12,7 @@ import Synchronization
 /// and the server's threads share it without waiting on one another.
 public final class WatchTelemetry: Sendable {
     private let state: Mutex<WatchStatus>
-    private let watchClock: any WatchClock
+    private let watchClock: any MonotonicClock
     /// The wall time at the clock's zero, which every time the status holds is counted from.
     private let origin: Date
 
@@ -19,7 +20,7 @@ public final class WatchTelemetry: Sendable {
     /// or a resumed VM can neither make a healthy watcher look stuck nor hide a stuck one.
     public init(
         server: String, interval: TimeInterval, fullEvery: TimeInterval, dryRun: Bool,
-        clock: any WatchClock, origin: Date = Date()
+        clock: any MonotonicClock, origin: Date = Date()
     ) {
         watchClock = clock
         self.origin = origin

@@ -1,3 +1,5 @@
+import Timekeeping
+
 /// Feeds systemd's watchdog while the watcher moves, and starves it once the watcher is stuck.
 ///
 /// It sends `WATCHDOG=1` at half the interval systemd asked for, but only while
@@ -10,7 +12,7 @@ public struct Watchdog {
 
     /// Starts feeding `notifier`'s watchdog from `telemetry`, on `clock`; `nil` when systemd
     /// watches nothing.
-    public init?(notifier: any ServiceNotifier, telemetry: WatchTelemetry, clock: any WatchClock) {
+    public init?(notifier: any ServiceNotifier, telemetry: WatchTelemetry, clock: any MonotonicClock) {
         guard let interval = notifier.watchdogInterval else { return nil }
         task = Task {
             while !Task.isCancelled {

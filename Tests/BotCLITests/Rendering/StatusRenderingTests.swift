@@ -135,7 +135,7 @@ private func busyWatcher() -> WatchStatus {
     /// it, and leaves what waits on items it did not judge.
     @Test func waitingCommandsAreShownAndAPassReplacesOnlyWhatItJudged() {
         let telemetry = WatchTelemetry(
-            server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: ManualWatchClock(),
+            server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: SteppedClock(),
             origin: start)
         func waiting(_ number: Int, _ why: String) -> PlanEntry {
             let item = PlannedItem(

@@ -5,13 +5,13 @@ import Testing
 
 @testable import BotCLI
 
-/// A `watch` run in-process on a ``ManualWatchClock`` against the simulator.
+/// A `watch` run in-process on a ``SteppedClock`` against the simulator.
 ///
 /// Every wait of the watcher is a step of the test: it waits until the watcher waits, reads what
 /// it printed, and moves the clock. No interval passes in real time, so the schedule is tested to
 /// the second on any machine, however busy.
 final class ClockedWatcher: Sendable {
-    let clock = ManualWatchClock()
+    let clock = SteppedClock()
     let console = RecordingConsole()
     let control = CommandControl()
     let rules: String

@@ -1,6 +1,7 @@
 import Foundation
 import GitbayClient
 import GitbayKit
+import GitbayTestSupport
 import Synchronization
 import Testing
 
@@ -63,7 +64,7 @@ private func status() -> WatchStatus {
     }
 
     @Test func theTelemetryRecordsRequestsWaitsByCauseAndPasses() {
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         let telemetry = WatchTelemetry(
             server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: clock,
             origin: start)

@@ -1,3 +1,4 @@
+import GitbayTestSupport
 import Testing
 
 @testable import BotCLI
@@ -11,7 +12,7 @@ private func machine() -> WatchMachine {
 /// Runs the pass `machine` asks for at the clock's reading, taking `length`, and waits out the
 /// idle spell after it; answers the step it ran.
 private func runPass(
-    _ machine: inout WatchMachine, on clock: ManualWatchClock, taking length: Duration = .seconds(2),
+    _ machine: inout WatchMachine, on clock: SteppedClock, taking length: Duration = .seconds(2),
     gap: Bool = false
 ) async throws -> WatchMachine.Step {
     let step = machine.next(at: clock.now)
@@ -35,7 +36,7 @@ private func runPass(
 
     @Test func eventsPassesRunBetweenFullPasses() async throws {
         var watch = machine()
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         #expect(try await runPass(&watch, on: clock) == .full)
         #expect(clock.now == .seconds(30), "the next poll is an interval after the pass's start")
         #expect(try await runPass(&watch, on: clock) == .poll)
@@ -44,7 +45,7 @@ private func runPass(
 
     @Test func aFullPassFallsDueFullEveryAfterTheLastEndedOnTheMonotonicClock() async throws {
         var watch = machine()
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         _ = try await runPass(&watch, on: clock)
         var steps: [WatchMachine.Step] = []
         while clock.now < .seconds(902) { steps.append(try await runPass(&watch, on: clock)) }
@@ -54,7 +55,7 @@ private func runPass(
 
     @Test func aGapInTheFeedForcesAFullPass() async throws {
         var watch = machine()
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         _ = try await runPass(&watch, on: clock)
         #expect(watch.pass(afterPoll: true) == .full)
         #expect(watch.pass(afterPoll: false) == .events)
@@ -64,7 +65,7 @@ private func runPass(
 
     @Test func failuresBackOffDoublingToFiveMinutesAndASuccessResetsThem() async throws {
         var watch = machine()
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         var pauses: [Duration] = []
         for _ in 0..<6 {
             pauses.append(watch.passFailed(at: clock.now))
@@ -82,7 +83,7 @@ private func runPass(
 
     @Test func aReloadIsTakenBeforeTheNextPass() async throws {
         var watch = machine()
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         _ = try await runPass(&watch, on: clock)
         watch.reloadRequested()
         #expect(watch.next(at: clock.now) == .reload)
@@ -91,7 +92,7 @@ private func runPass(
 
     @Test func aPassThatOverrunsTheIntervalPollsAtOnceNext() async throws {
         var watch = machine()
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         _ = try await runPass(&watch, on: clock, taking: .seconds(45))
         #expect(watch.next(at: clock.now) == .poll)
         #expect(clock.now == .seconds(45), "no wait after an overrun")

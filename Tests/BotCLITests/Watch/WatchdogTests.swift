@@ -1,3 +1,4 @@
+import GitbayTestSupport
 import Synchronization
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func itFeedsEveryHalfIntervalWhileTheWatcherMovesAndStarvesOnceItIsStuck() async throws {
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         let notifier = RecordingNotifier(watchdogInterval: .seconds(20))
         let telemetry = WatchTelemetry(
             server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: clock)
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func thereIsNoneWhenSystemdWatchesNothing() {
-        let clock = ManualWatchClock()
+        let clock = SteppedClock()
         let telemetry = WatchTelemetry(
             server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: clock)
         #expect(Watchdog(notifier: RecordingNotifier(watchdogInterval: nil), telemetry: telemetry, clock: clock) == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import GitbayTestSupport
 import HTTPServer
 import MessageAuthentication
 import RuleEngine
@@ -35,7 +36,7 @@ private func endpoint(_ console: RecordingConsole) -> WebhookEndpoint {
     let inbox = WebhookInbox()
     inbox.scope(RuleScope(terms: [.owner("krz")]))
     let telemetry = WatchTelemetry(
-        server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: ManualWatchClock(),
+        server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: SteppedClock(),
         origin: Date(timeIntervalSince1970: 1_800_000_000))
     telemetry.polling(every: 300, deliveries: DeliveryWatch(grace: .seconds(60)))
     return WebhookEndpoint(

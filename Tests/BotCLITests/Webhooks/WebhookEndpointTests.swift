@@ -1,4 +1,5 @@
 import GitbayKit
+import GitbayTestSupport
 import HTTPServer
 import MessageAuthentication
 import RuleEngine
@@ -17,7 +18,7 @@ import Webhooks
         let inbox = WebhookInbox()
         inbox.scope(RuleScope(terms: [.repository("krz/app")]))
         let telemetry = WatchTelemetry(
-            server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: ManualWatchClock())
+            server: "https://gitbay.example", interval: 30, fullEvery: 900, dryRun: false, clock: SteppedClock())
         return WebhookEndpoint(
             intake: WebhookIntake(path: WebhookCheck.endpointPath, secret: Self.secret), inbox: inbox,
             telemetry: telemetry, console: RecordingConsole())

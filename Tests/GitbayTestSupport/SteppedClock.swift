@@ -1,18 +1,15 @@
-import GitbayTestSupport
 import Synchronization
+import Timekeeping
 
-@testable import BotCLI
-@testable import Watch
-
-/// A ``WatchClock`` that moves only when a test moves it, so a watcher's every wait is a step
+/// A ``MonotonicClock`` that moves only when a test moves it, so a watcher's every wait is a step
 /// the test takes.
 ///
 /// A wait until an instant already reached returns at once; any other suspends until
 /// ``advance(to:)`` reaches it or the task is cancelled. ``nextWait(within:)`` answers the instant
-/// the watcher waits for, so a test knows the watcher has finished what it was doing. Kept apart
-/// from GitbayTestSupport's `ManualClock` (a `ClientClock`, which sleeps for a duration) so that
-/// the watch's tests move the watcher's time without moving its client's.
-final class ManualWatchClock: WatchClock {
+/// the watcher waits for, so a test knows the watcher has finished what it was doing. Unlike
+/// ``ManualClock``, whose sleeps end at once, so that the watch's tests move the watcher's time
+/// without moving its client's.
+public final class SteppedClock: MonotonicClock {
     private struct Sleeper {
         var until: Duration
         var continuation: CheckedContinuation<Void, any Error>
@@ -26,15 +23,18 @@ final class ManualWatchClock: WatchClock {
 
     private let state = Mutex(State())
 
-    var now: Duration { state.withLock { $0.now } }
+    /// A clock at zero with no wait under way.
+    public init() {}
+
+    public var now: Duration { state.withLock { $0.now } }
 
     /// Moves the reading forward by `duration`, as a pass that takes time would.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         advance(to: now + duration)
     }
 
     /// Moves the reading to `instant` (never back), ending the waits it reaches.
-    func advance(to instant: Duration) {
+    public func advance(to instant: Duration) {
         let woken = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             state.now = max(state.now, instant)
             let due = state.sleepers.filter { $0.value.until <= state.now }
@@ -46,14 +46,14 @@ final class ManualWatchClock: WatchClock {
 
     /// The instant the earliest wait under way is for, once one is; `nil` if none began within
     /// `seconds` of real time (the bound that keeps a broken watcher from hanging the test).
-    func nextWait(within seconds: Double = 60) async throws -> Duration? {
+    public func nextWait(within seconds: Double = 60) async throws -> Duration? {
         let found = try await eventually(within: seconds, every: .milliseconds(5)) {
             state.withLock { !$0.sleepers.isEmpty }
         }
         return found ? state.withLock { $0.sleepers.values.map(\.until).min() } : nil
     }
 
-    func sleep(until instant: Duration) async throws {
+    public func sleep(until instant: Duration) async throws {
         let id = state.withLock { state -> Int? in
             guard instant > state.now else { return nil }
             state.nextID += 1
