@@ -95,12 +95,16 @@ private struct NeedsPlugin: BotPlugin {
     }
 
     /// What a context knows is what its item and its repository know together, for every way of
-    /// splitting the needs between them.
+    /// splitting up to two needs each between them, asked of every set of up to three needs.
+    ///
+    /// Three asked cover a need only the item knows, one only the repository knows and one neither
+    /// knows at once; every set of needs (1,024 of them) cost 3.2 million questions and 17 s of
+    /// CPU in a debug build for no case those leave out.
     @Test func aContextKnowsWhatItsItemOrItsRepositoryKnows() throws {
         let all = Self.registry.needs
         let subsets = (0..<(1 << all.count)).map { bits in
             Set(all.indices.filter { bits & (1 << $0) != 0 }.map { all[$0] })
-        }
+        }.filter { $0.count <= 3 }
         let path = try RepositoryPath("krz/app")
         let issue = GitbayKit.Issue(number: 1, title: "t", state: .open, author: "a", createdAt: now, updatedAt: now)
         var checked = 0
