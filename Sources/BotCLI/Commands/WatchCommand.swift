@@ -51,7 +51,7 @@ struct WatchCommand: BotCommand {
             SharedOptions.tripwireFloor.spec, SharedOptions.force, SharedOptions.forceRule, SharedOptions.verbose,
             SharedOptions.stateDir.spec,
             SharedOptions.journal.spec,
-            interval.spec, fullEvery.spec, dryRun, listen.spec, webhookSecretFile, format.spec,
+            interval.spec, fullEvery.spec, dryRun, listen.spec, webhookSecretFile.spec, format.spec,
         ],
         positionals: [SharedOptions.rules]
     )
@@ -77,11 +77,12 @@ struct WatchCommand: BotCommand {
             throw CommandFailure(error.message, code: .usage)
         }
     }
-    static let webhookSecretFile = OptionSpec.value(
-        "webhook-secret-file", valueName: "path",
-        help:
-            "Take gitbay's webhook deliveries at POST /hooks/gitbay of --listen, checking their signature "
-            + "with the secret in this file (default: webhook_secret_file in gitbay-bot.yml).")
+    static let webhookSecretFile = TypedOption<String>(
+        .value(
+            "webhook-secret-file", valueName: "path",
+            help:
+                "Take gitbay's webhook deliveries at POST /hooks/gitbay of --listen, checking their signature "
+                + "with the secret in this file (default: webhook_secret_file in gitbay-bot.yml)."))
     static let format = TypedOption<OutputFormat>(
         .value(
             "format", valueName: "format", help: "How to print each pass.", allowedValues: ["text", "json"],
@@ -112,7 +113,7 @@ struct WatchCommand: BotCommand {
         fullEvery = try Self.fullEvery.defaultedValue(in: invocation)
         dryRun = invocation.flag(Self.dryRun)
         listen = try Self.listen.value(in: invocation)
-        webhookSecretFile = invocation.value(Self.webhookSecretFile)
+        webhookSecretFile = try Self.webhookSecretFile.value(in: invocation)
         json = try Self.format.defaultedValue(in: invocation) == .json
     }
 
