@@ -26,7 +26,25 @@ import Testing
         #expect(!validator.violations(of: repositoryFormWithQuery).isEmpty)
     }
 
+    /// The reads of a repository's own rules file (issue 43), pinned before a typed command sends
+    /// them: a level of the tree at a tip, and the file at that tip.
     @Test(arguments: [
+        ["repo", "tree", "krz/gitbay", ".gitbay", "--ref", "0123abcd"],
+        ["repo", "tree", "krz/gitbay"],
+        ["repo", "cat", "krz/gitbay", ".gitbay/bot.yml", "--ref", "0123abcd"],
+        ["repo", "cat", "krz/gitbay", ".gitbay/bot.yml"],
+    ])
+    func repositoryFileReadsMatchTheRegistry(_ argv: [String]) {
+        #expect(validator.violations(of: ControlCommand(argv: argv, effect: .read)) == [])
+    }
+
+    @Test(arguments: [
+        ControlCommand(argv: ["repo", "cat", "krz/gitbay"], effect: .read),
+        ControlCommand(argv: ["repo", "cat", "krz/gitbay", "--", ".gitbay/bot.yml"], effect: .read),
+        ControlCommand(argv: ["repo", "cat", "krz/gitbay", ".gitbay/bot.yml", "--ref"], effect: .read),
+        ControlCommand(argv: ["repo", "cat", "krz/gitbay", "a", "b"], effect: .read),
+        ControlCommand(argv: ["repo", "tree", "krz/gitbay", ".gitbay", "--path", "x"], effect: .read),
+        ControlCommand(argv: ["repo", "cat", "krz/gitbay", ".gitbay/bot.yml"], effect: .write),
         ControlCommand(argv: ["issue", "list", "krz/gitbay", "--state", "merged", "--limit", "50"], effect: .read),
         ControlCommand(argv: ["issue", "label", "krz/gitbay", "7"], effect: .write),
         ControlCommand(argv: ["issue", "label", "krz/gitbay", "7", "--add=stale"], effect: .write),
