@@ -10,7 +10,7 @@ import Watch
 /// and the plan of what they name (or of everything), handed to the write drain.
 ///
 /// ``WatchMachine`` chooses the pass and keeps what it learns (the feed's position, what each
-/// probe saw); the pass does what it is told and counts it in a ``Summary``, which the
+/// probe saw); the pass does what it is told and counts it in a ``PassSummary``, which the
 /// ``PassReporter`` says.
 struct WatchPass {
     let rules: [Rule]
@@ -19,7 +19,7 @@ struct WatchPass {
     let me: String
     let client: GitbayClient
     let registry: PluginRegistry
-    let drain: WriteDrain
+    let drain: WriteDrain<CommandFailure>
     let dryRun: Bool
     /// Whether to print the pass's reads (`--verbose`).
     let verbose: Bool
@@ -27,33 +27,10 @@ struct WatchPass {
     let telemetry: WatchTelemetry
     let clock: any MonotonicClock
 
-    /// What one pass was and did, for its line.
-    struct Summary {
-        var kind: WatchMachine.PassKind
-        var events = 0
-        var ownEvents = 0
-        /// Changes the feed did not show, found by the plugins' probes (a push, say).
-        var unannounced = 0
-        var items = 0
-        var requests = 0
-        var actions = 0
-        /// Writes the drain finished since the last pass's line, applied and failed.
-        var applied = 0
-        var failed = 0
-        /// Commands waiting to be sent after this pass handed its own over.
-        var waiting = 0
-        /// How long it took, from its start to its line.
-        var seconds: TimeInterval = 0
-        /// Each action's rule and outcome (`planned` in a dry run), for `actions_total`.
-        var outcomes: [WatchStatus.ActionKey] = []
-        /// The repositories a full pass read.
-        var repositories: [RepositoryPath] = []
-    }
-
     /// Reads and acts for the pass `machine` chose: after a poll, on what its events, the probes
     /// and the pushes deliveries announced name (or everything, when the feed has a gap);
     /// otherwise on everything.
-    func run(_ machine: inout WatchMachine, poll: Bool, pushes: [FeedEvent]) async throws -> Summary {
+    func run(_ machine: inout WatchMachine, poll: Bool, pushes: [FeedEvent]) async throws -> PassSummary {
         let polled = poll ? try await FeedPoll.read(after: machine.feedPosition, reader: client) : nil
         if let polled { machine.polled(polled.events, at: clock.now) }
         if let polled, machine.pass(afterPoll: polled.gap) == .events {
@@ -63,7 +40,7 @@ struct WatchPass {
                 try await probe(&machine, ownEvents: polled.events.filter { $0.actor == me }) + pushes
             let targets = WatchTargets.of(
                 polled.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
-            var pass = Summary(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)
+            var pass = PassSummary(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)
             pass.ownEvents = targets.ownEvents
             pass.unannounced = unannounced.count
             if !targets.isEmpty {
@@ -76,7 +53,7 @@ struct WatchPass {
         if start == nil { start = try await FeedPoll.read(after: nil, reader: client).newest }
         machine.fullPassBegins()
         _ = try await probe(&machine, ownEvents: [])
-        var pass = Summary(kind: .full, events: polled?.events.count ?? 0)
+        var pass = PassSummary(kind: .full, events: polled?.events.count ?? 0)
         try await act(on: nil, pass: &pass)
         machine.reached(start)
         return pass
@@ -100,7 +77,7 @@ struct WatchPass {
     /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
     /// plan to the drain: what the pass judged replaces what waits for the same items; a full pass
     /// reads the feed's activity, an events pass keeps what its poll read (``BotSession/judge(_:reading:now:)``).
-    private func act(on targets: WatchTargets?, pass: inout Summary) async throws {
+    private func act(on targets: WatchTargets?, pass: inout PassSummary) async throws {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
@@ -151,7 +128,7 @@ struct WatchPass {
 
     /// A dry run's planned actions stand in for the journal's, which it does not write: counted as
     /// `planned`, and shown on the page when there are any.
-    private func recordPlanned(_ plan: Plan, in pass: inout Summary) {
+    private func recordPlanned(_ plan: Plan, in pass: inout PassSummary) {
         let planned = plan.acting.flatMap { entry in
             entry.actions.filter { $0.status == .pending }.compactMap { action in
                 action.command.map { command in

@@ -57,14 +57,16 @@ struct Watcher {
             control: control, console: console)
         machine.reached(try await readPosition(session.store))
         telemetry.feedPosition(machine.feedPosition)
-        await PassReporter.refreshRecentActions(session.store, telemetry)
-        let drain = WriteDrain()
+        await Self.refreshRecentActions(session.store, telemetry)
+        let drain = WriteDrain<CommandFailure>()
         let (send, pause) = (sender(session, drain), drainPause())
         let dryRun = dryRun
         // The hooks are checked beside the passes, once the first full pass listed the repositories.
         let setup = inbox.map { _ in SetupCheck(client: client, console: console, telemetry: telemetry) }
         let ended = await withTaskGroup(of: Void.self, returning: Result<BotExitCode, CommandFailure>.self) { group in
-            if !dryRun { group.addTask { await drain.run(send: send, pause: pause) } }
+            if !dryRun {
+                group.addTask { await drain.run(send: send, waitable: { $0.code == .unavailable }, pause: pause) }
+            }
             if let setup { group.addTask { await setup.run() } }
             let ended: Result<BotExitCode, CommandFailure>
             do throws(CommandFailure) {
@@ -83,7 +85,8 @@ struct Watcher {
     /// included (seen at the next step: a token turned away or a journal that cannot be written
     /// stops the next pass's reads too).
     private mutating func loop(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, setup: SetupCheck?,
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain<CommandFailure>,
+        setup: SetupCheck?,
         reload: () throws(CommandFailure) -> [Rule]
     ) async throws(CommandFailure) -> BotExitCode {
         // Pushes deliveries announced, which no feed shows: the next poll's pass judges them.
@@ -164,7 +167,7 @@ struct Watcher {
     /// How the drain sends one job: through the session's applier, as `run` applies a plan, telling
     /// the page and the metrics what came of it.
     private func sender(
-        _ session: BotSession, _ drain: WriteDrain
+        _ session: BotSession, _ drain: WriteDrain<CommandFailure>
     ) -> @Sendable (WriteQueue.Job) async throws(CommandFailure) -> ApplyReport {
         let telemetry = telemetry
         return { job throws(CommandFailure) in
@@ -173,7 +176,7 @@ struct Watcher {
             telemetry.writesSent(
                 report.outcomes.map { WatchStatus.ActionKey(rule: $0.rule, outcome: $0.status.rawValue) },
                 waiting: drain.commands - job.plan.pendingCommandCount)
-            await PassReporter.refreshRecentActions(session.store, telemetry)
+            await Self.refreshRecentActions(session.store, telemetry)
             return report
         }
     }
@@ -207,7 +210,8 @@ struct Watcher {
     /// Answers `false` when cancelled meanwhile. A failure that waiting can mend becomes the
     /// machine's pause; any other is the command's.
     private func run(
-        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain, poll: Bool,
+        _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain<CommandFailure>,
+        poll: Bool,
         pushes: [FeedEvent], repositories: inout [RepositoryPath]
     ) async throws(CommandFailure) -> Bool {
         let before = client.metrics.reads + client.metrics.writes
@@ -336,5 +340,20 @@ struct Watcher {
         } catch {
             return false
         }
+    }
+}
+
+extension Watcher {
+    /// Puts the state store's newest actions on the status page; a store that cannot say leaves
+    /// the page as it was (the next pass's journal write will report the trouble).
+    fileprivate static func refreshRecentActions(_ store: any StateStore, _ telemetry: WatchTelemetry) async {
+        guard let records = try? await store.history(HistoryQuery(limit: WatchStatus.recentLimit)) else { return }
+        telemetry.recentActions(
+            records.map { record in
+                WatchStatus.ActionRecord(
+                    at: record.at, rule: record.rule, item: record.item, command: ShellQuote.line(record.argv),
+                    outcome: HistoryEntry(record, command: nil, account: "").outcome.rawValue,
+                    reasons: (record.reasons ?? []).map(\.reasonDescription))
+            })
     }
 }

@@ -6,8 +6,8 @@ import Testing
 /// A pass's line, byte for byte: log shippers and scripts parse the JSON, people read the text.
 @Suite struct PassLineTests {
     /// An events pass that did a little of everything.
-    private static var pass: WatchPass.Summary {
-        var pass = WatchPass.Summary(kind: .events, events: 4)
+    private static var pass: PassSummary {
+        var pass = PassSummary(kind: .events, events: 4)
         pass.ownEvents = 1
         pass.unannounced = 2
         pass.items = 3
@@ -33,7 +33,7 @@ import Testing
         (86_400.001, "86400.001"), (123_456.789, "123456.789"),
     ])
     func theSecondsKeepTheirSpelling(seconds: Double, written: String) {
-        var pass = WatchPass.Summary(kind: .full)
+        var pass = PassSummary(kind: .full)
         pass.seconds = seconds
         #expect(
             PassLine(pass, at: "2026-11-29T12:00:00Z").json
@@ -47,7 +47,7 @@ import Testing
                 == "2026-11-29T12:00:00Z events pass: 4 events (1 own), 2 unannounced changes, 3 items, 12 requests, "
                 + "2 actions, 1 applied, 1 failed, 5 waiting")
         #expect(
-            PassLine(WatchPass.Summary(kind: .idle), at: "2026-11-29T12:00:00Z").text
+            PassLine(PassSummary(kind: .idle), at: "2026-11-29T12:00:00Z").text
                 == "2026-11-29T12:00:00Z idle pass: 0 events (0 own), 0 unannounced changes, 0 items, 0 requests, "
                 + "0 actions, 0 applied")
     }

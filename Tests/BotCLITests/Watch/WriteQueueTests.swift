@@ -1,6 +1,8 @@
 import Foundation
+import GitbayTestSupport
 import IssuesPlugin
 import RuleEngine
+import Synchronization
 import Testing
 
 @testable import BotCLI
@@ -101,5 +103,71 @@ private func drained(_ queue: inout WriteQueue) -> [String] {
         #expect(queue.takeFinished().map(\.status) == [.applied])
         #expect(queue.takeFinished().isEmpty)
         #expect(queue.commands == 0)
+    }
+}
+
+/// A failure of the drain's tests: one waiting can mend, or one it cannot.
+private struct DrainFailure: Error, Equatable {
+    var waitable: Bool
+}
+
+/// What a drain under test did: the issues it sent, in order, and the pauses it asked for.
+private final class DrainLog: Sendable {
+    let state = Mutex<(sent: [Int], pauses: [Int], failed: Bool)>(([], [], false))
+}
+
+/// The drain that sends the queue: what it does with a failure its caller calls waitable and with
+/// one it does not.
+@Suite struct WriteDrainTests {
+    /// Sends `entries` through a drain whose `send` fails the first time with `failure`, and answers
+    /// the jobs sent, in order, the pauses asked for and the failure that stopped the drain.
+    private func drain(
+        _ entries: [PlanEntry], failingOnceWith failure: DrainFailure
+    ) async -> (sent: [Int], pauses: [Int], stopped: DrainFailure?) {
+        let drain = WriteDrain<DrainFailure>()
+        let log = DrainLog()
+        drain.hand(plan(entries), activity: nil, lane: .backlog) { _ in true }
+        let total = entries.count
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await drain.run(
+                    send: { job throws(DrainFailure) in
+                        let failNow = log.state.withLock { state in
+                            defer { state.failed = true }
+                            return !state.failed
+                        }
+                        if failNow { throw failure }
+                        log.state.withLock { $0.sent.append(job.entry.item.number) }
+                        return ApplyReport()
+                    },
+                    waitable: { $0.waitable },
+                    pause: { failures, _ in
+                        log.state.withLock { $0.pauses.append(failures) }
+                        return true
+                    })
+            }
+            // The drain runs until cancelled: it is, once every job is sent or it has stopped.
+            _ = try? await eventually(within: 20, every: .milliseconds(5)) {
+                drain.failure != nil || log.state.withLock { $0.sent.count } == total
+            }
+            group.cancelAll()
+        }
+        return log.state.withLock { ($0.sent, $0.pauses, drain.failure) }
+    }
+
+    @Test func aWaitableFailurePutsTheJobBackAndSendsItAfterThePause() async {
+        let outcome = await drain(
+            [entry("triage", 1), entry("triage", 2)], failingOnceWith: DrainFailure(waitable: true))
+        #expect(outcome.sent == [1, 2], "the job that failed is sent again first")
+        #expect(outcome.pauses == [1])
+        #expect(outcome.stopped == nil)
+    }
+
+    @Test func anyOtherFailureStopsTheDrainWithNothingMoreSent() async {
+        let outcome = await drain(
+            [entry("triage", 1), entry("triage", 2)], failingOnceWith: DrainFailure(waitable: false))
+        #expect(outcome.sent.isEmpty)
+        #expect(outcome.pauses.isEmpty)
+        #expect(outcome.stopped == DrainFailure(waitable: false))
     }
 }

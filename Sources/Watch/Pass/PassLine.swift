@@ -1,26 +1,25 @@
 import Foundation
-import Watch
 
 /// One pass's line on stdout: text for people, or a JSON line for log shippers.
 ///
 /// The JSON is this value encoded with its keys sorted, as it has been printed since the first
 /// watcher (`PassLineTests` pins its bytes), so a parser written against an older bot reads it.
-struct PassLine: Encodable, Sendable, Hashable {
+public struct PassLine: Encodable, Sendable, Hashable {
     /// When the pass ended, by the wall clock, to the second.
-    var at: String
+    public var at: String
     /// The pass's kind: `full`, `events` or `idle`.
-    var pass: String
-    var events: Int
-    var ownEvents: Int
-    var unannounced: Int
-    var items: Int
-    var requests: Int
-    var actions: Int
-    var applied: Int
-    var failed: Int
-    var waiting: Int
+    public var pass: String
+    public var events: Int
+    public var ownEvents: Int
+    public var unannounced: Int
+    public var items: Int
+    public var requests: Int
+    public var actions: Int
+    public var applied: Int
+    public var failed: Int
+    public var waiting: Int
     /// How long the pass took, to the millisecond.
-    var seconds: Double
+    public var seconds: Double
 
     private enum CodingKeys: String, CodingKey {
         case at, pass, events, unannounced, items, requests, actions, applied, failed, waiting, seconds
@@ -28,7 +27,7 @@ struct PassLine: Encodable, Sendable, Hashable {
     }
 
     /// The line of `summary`, a pass that ended `at`.
-    init(_ summary: WatchPass.Summary, at: String) {
+    public init(_ summary: PassSummary, at: String) {
         self.at = at
         pass = summary.kind.rawValue
         events = summary.events
@@ -45,14 +44,14 @@ struct PassLine: Encodable, Sendable, Hashable {
 
     /// The line for people, which the status page and systemd's `STATUS=` show too; failures and
     /// waiting commands only when there are some.
-    var text: String {
+    public var text: String {
         "\(at) \(pass) pass: \(events) events (\(ownEvents) own), \(unannounced) unannounced changes, "
             + "\(items) items, \(requests) requests, \(actions) actions, \(applied) applied"
             + (failed > 0 ? ", \(failed) failed" : "") + (waiting > 0 ? ", \(waiting) waiting" : "")
     }
 
     /// The JSON line, its keys sorted.
-    var json: String {
+    public var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
