@@ -19,12 +19,19 @@ struct RuleCompiler {
     let scopeOverride: RuleScope?
     /// The schedule of a rule that writes none (`schedule:` in `gitbay-bot.yml`).
     let defaultSchedule: Schedule?
+    /// For a repository's own rules file: its repository, the one scope its rules may have, and
+    /// the actions the operator forbids there.
+    let confinement: RepositoryConfinement?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(registry: PluginRegistry, scopeOverride: RuleScope?, defaultSchedule: Schedule? = nil) {
+    init(
+        registry: PluginRegistry, scopeOverride: RuleScope?, defaultSchedule: Schedule? = nil,
+        confinement: RepositoryConfinement? = nil
+    ) {
         self.registry = registry
         self.scopeOverride = scopeOverride
         self.defaultSchedule = defaultSchedule
+        self.confinement = confinement
     }
 
     /// Checks a file's decoded rules under the file's `scope:`.
@@ -45,7 +52,12 @@ struct RuleCompiler {
 
     private mutating func scope(from text: Located<String>) -> RuleScope? {
         do {
-            return try RuleScope(parsing: text.value)
+            let written = try RuleScope(parsing: text.value)
+            if let confinement, !confinement.admits(written) {
+                self.error(confinement.refusal(of: written), at: text.location)
+                return nil
+            }
+            return written
         } catch {
             // An empty value has no character to point at inside it; its start is the place to write one.
             let location = text.value.isEmpty ? text.location : text.location(ofScalarOffset: error.span.start)
@@ -79,7 +91,10 @@ struct RuleCompiler {
             error("limit must be at least 1 (leave it out for no limit of the rule's own)", at: limit.location)
         }
         let ruleScope = source.scope.flatMap { scope(from: $0) }
-        let effectiveScope = scopeOverride ?? ruleScope ?? fileScope
+        // A repository's own rule acts on its repository, whatever --scope says: a written scope
+        // that reaches further is an error at its place (``scope(from:)``).
+        let effectiveScope =
+            if let confinement { confinement.scope } else { scopeOverride ?? ruleScope ?? fileScope }
         if effectiveScope == nil, source.scope == nil, !fileHasScope {
             error(
                 "rule '\(name)' has no scope: add 'scope: owner:NAME' to the file or the rule, or pass --scope",
@@ -96,6 +111,9 @@ struct RuleCompiler {
         commandInScope = command
         defer { commandInScope = nil }
         let actions = self.actions(source.do, kind: kind)
+        for action in actions where confinement?.forbiddenActions.contains(action.name) == true {
+            error(RepositoryConfinement.forbidding(action.name), at: action.location)
+        }
         guard diagnostics.count == errorsBefore, let condition, let effectiveScope else { return nil }
         warnOfMissingCompanions(actions, kind: kind)
         diagnostics += source.schedule?.warnings ?? []

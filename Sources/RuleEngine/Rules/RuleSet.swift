@@ -18,12 +18,15 @@ public struct RuleSet: Sendable {
     /// - Parameters:
     ///   - scopeOverride: a scope that replaces every file's and rule's own (`--scope`).
     ///   - defaultSchedule: the schedule of every rule that writes none (`gitbay-bot.yml`'s `schedule:`).
+    ///   - confinement: for a repository's own rules file, its repository and what the operator
+    ///     forbids there; its rules then act on that repository only, and `scopeOverride` is not used.
     public static func load(
         files: [(path: String, bytes: [UInt8])], registry: PluginRegistry, scopeOverride: RuleScope? = nil,
-        defaultSchedule: Schedule? = nil
+        defaultSchedule: Schedule? = nil, confinement: RepositoryConfinement? = nil
     ) -> RuleSet {
         var compiler = RuleCompiler(
-            registry: registry, scopeOverride: scopeOverride, defaultSchedule: defaultSchedule)
+            registry: registry, scopeOverride: scopeOverride, defaultSchedule: defaultSchedule,
+            confinement: confinement)
         var rules: [Rule] = []
         var names: [Located<String>] = []
         var commands: [GivenCommand] = []
