@@ -48,7 +48,7 @@ struct ApplyCommand: BotCommand {
             throw CommandFailure("\(path) is not a \(Plan.currentFormat) plan: \(error)", code: .usage)
         }
         let settings = try ConfigurationLoader.settings(
-            self.settings, environment: context.environment, console: console)
+            self.settings, environment: context.environment, console: console, registry: context.registry)
         // A plan reviewed for one server names other items on another. One made offline from a
         // snapshot was judged on a file, whose items and times need not be any server's (a
         // fixture, a copy of last month's forge): it is for reading, never for writing.

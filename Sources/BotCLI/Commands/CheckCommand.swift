@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import GitbayKit
 import RuleEngine
 import YAML
 
@@ -15,6 +16,13 @@ struct CheckCommand: BotCommand {
     static let insecure = OptionSpec.flag(
         SharedOptions.insecure.name,
         help: "Take a plain http:// url: to a host that is not this machine, as commands given this flag do.")
+    static let repository = TypedOption<RepositoryPath>(
+        .value(
+            "repository", valueName: "owner/name",
+            help:
+                "Check the files as that repository's own rules (default: .gitbay/bot.yml): acting there only, "
+                + "with the configuration's repository_rules:."),
+        expected: "a repository, owner/name", parse: { try? RepositoryPath($0) })
     static let format = TypedOption<OutputFormat>(
         .value(
             "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json"],
@@ -32,11 +40,14 @@ struct CheckCommand: BotCommand {
             fields its item kind offers and every action against the actions it offers, without contacting \
             any server. Exits 0 \
             when the configuration and the rules are valid, and 78 when any error was found or a folder \
-            holds no rule files.
+            holds no rule files. With --repository it checks a repository's own rules file instead \
+            (.gitbay/bot.yml unless files are given) as the bot takes it: each rule acting on that \
+            repository only, and none using an action the configuration's repository_rules: forbid lists.
             """,
         options: [
             format.spec,
             scope,
+            repository.spec,
             SharedOptions.config.spec,
             insecure,
         ],
@@ -50,6 +61,8 @@ struct CheckCommand: BotCommand {
     let format: OutputFormat
     /// A `--scope` that does not parse, reported with the usage line as the parser's own mistakes are.
     let scopeProblem: MessageInfo?
+    /// `--repository`: the files are that repository's own rules.
+    let repository: RepositoryPath?
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
         self.invocation = invocation
@@ -57,6 +70,11 @@ struct CheckCommand: BotCommand {
         console = context.console
         registry = context.registry
         format = try Self.format.defaultedValue(in: invocation)
+        repository = try Self.repository.value(in: invocation)
+        if repository != nil, invocation.value(Self.scope) != nil {
+            throw CommandFailure(
+                "--scope and --repository cannot go together: a repository's own rules act on it only", code: .usage)
+        }
         do throws(ConditionSyntaxError) {
             if let text = invocation.value(Self.scope) { _ = try RuleScope(parsing: text) }
             scopeProblem = nil
@@ -65,19 +83,26 @@ struct CheckCommand: BotCommand {
         }
     }
 
+    /// Where a repository keeps its own rules, on its default branch.
+    static let repositoryFile = ".gitbay/bot.yml"
+
     func run() throws(CommandFailure) -> BotExitCode {
         if let scopeProblem {
             console.write(scopeProblem.text, to: scopeProblem.stream)
             return .usage
         }
         // Checked as for `run`, so a configuration `check` passes is one `run` takes.
+        // With --repository the configuration's own rule files are not read: only what it lets
+        // repositories do.
         let settings = try ConfigurationLoader.settings(
-            CommandLineSettings(invocation, use: [.sendsToken, .readsRules]), environment: environment,
-            console: console)
+            CommandLineSettings(invocation, use: repository == nil ? [.sendsToken, .readsRules] : [.sendsToken]),
+            environment: environment, console: console, registry: registry)
+        let given = invocation.positionals(SharedOptions.rules.name)
+        let paths = repository == nil ? settings.rules : given.isEmpty ? [Self.repositoryFile] : given
         // Each path on its own: one that cannot be read is said, and the others are still checked.
         var files: [(path: String, bytes: [UInt8])] = []
         var unreadable: [CheckReport.Unreadable] = []
-        for path in settings.rules {
+        for path in paths {
             do {
                 files += try RuleSet.files(at: [path])
             } catch {
@@ -88,7 +113,10 @@ struct CheckCommand: BotCommand {
         }
         guard !files.isEmpty || unreadable.isEmpty || format == .json else { return .invalidRules }
         var ruleSet = RuleSet.load(
-            files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
+            files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule,
+            confinement: repository.map {
+                RepositoryConfinement(repository: $0, forbiddenActions: settings.forbiddenRepositoryActions)
+            })
         // The configuration's warnings first, shown and counted as the rules' are.
         ruleSet.diagnostics = settings.configurationWarnings + ruleSet.diagnostics
         ruleSet.sources.merge(settings.configurationSources) { rule, _ in rule }

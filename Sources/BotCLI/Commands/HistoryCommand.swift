@@ -77,7 +77,7 @@ struct HistoryCommand: BotCommand {
         let console = context.console
         let query = query(now: Date())
         let settings = try ConfigurationLoader.settings(
-            self.settings, environment: context.environment, console: console)
+            self.settings, environment: context.environment, console: console, registry: context.registry)
         let paths = StateLocation.databases(settings.stateDir, server: settings.url)
         var entries: [HistoryEntry] = []
         for path in paths {

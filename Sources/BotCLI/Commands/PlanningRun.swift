@@ -46,7 +46,8 @@ struct PlanningRun {
 
     /// The settings of this invocation: command line, environment, `gitbay-bot.yml`, defaults.
     func settings() throws(CommandFailure) -> Settings {
-        try ConfigurationLoader.settings(input.settings, environment: context.environment, console: console)
+        try ConfigurationLoader.settings(
+            input.settings, environment: context.environment, console: console, registry: context.registry)
     }
 
     /// The rules, checked; any error stops the run with exit 78 after printing every diagnostic.

@@ -54,7 +54,8 @@ struct SnapshotCommand: BotCommand {
     func run() async throws(CommandFailure) -> BotExitCode {
         let console = context.console
         let client = try ForgeConnection.client(
-            ConfigurationLoader.settings(settings, environment: context.environment, console: console),
+            ConfigurationLoader.settings(
+                settings, environment: context.environment, console: console, registry: context.registry),
             access: .readOnly, console: console)
         let reader = ForgeSnapshotReader(
             scope: scope, allStates: allStates, registry: context.registry)

@@ -28,6 +28,7 @@ struct ConfigurationFile: Decodable, Sendable {
         case commandWindow = "command_window"
         case schedule
         case webhookSecretFile = "webhook_secret_file"
+        case repositoryRules = "repository_rules"
     }
 
     /// The tripwire's settings (`tripwire: {share, floor}`).
@@ -77,6 +78,8 @@ struct ConfigurationFile: Decodable, Sendable {
     var schedule: ScheduleSource?
     /// The file holding the secret gitbay signs webhook deliveries with (`watch --listen`).
     var webhookSecretFile: Located<String>?
+    /// What repositories' own rules files may do.
+    var repositoryRules: RepositoryRulesSource?
     /// The values of the wrong type (a word where a number goes), each at its place; the key is
     /// then read as if absent, and the others still are.
     var decodingProblems: [Diagnostic] = []
@@ -127,6 +130,7 @@ struct ConfigurationFile: Decodable, Sendable {
         commandWindow = try keys.decodeIfPresent(forKey: .commandWindow, gathering: &gathered)
         schedule = try keys.decodeIfPresent(forKey: .schedule, gathering: &gathered)
         webhookSecretFile = try keys.decodeIfPresent(forKey: .webhookSecretFile, gathering: &gathered)
+        repositoryRules = try keys.decodeIfPresent(forKey: .repositoryRules, gathering: &gathered)
         decodingProblems = gathered
     }
 
@@ -142,7 +146,8 @@ struct ConfigurationFile: Decodable, Sendable {
     /// - Parameter allowingPlainHTTP: whether `url:` may be plain `http://` to another machine:
     ///   for a command that never sends the token, or with `--allow-insecure-http`.
     func problems(allowingPlainHTTP: Bool) -> [Diagnostic] {
-        var problems = decodingProblems + (tripwire?.decodingProblems ?? [])
+        var problems =
+            decodingProblems + (tripwire?.decodingProblems ?? []) + (repositoryRules?.decodingProblems ?? [])
         if let url, case .failure(let problem) = Settings.serverURL(url.value, allowingPlainHTTP: allowingPlainHTTP) {
             problems.append(.error(problem.message, at: url.location))
         }

@@ -17,8 +17,10 @@ enum ConfigurationLoader {
     /// A missing default file is fine (not every user wants one); a missing `--config` file is a
     /// usage error (64), since the user asked for it; an invalid file is exit 78 like invalid
     /// rules, with everything in it that would stop the command (`given.use`) reported at once.
+    ///
+    /// `registry` names the actions `repository_rules.forbid` may list.
     static func settings(
-        _ given: CommandLineSettings, environment: [String: String], console: any Console,
+        _ given: CommandLineSettings, environment: [String: String], console: any Console, registry: PluginRegistry,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(CommandFailure) -> Settings {
         let explicit = given.config
@@ -40,7 +42,7 @@ enum ConfigurationLoader {
         var problems: [Diagnostic]
         do {
             (file, problems) = try read(
-                bytes, file: shown, allowingPlainHTTP: given.allowsPlainHTTP)
+                bytes, file: shown, allowingPlainHTTP: given.allowsPlainHTTP, knownActions: registry.actionNames)
         } catch {
             problems = error.diagnostics
         }
@@ -65,11 +67,14 @@ enum ConfigurationLoader {
 
     /// Decodes and checks a configuration's bytes; an empty file (or only comments) is an empty configuration.
     ///
-    /// - Parameter allowingPlainHTTP: see ``ConfigurationFile/problems(allowingPlainHTTP:)``.
+    /// - Parameters:
+    ///   - allowingPlainHTTP: see ``ConfigurationFile/problems(allowingPlainHTTP:)``.
+    ///   - registry: names the actions `repository_rules.forbid` may list.
     static func decode(
-        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool = false
+        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool = false, registry: PluginRegistry
     ) throws(YAMLError) -> ConfigurationFile {
-        let (configuration, problems) = try read(bytes, file: file, allowingPlainHTTP: allowingPlainHTTP)
+        let (configuration, problems) = try read(
+            bytes, file: file, allowingPlainHTTP: allowingPlainHTTP, knownActions: registry.actionNames)
         guard problems.isEmpty else { throw YAMLError(problems) }
         return configuration
     }
@@ -79,14 +84,16 @@ enum ConfigurationLoader {
     ///
     /// - Throws: ``YAML/YAMLError`` only for a file that is no YAML mapping at all.
     private static func read(
-        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool
+        _ bytes: [UInt8], file: String, allowingPlainHTTP: Bool, knownActions: Set<String>
     ) throws(YAMLError) -> (file: ConfigurationFile, problems: [Diagnostic]) {
         let node = try YAML.compose(bytes: bytes, file: file)
         if node.isNull {
             return (ConfigurationFile(), [])
         }
         let (configuration, unknownKeys) = try YAMLDecoder().decodeWithUnknownKeys(ConfigurationFile.self, from: node)
-        let problems = unknownKeys + configuration.problems(allowingPlainHTTP: allowingPlainHTTP)
+        let problems =
+            unknownKeys + configuration.problems(allowingPlainHTTP: allowingPlainHTTP)
+            + (configuration.repositoryRules?.problems(knownActions: knownActions) ?? [])
         return (configuration, problems.sorted { $0.location < $1.location })
     }
 

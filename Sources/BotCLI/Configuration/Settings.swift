@@ -72,6 +72,8 @@ struct Settings: Sendable, Equatable {
     /// The configuration file's `webhook_secret_file`, resolved against its folder, with where it
     /// is written; `watch --webhook-secret-file` comes first.
     var webhookSecretFile: SourcedPath?
+    /// The actions repository rules may not use (`repository_rules.forbid`).
+    var forbiddenRepositoryActions: Set<String> = []
 
     /// A file's path with where it was given, for messages.
     struct SourcedPath: Sendable, Hashable {
@@ -184,6 +186,7 @@ struct Settings: Sendable, Equatable {
             SourcedPath(path: fromFile($0.value), origin: "webhook_secret_file at \($0.location)")
         }
         settings.readBudget = given.readBudget ?? file.readBudget?.value
+        settings.forbiddenRepositoryActions = Set(file.repositoryRules?.forbid?.map(\.value) ?? [])
         return settings
     }
 

@@ -51,9 +51,13 @@ import Testing
         --allow-insecure-http), the rule format, every condition against the fields its
         item kind offers and every action against the actions it offers, without
         contacting any server. Exits 0 when the configuration and the rules are valid,
-        and 78 when any error was found or a folder holds no rule files.
+        and 78 when any error was found or a folder holds no rule files. With
+        --repository it checks a repository's own rules file instead (.gitbay/bot.yml
+        unless files are given) as the bot takes it: each rule acting on that
+        repository only, and none using an action the configuration's repository_rules:
+        forbid lists.
 
-        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
 
         ARGUMENTS:
           <rules>                 Rule files or folders (default: rules: in the
@@ -64,6 +68,10 @@ import Testing
                                   default: text)
           --scope <query>         Check as if this scope replaced every rule's own
                                   (repo: and owner: terms).
+          --repository <owner/name>
+                                  Check the files as that repository's own rules
+                                  (default: .gitbay/bot.yml): acting there only, with
+                                  the configuration's repository_rules:.
           --config <file>         Read settings from this file (default: gitbay-bot.yml
                                   in the working directory, if present).
           --allow-insecure-http   Take a plain http:// url: to a host that is not this
@@ -106,7 +114,7 @@ import Testing
         #expect(
             result.error == """
                 Error: Unknown option '--formt'. Did you mean '--format'?
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -120,7 +128,7 @@ import Testing
             result.error == """
                 Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.
                 Help:  --format <format>  How to print the result.
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -146,7 +154,7 @@ import Testing
         #expect(
             result.error == """
                 Error: --scope: a scope takes only repo: and owner: terms, not 'krz'
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)

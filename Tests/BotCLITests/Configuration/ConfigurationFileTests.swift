@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayTestSupport
@@ -19,7 +20,7 @@ import YAML
         #expect(result.error == "error: no such configuration file: \(missing)\n")
         let resolved = try ConfigurationLoader.settings(
             CommandLineSettings.parsed(["plan"], use: .sendsToken), environment: [:], console: RecordingConsole(),
-            workingDirectory: folder.path)
+            registry: BuiltinPlugins.registry, workingDirectory: folder.path)
         #expect(resolved.configurationPath == nil)
     }
 
@@ -29,7 +30,7 @@ import YAML
             to: folder.appendingPathComponent(ConfigurationLoader.defaultName), atomically: true, encoding: .utf8)
         let resolved = try ConfigurationLoader.settings(
             CommandLineSettings.parsed(["run"], use: .sendsToken), environment: [:], console: RecordingConsole(),
-            workingDirectory: folder.path)
+            registry: BuiltinPlugins.registry, workingDirectory: folder.path)
         #expect(resolved.maxActions == 3)
         #expect(resolved.rules == [folder.appendingPathComponent("triage").path])
     }

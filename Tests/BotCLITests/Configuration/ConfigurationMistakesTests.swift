@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import Foundation
 import GitbayTestSupport
 import Testing
@@ -44,7 +45,8 @@ private let folder = SimulatorProcess.repositoryRoot.appendingPathComponent(
     /// `rate_limit: .nan` passed `check` and paced a run by it.
     @Test func aRateLimitThatIsNoNumberIsRefusedAsOnTheCommandLine() throws {
         do {
-            _ = try ConfigurationLoader.decode(Array("rate_limit: .nan\n".utf8), file: "gitbay-bot.yml")
+            _ = try ConfigurationLoader.decode(
+                Array("rate_limit: .nan\n".utf8), file: "gitbay-bot.yml", registry: BuiltinPlugins.registry)
             Issue.record("rate_limit: .nan was accepted")
         } catch {
             #expect(

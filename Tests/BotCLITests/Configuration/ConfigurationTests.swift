@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BuiltinPlugins
 import Foundation
 import GitbayClient
 import GitbayTestSupport
@@ -10,7 +11,7 @@ import YAML
 
 /// A configuration decoded from YAML text as `gitbay-bot.yml`.
 private func configuration(_ text: String) throws(YAMLError) -> ConfigurationFile {
-    try ConfigurationLoader.decode(Array(text.utf8), file: "gitbay-bot.yml")
+    try ConfigurationLoader.decode(Array(text.utf8), file: "gitbay-bot.yml", registry: BuiltinPlugins.registry)
 }
 
 /// Settings for `plan` with `arguments`, `environment` and the configuration `text`.

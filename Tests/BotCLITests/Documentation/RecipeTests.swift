@@ -1,3 +1,4 @@
+import BuiltinPlugins
 import Foundation
 import GitbayTestSupport
 import Testing
@@ -105,7 +106,7 @@ private func text(_ path: String) throws -> String {
 
     @Test func theExampleConfigurationIsValid() throws {
         let configuration = try ConfigurationLoader.decode(
-            Array(try text("gitbay-bot.yml").utf8), file: "gitbay-bot.yml")
+            Array(try text("gitbay-bot.yml").utf8), file: "gitbay-bot.yml", registry: BuiltinPlugins.registry)
         #expect(configuration.url?.value == "https://gitbay.example")
         #expect(configuration.tripwire?.share?.value == 0.25)
     }

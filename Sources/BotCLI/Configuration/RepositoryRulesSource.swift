@@ -1,0 +1,45 @@
+import RuleEngine
+import Suggestions
+import YAML
+
+/// `repository_rules:` in `gitbay-bot.yml`: what the operator lets each repository's own rules
+/// file (`.gitbay/bot.yml`) do.
+///
+/// The bot writes with the operator's token, so the operator decides which actions such files may
+/// never use; the file's rules act on their repository only (``RuleEngine/RepositoryConfinement``).
+/// `gitbay-bot check --repository` checks a file under these; runs do not read the files yet.
+struct RepositoryRulesSource: Decodable, Sendable {
+    /// Listed so the "did you mean" of an unknown key knows every real key.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case forbid
+    }
+
+    /// The actions repository rules may not use, each where it is written.
+    var forbid: [Located<String>]?
+    /// The values of the wrong type, each at its place.
+    var decodingProblems: [Diagnostic] = []
+
+    /// Reads each key on its own, gathering the wrong ones.
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        forbid = try keys.decodeIfPresent(forKey: .forbid, gathering: &decodingProblems)
+    }
+
+    /// Each `forbid:` entry that names no action of any kind: a slip there would leave the action
+    /// it meant allowed, so it is an error, with the closest action's name.
+    func problems(knownActions: Set<String>) -> [Diagnostic] {
+        (forbid ?? []).filter { !knownActions.contains($0.value) }.map { entry in
+            let hint = Suggestion.closest(to: entry.value, among: knownActions).map { "; did you mean '\($0)'?" } ?? ""
+            return .error(
+                "repository_rules.forbid lists actions, and no action is called '\(entry.value)'\(hint)",
+                at: entry.location)
+        }
+    }
+}
+
+extension PluginRegistry {
+    /// Every action name of every kind, for checking the configuration's `repository_rules.forbid`.
+    var actionNames: Set<String> {
+        Set(kinds.flatMap { actions(for: $0).map(\.name) })
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+/// `check --repository OWNER/NAME` checks a repository's own rules file as the bot would take it:
+/// acting on that repository only, with the actions the operator's `repository_rules.forbid`
+/// leaves, every mistake at its line and column (exit 78), so a maintainer finds out in CI.
+@Suite struct CheckRepositoryRulesTests {
+    /// A folder holding `.gitbay/bot.yml` with `rules`, and `gitbay-bot.yml` with `configuration`
+    /// when one is given.
+    private func checkout(rules: String, configuration: String? = nil) throws -> URL {
+        let folder = Scratch.url("check-repository-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(".gitbay"), withIntermediateDirectories: true)
+        try rules.write(to: folder.appendingPathComponent(".gitbay/bot.yml"), atomically: true, encoding: .utf8)
+        if let configuration {
+            try configuration.write(
+                to: folder.appendingPathComponent("gitbay-bot.yml"), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    private static let rules = """
+        rules:
+          - name: stale
+            on: issues
+            when: [state = open, quiet > 30d]
+            do: [{add-label: stale}]
+          - name: land
+            on: merge_requests
+            scope: owner:krz
+            do: [merge]
+
+        """
+
+    @Test func aMaintainersCheckoutIsCheckedAtItsDefaultPathWithTheOperatorsForbids() async throws {
+        let folder = try checkout(rules: Self.rules, configuration: "repository_rules:\n  forbid: [merge]\n")
+        let check = try ChildProcess(
+            BotProcess.executable.path, ["check", "--repository", "krz/app"], environment: ["PATH": "/usr/bin:/bin"],
+            directory: folder.path)
+        let ended = try await check.wait(timeout: .seconds(60))
+        #expect(ended.status == 78)
+        #expect(
+            ended.errorText == """
+                .gitbay/bot.yml:8:12: error: a repository's own rules act on krz/app only, and 'owner:krz' names \
+                others (leave 'scope:' out, or write 'repo:krz/app')
+                    scope: owner:krz
+                           ^
+                .gitbay/bot.yml:9:10: error: the operator forbids 'merge' in repository rules \
+                (repository_rules: forbid: in gitbay-bot.yml)
+                    do: [merge]
+                         ^
+                1 file: 2 errors
+
+                """)
+    }
+
+    @Test func aValidFileWithoutScopeActsOnItsRepository() async throws {
+        let folder = try checkout(
+            rules: "rules:\n  - name: stale\n    on: issues\n    when: [quiet > 30d]\n    do: [{add-label: stale}]\n")
+        let path = folder.appendingPathComponent(".gitbay/bot.yml").path
+        let result = await runBot(["check", "--repository", "krz/app", path, "--format", "json"])
+        #expect(result.code == 0, "\(result.error)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(report["errors"] as? Int == 0)
+        #expect(report["rules"] as? [String] == ["stale"])
+    }
+
+    @Test func aForbiddenNameThatIsNoActionIsAnErrorOfTheConfiguration() async throws {
+        let folder = try checkout(rules: Self.rules, configuration: "repository_rules:\n  forbid: [merge, clsoe]\n")
+        let result = await runBot([
+            "check", "--repository", "krz/app", "--config", folder.appendingPathComponent("gitbay-bot.yml").path,
+            folder.appendingPathComponent(".gitbay/bot.yml").path,
+        ])
+        #expect(result.code == 78)
+        #expect(
+            result.error.contains(
+                "gitbay-bot.yml:2:19: error: repository_rules.forbid lists actions, and no action is called 'clsoe'; "
+                    + "did you mean 'close'?"))
+    }
+
+    /// `plan` stops on it as `check` does, before reading anything: the typo would let `clsoe`'s
+    /// action through in whatever reads repository rules.
+    @Test func planStopsOnTheSameMistake() async throws {
+        let folder = try checkout(rules: Self.rules, configuration: "repository_rules:\n  forbid: [clsoe]\n")
+        let demo = SimulatorProcess.repositoryRoot.appendingPathComponent("examples/demo-forge.json").path
+        let rules = SimulatorProcess.repositoryRoot.appendingPathComponent("rules").path
+        let result = await runBot([
+            "plan", "--snapshot", demo, "--config", folder.appendingPathComponent("gitbay-bot.yml").path, rules,
+        ])
+        #expect(result.code == 78)
+        #expect(result.output == "")
+        #expect(result.error.contains("gitbay-bot.yml:2:12: error: repository_rules.forbid lists actions"))
+    }
+
+    @Test(arguments: [
+        (["--repository", "krz"], "error: --repository takes a repository, owner/name, not 'krz'\n"),
+        (
+            ["--repository", "krz/app", "--scope", "owner:krz"],
+            "error: --scope and --repository cannot go together: a repository's own rules act on it only\n"
+        ),
+    ])
+    func wrongOptionsAreUsageErrors(arguments: [String], message: String) async {
+        let result = await runBot(["check"] + arguments)
+        #expect(result.code == 64)
+        #expect(result.error == message)
+    }
+}
