@@ -83,9 +83,6 @@ struct CheckCommand: BotCommand {
         }
     }
 
-    /// Where a repository keeps its own rules, on its default branch.
-    static let repositoryFile = ".gitbay/bot.yml"
-
     func run() throws(CommandFailure) -> BotExitCode {
         if let scopeProblem {
             console.write(scopeProblem.text, to: scopeProblem.stream)
@@ -98,7 +95,7 @@ struct CheckCommand: BotCommand {
             CommandLineSettings(invocation, use: repository == nil ? [.sendsToken, .readsRules] : [.sendsToken]),
             environment: environment, console: console, registry: registry)
         let given = invocation.positionals(SharedOptions.rules.name)
-        let paths = repository == nil ? settings.rules : given.isEmpty ? [Self.repositoryFile] : given
+        let paths = repository == nil ? settings.rules : given.isEmpty ? [RuleFileReference.repositoryFile] : given
         // Each path on its own: one that cannot be read is said, and the others are still checked.
         var files: [(path: String, bytes: [UInt8])] = []
         var unreadable: [CheckReport.Unreadable] = []

@@ -20,6 +20,7 @@ public struct RuleSet: Sendable {
     ///   - defaultSchedule: the schedule of every rule that writes none (`gitbay-bot.yml`'s `schedule:`).
     ///   - confinement: for a repository's own rules file, its repository and what the operator
     ///     forbids there; its rules then act on that repository only, and `scopeOverride` is not used.
+    ///     `files` are then its layers, the bases its `extends:` reaches first (``RuleLayers``).
     public static func load(
         files: [(path: String, bytes: [UInt8])], registry: PluginRegistry, scopeOverride: RuleScope? = nil,
         defaultSchedule: Schedule? = nil, confinement: RepositoryConfinement? = nil
@@ -34,17 +35,27 @@ public struct RuleSet: Sendable {
         var kinds: [(name: String, on: String)] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: [UInt8]] = [:]
-        for file in files {
+        // A repository's files are layers (``RuleLayers``); the operator's are read side by side.
+        var layers = RuleLayers()
+        var layerOfRule: [Int] = []
+        var layerOfCommand: [Int] = []
+        for (index, file) in files.enumerated() {
             sources[file.path] = file.bytes
             do {
                 let root = try YAML.compose(bytes: file.bytes, file: file.path)
-                names += ruleNames(in: root)
-                commands += givenCommands(in: root)
+                let fileNames = ruleNames(in: root)
+                names += fileNames
+                layers.names[index] = fileNames
+                let fileCommands = givenCommands(in: root)
+                commands += fileCommands
+                layerOfCommand += Array(repeating: index, count: fileCommands.count)
                 references += ruleReferences(in: root, registry: registry)
                 kinds += ruleKinds(in: root)
                 diagnostics += emptyRuleList(in: root)
                 let decoder = YAMLDecoder()
                 let source = try decoder.decode(RuleFileSource.self, from: root)
+                layers.disabled[index] = source.disable
+                if confinement == nil { diagnostics += RuleLayers.unavailable(in: source) }
                 var decoded: [RuleFileSource.RuleSource] = []
                 for node in source.rules {
                     do {
@@ -53,14 +64,22 @@ public struct RuleSet: Sendable {
                         diagnostics += error.diagnostics
                     }
                 }
-                rules += compiler.compile(decoded, scope: source.scope, file: file.path)
+                let compiled = compiler.compile(decoded, scope: source.scope, file: file.path)
+                rules += compiled
+                layerOfRule += Array(repeating: index, count: compiled.count)
             } catch {
                 diagnostics += error.diagnostics
             }
         }
+        if confinement != nil {
+            rules = zip(rules, layerOfRule).filter { !layers.isDropped($0.0.name, of: $0.1) }.map(\.0)
+            commands = zip(commands, layerOfCommand).filter { !layers.isDropped($0.0.rule, of: $0.1) }.map(\.0)
+            diagnostics += layers.duplicateNames() + layers.unknownDisabled()
+        } else {
+            diagnostics += duplicateNames(names)
+        }
         linkCommands(&rules)
         diagnostics += compiler.diagnostics
-        diagnostics += duplicateNames(names)
         diagnostics += commandsGivenTwice(commands)
         diagnostics += unknownRules(references, among: names.map(\.value), kinds: kinds)
         diagnostics.sort { $0.location < $1.location }
@@ -113,7 +132,7 @@ public struct RuleSet: Sendable {
 
     /// Rule names are the key of the bot's markers, so two rules may not share one: each repeat is
     /// an error at it, with a note where the name was first given, whatever else is wrong.
-    private static func duplicateNames(_ names: [Located<String>]) -> [Diagnostic] {
+    static func duplicateNames(_ names: [Located<String>]) -> [Diagnostic] {
         var first: [String: SourceLocation] = [:]
         var diagnostics: [Diagnostic] = []
         for name in names {
