@@ -102,12 +102,21 @@ public enum RuleSchema {
             "$id": "https://gitbay.org/schemas/gitbay-bot-rules.json",
             "title": "gitbay-bot rule file",
             "type": "object",
-            "required": ["rules"],
+            "anyOf": [["required": ["rules"]], ["required": ["extends"]]],
             "additionalProperties": false,
             "patternProperties": ["^x-": [:] as [String: Any]],
             "properties": [
                 "scope": scope,
                 "rules": ["type": "array", "items": ["$ref": "#/$defs/rule"]] as [String: Any],
+                "extends": [
+                    "type": "string", "pattern": "^[^:@]+/[^:@]+:[^@]+(@.+)?$",
+                    "description":
+                        "A repository's own rules file only: the file it builds on, owner/name:path, optionally @ref.",
+                ] as [String: Any],
+                "disable": [
+                    "type": "array", "items": ["type": "string"],
+                    "description": "A repository's own rules file only: rules of the files it extends to switch off.",
+                ] as [String: Any],
             ] as [String: Any],
             "$defs": definitions,
         ]
