@@ -23,6 +23,9 @@ struct CheckCommand: BotCommand {
                 "Check the files as that repository's own rules (default: .gitbay/bot.yml): acting there only, "
                 + "with the configuration's repository_rules:."),
         expected: "a repository, owner/name", parse: { try? RepositoryPath($0) })
+    static let base = OptionSpec.repeatable(
+        "base", valueName: "owner/name=dir",
+        help: "With --repository: read the files extends: names in that repository from this local checkout.")
     static let format = TypedOption<OutputFormat>(
         .value(
             "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json"],
@@ -48,6 +51,7 @@ struct CheckCommand: BotCommand {
             format.spec,
             scope,
             repository.spec,
+            base,
             SharedOptions.config.spec,
             insecure,
         ],
@@ -63,6 +67,8 @@ struct CheckCommand: BotCommand {
     let scopeProblem: MessageInfo?
     /// `--repository`: the files are that repository's own rules.
     let repository: RepositoryPath?
+    /// `--base`: where the files `extends:` names are read from.
+    let fetcher: LocalRuleFileFetcher
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
         self.invocation = invocation
@@ -75,6 +81,13 @@ struct CheckCommand: BotCommand {
             throw CommandFailure(
                 "--scope and --repository cannot go together: a repository's own rules act on it only", code: .usage)
         }
+        fetcher = LocalRuleFileFetcher(checkouts: try Self.checkouts(invocation.values(Self.base.name)))
+        if repository == nil, !fetcher.checkouts.isEmpty {
+            throw CommandFailure("--base reads what a repository's file extends: give --repository too", code: .usage)
+        }
+        if repository != nil, invocation.positionals(SharedOptions.rules.name).count > 1 {
+            throw CommandFailure("--repository checks one file, the repository's own", code: .usage)
+        }
         do throws(ConditionSyntaxError) {
             if let text = invocation.value(Self.scope) { _ = try RuleScope(parsing: text) }
             scopeProblem = nil
@@ -83,7 +96,22 @@ struct CheckCommand: BotCommand {
         }
     }
 
-    func run() throws(CommandFailure) -> BotExitCode {
+    /// `--base` values, `owner/name=dir` each.
+    private static func checkouts(_ values: [String]) throws(CommandFailure) -> [RepositoryPath: String] {
+        var checkouts: [RepositoryPath: String] = [:]
+        for value in values {
+            guard let equals = value.firstIndex(of: "="),
+                let repository = try? RepositoryPath(String(value[..<equals])),
+                value.index(after: equals) < value.endIndex
+            else {
+                throw CommandFailure("--base takes owner/name=DIR, not '\(value)'", code: .usage)
+            }
+            checkouts[repository] = String(value[value.index(after: equals)...])
+        }
+        return checkouts
+    }
+
+    func run() async throws(CommandFailure) -> BotExitCode {
         if let scopeProblem {
             console.write(scopeProblem.text, to: scopeProblem.stream)
             return .usage
@@ -109,11 +137,22 @@ struct CheckCommand: BotCommand {
             }
         }
         guard !files.isEmpty || unreadable.isEmpty || format == .json else { return .invalidRules }
-        var ruleSet = RuleSet.load(
-            files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule,
-            confinement: repository.map {
-                RepositoryConfinement(repository: $0, forbiddenActions: settings.forbiddenRepositoryActions)
-            })
+        if repository != nil, files.count > 1 {
+            throw CommandFailure(
+                "--repository checks one file, the repository's own, and \(paths[0]) holds \(files.count)",
+                code: .usage)
+        }
+        var ruleSet: RuleSet
+        if let repository, let file = files.first {
+            ruleSet = await RepositoryRuleChain.load(
+                file,
+                confinement: RepositoryConfinement(
+                    repository: repository, forbiddenActions: settings.forbiddenRepositoryActions),
+                registry: registry, defaultSchedule: settings.schedule, fetcher: fetcher)
+        } else {
+            ruleSet = RuleSet.load(
+                files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)
+        }
         // The configuration's warnings first, shown and counted as the rules' are.
         ruleSet.diagnostics = settings.configurationWarnings + ruleSet.diagnostics
         ruleSet.sources.merge(settings.configurationSources) { rule, _ in rule }

@@ -80,6 +80,38 @@ import Testing
                     + "did you mean 'close'?"))
     }
 
+    /// A file extending a shared base in another repository reads it from the checkout `--base`
+    /// names, and its `disable:` and its own rules apply on top.
+    @Test func aBaseIsReadFromTheCheckoutBaseNames() async throws {
+        let folder = try checkout(
+            rules: "extends: krz/.gitbay:base.yml\ndisable: [close-stale]\n",
+            configuration: "repository_rules:\n  forbid: [merge]\n")
+        let shared = folder.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try """
+        rules:
+          - name: mark-stale
+            on: issues
+            when: [quiet > 60d]
+            do: [{add-label: stale}]
+          - name: close-stale
+            on: issues
+            when: [labels has stale]
+            do: [close]
+
+        """.write(to: shared.appendingPathComponent("base.yml"), atomically: true, encoding: .utf8)
+        let file = folder.appendingPathComponent(".gitbay/bot.yml").path
+        let result = await runBot(["check", "--repository", "krz/app", "--base", "krz/.gitbay=\(shared.path)", file])
+        #expect(result.code == 0, "\(result.error)")
+        #expect(result.output == "1 file, 1 rule: no problems found\n")
+        let unread = await runBot(["check", "--repository", "krz/app", file])
+        #expect(unread.code == 78)
+        #expect(
+            unread.error.hasPrefix(
+                "\(file):1:10: error: extends: cannot read krz/.gitbay:base.yml: check reads it from a local "
+                    + "checkout: pass --base krz/.gitbay=DIR\n"))
+    }
+
     /// `plan` stops on it as `check` does, before reading anything: the typo would let `clsoe`'s
     /// action through in whatever reads repository rules.
     @Test func planStopsOnTheSameMistake() async throws {
@@ -96,6 +128,9 @@ import Testing
 
     @Test(arguments: [
         (["--repository", "krz"], "error: --repository takes a repository, owner/name, not 'krz'\n"),
+        (["--base", "krz/.gitbay=."], "error: --base reads what a repository's file extends: give --repository too\n"),
+        (["--repository", "krz/app", "--base", "krz"], "error: --base takes owner/name=DIR, not 'krz'\n"),
+        (["--repository", "krz/app", "a.yml", "b.yml"], "error: --repository checks one file, the repository's own\n"),
         (
             ["--repository", "krz/app", "--scope", "owner:krz"],
             "error: --scope and --repository cannot go together: a repository's own rules act on it only\n"

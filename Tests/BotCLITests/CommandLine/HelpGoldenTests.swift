@@ -57,7 +57,7 @@ import Testing
         repository only, and none using an action the configuration's repository_rules:
         forbid lists.
 
-        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
 
         ARGUMENTS:
           <rules>                 Rule files or folders (default: rules: in the
@@ -72,6 +72,8 @@ import Testing
                                   Check the files as that repository's own rules
                                   (default: .gitbay/bot.yml): acting there only, with
                                   the configuration's repository_rules:.
+          --base <owner/name=dir> With --repository: read the files extends: names in
+                                  that repository from this local checkout.
           --config <file>         Read settings from this file (default: gitbay-bot.yml
                                   in the working directory, if present).
           --allow-insecure-http   Take a plain http:// url: to a host that is not this
@@ -114,7 +116,7 @@ import Testing
         #expect(
             result.error == """
                 Error: Unknown option '--formt'. Did you mean '--format'?
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -128,7 +130,7 @@ import Testing
             result.error == """
                 Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.
                 Help:  --format <format>  How to print the result.
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -154,7 +156,7 @@ import Testing
         #expect(
             result.error == """
                 Error: --scope: a scope takes only repo: and owner: terms, not 'krz'
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)

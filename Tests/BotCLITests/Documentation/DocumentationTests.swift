@@ -2,6 +2,7 @@ import ArgumentParsing
 import BotCLI
 import BuiltinPlugins
 import Foundation
+import GitbayKit
 import GitbayTestSupport
 import RuleEngine
 import Testing
@@ -131,7 +132,7 @@ private func demoArguments() throws -> [String] {
         #expect(listed.sorted() == fileKeys.sorted())
     }
 
-    @Test func everyRuleFileInTheDocsChecks() throws {
+    @Test func everyRuleFileInTheDocsChecks() async throws {
         for page in ["docs/rules.md", "README.md"] {
             let markdown = try text(page)
             var blocks: [String] = []
@@ -147,10 +148,32 @@ private func demoArguments() throws -> [String] {
                 }
             }
             for block in blocks where block.contains("rules:") {
-                let set = RuleSet.load(files: [(page, Array(block.utf8))], registry: BuiltinPlugins.registry)
+                let set =
+                    block.contains("extends:")
+                    ? try await Self.loadExtending(block, page: page)
+                    : RuleSet.load(files: [(page, Array(block.utf8))], registry: BuiltinPlugins.registry)
                 #expect(set.diagnostics.isEmpty, "\(page): \(set.diagnostics)")
                 #expect(!set.rules.isEmpty)
             }
         }
+    }
+
+    /// A repository's own file of the docs, built on the shipped stale rules as its base (their
+    /// `scope:` left out, since the base acts on the repository that extends it).
+    private static func loadExtending(_ block: String, page: String) async throws -> RuleSet {
+        let shipped = try text("rules/stale-issues.yml").split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("scope:") }.joined(separator: "\n")
+        return await RepositoryRuleChain.load(
+            (page, Array(block.utf8)), confinement: RepositoryConfinement(repository: try RepositoryPath("krz/app")),
+            registry: BuiltinPlugins.registry, fetcher: ShippedBase(text: shipped))
+    }
+}
+
+/// Serves `text` as whatever file `extends:` names.
+private struct ShippedBase: RuleFileFetcher {
+    var text: String
+
+    func fetch(_ reference: RuleFileReference) async -> Result<[UInt8], RuleFileFetchFailure> {
+        .success(Array(text.utf8))
     }
 }
