@@ -95,4 +95,21 @@ enum CommandValidation {
         guard digits.utf8.count == 6, digits.allSatisfy(\.isHexDigit) else { throw .invalidColor(color) }
         return digits.lowercased()
     }
+
+    /// A path in a repository as `repo cat` and `repo tree` take it (`cleanRepoPath` in gitbay's
+    /// `internal/control/read.go`): no `..` step, and no leading `--`, which `readArgs` reads as
+    /// an unknown flag; empty only where `allowingRoot` (the tree's root).
+    static func filePath(_ path: String, allowingRoot: Bool = false) throws(GitbayCommandError) -> String {
+        let steps = path.split(separator: "/")
+        guard allowingRoot || !steps.filter({ $0 != "." }).isEmpty, !steps.contains(".."), !path.hasPrefix("--")
+        else { throw .invalidFilePath(path) }
+        return path
+    }
+
+    /// A ref `--ref` takes: any word git resolves, but not empty and not one a parser could take for
+    /// a flag.
+    static func ref(_ ref: String) throws(GitbayCommandError) -> String {
+        guard !ref.isEmpty, !ref.hasPrefix("-") else { throw .invalidRef(ref) }
+        return ref
+    }
 }

@@ -43,6 +43,10 @@ public enum GitbayCommandError: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedStatusState(String)
     /// A commit that is not 4 to 40 hex digits.
     case invalidCommit(String)
+    /// A path in a repository gitbay would refuse (empty, leaving the repository) or read as a flag.
+    case invalidFilePath(String)
+    /// A ref that is empty or would be read as a flag.
+    case invalidRef(String)
 
     public var description: String {
         switch self {
@@ -88,6 +92,10 @@ public enum GitbayCommandError: Error, Sendable, Hashable, CustomStringConvertib
             "status set --state accepts pending, success, failure or error, got '\(state)'"
         case .invalidCommit(let sha):
             "a commit is 4 to 40 hex digits, got '\(sha)'"
+        case .invalidFilePath(let path):
+            "a file path must name something inside the repository and not start with '--', got '\(path)'"
+        case .invalidRef(let ref):
+            "a ref must be non-empty and not start with '-', got '\(ref)'"
         }
     }
 }

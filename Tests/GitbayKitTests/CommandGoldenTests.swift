@@ -12,7 +12,7 @@ import Testing
             #expect(!sample.control.argv.contains { $0.hasPrefix("--") && $0.contains("=") }, "\(sample.name)")
         }
         let covered = Set(samples.map(\.name))
-        #expect(covered.count == 37)
+        #expect(covered.count == 39)
     }
 
     @Test func effectsSplitReadsFromWrites() throws {
@@ -20,6 +20,7 @@ import Testing
             "IssueListCommand", "IssueQueryCommand", "IssueShowCommand", "MergeRequestListCommand",
             "MergeRequestQueryCommand", "MergeRequestShowCommand", "MergeRequestRevisionsCommand", "BuildListCommand",
             "LabelListCommand", "MilestoneListCommand", "RepoListCommand", "RepoShowCommand", "RepoRefsCommand",
+            "RepoCatCommand", "RepoTreeCommand",
             "RepoDepsStatusCommand",
             "WhoAmICommand", "FeedCommand", "WebhookListCommand", "WebhookDeliveriesCommand", "RepoAccessListCommand",
         ]

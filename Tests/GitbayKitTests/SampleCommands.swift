@@ -70,6 +70,11 @@ struct SampleCommand: Sendable, CustomStringConvertible {
                 try RepoListCommand(cursor: "cmVwbw"), ["repo", "list", "--limit", "200", "--cursor", "cmVwbw"]),
             SampleCommand(RepoShowCommand(repository: repo), ["repo", "show", "krz/gitbay"]),
             SampleCommand(RepoRefsCommand(repository: repo), ["repo", "refs", "krz/gitbay"]),
+            SampleCommand(
+                try RepoCatCommand(repository: repo, path: ".gitbay/bot.yml", ref: "0123abcd"),
+                ["repo", "cat", "krz/gitbay", ".gitbay/bot.yml", "--ref", "0123abcd"]),
+            SampleCommand(
+                try RepoTreeCommand(repository: repo, path: ".gitbay"), ["repo", "tree", "krz/gitbay", ".gitbay"]),
             SampleCommand(RepoDepsStatusCommand(repository: repo), ["repo", "deps", "status", "krz/gitbay"]),
             SampleCommand(WhoAmICommand(), ["whoami"]),
             SampleCommand(WebhookListCommand(repository: repo), ["webhook", "list", "krz/gitbay"]),

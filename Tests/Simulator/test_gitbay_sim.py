@@ -1340,8 +1340,8 @@ class CommitStateFileTests(unittest.TestCase):
 
 
 class ReadRegistryTests(unittest.TestCase):
-    """The registry copy's rows of `mr diff` (control/mr.go init) and `repo refs` (control/read.go
-    init) against the simulated commands, and `repo cat`/`repo tree` known and read-only."""
+    """The registry copy's rows of `mr diff` (control/mr.go init), `repo refs`, `repo cat` and `repo
+    tree` (control/read.go init) against the simulated commands."""
 
     def test_the_rows_match_the_simulated_commands(self):
         path = os.path.join(HERE, "..", "GitbayKitTests", "Fixtures", "gitbay-registry.json")
@@ -1354,6 +1354,11 @@ class ReadRegistryTests(unittest.TestCase):
                              (spec.read_only, spec.reads_stdin, spec.parser, []))
             self.assertEqual(entry["server_positional_check"], spec.check)
             self.assertEqual(entry["positional_count"], {"min": spec.pos[0], "max": spec.pos[1]})
-        for name in ("repo cat", "repo tree"):
+        # Their rows (readArgs: --ref the one flag, read-only) against the simulator's read_args.
+        for name, positionals in (("repo cat", (2, 2)), ("repo tree", (1, 2))):
             self.assertIn(name, registry["known_paths"])
             self.assertTrue(gitbay_sim.is_read_only(tuple(name.split())))
+            entry = next(c for c in registry["commands"] if c["path"] == name)
+            self.assertEqual((entry["read_only"], entry["reads_stdin"], entry["parser"]), (True, False, "read_args"))
+            self.assertEqual([f["name"] for f in entry["flags"]], ["--ref"])
+            self.assertEqual((entry["positional_count"]["min"], entry["positional_count"]["max"]), positionals)
