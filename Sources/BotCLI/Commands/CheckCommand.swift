@@ -1,6 +1,8 @@
 import ArgumentParsing
 import Foundation
+import GitbayClient
 import GitbayKit
+import GitbayPorts
 import RuleEngine
 import YAML
 
@@ -26,6 +28,11 @@ struct CheckCommand: BotCommand {
     static let base = OptionSpec.repeatable(
         "base", valueName: "owner/name=dir",
         help: "With --repository: read the files extends: names in that repository from this local checkout.")
+    static let readBases = OptionSpec.flag(
+        "read-bases",
+        help:
+            "With --repository: read what extends: names from the server (--url, the token) where --base "
+            + "gives no checkout.")
     static let format = TypedOption<OutputFormat>(
         .value(
             "format", valueName: "format", help: "How to print the result.", allowedValues: ["text", "json"],
@@ -45,13 +52,17 @@ struct CheckCommand: BotCommand {
             when the configuration and the rules are valid, and 78 when any error was found or a folder \
             holds no rule files. With --repository it checks a repository's own rules file instead \
             (.gitbay/bot.yml unless files are given) as the bot takes it: each rule acting on that \
-            repository only, and none using an action the configuration's repository_rules: forbid lists.
+            repository only, and none using an action the configuration's repository_rules: forbid lists; \
+            the files its extends: names are read from --base checkouts or, with --read-bases, the server.
             """,
         options: [
             format.spec,
             scope,
             repository.spec,
             base,
+            readBases,
+            SharedOptions.url,
+            SharedOptions.tokenFile.spec,
             SharedOptions.config.spec,
             insecure,
         ],
@@ -69,6 +80,8 @@ struct CheckCommand: BotCommand {
     let repository: RepositoryPath?
     /// `--base`: where the files `extends:` names are read from.
     let fetcher: LocalRuleFileFetcher
+    /// `--read-bases`: the files no `--base` gives are read from the server.
+    let readsBases: Bool
 
     init(_ invocation: Invocation, context: CommandContext) throws(CommandFailure) {
         self.invocation = invocation
@@ -82,8 +95,10 @@ struct CheckCommand: BotCommand {
                 "--scope and --repository cannot go together: a repository's own rules act on it only", code: .usage)
         }
         fetcher = LocalRuleFileFetcher(checkouts: try Self.checkouts(invocation.values(Self.base.name)))
-        if repository == nil, !fetcher.checkouts.isEmpty {
-            throw CommandFailure("--base reads what a repository's file extends: give --repository too", code: .usage)
+        readsBases = invocation.flag(Self.readBases)
+        if repository == nil, !fetcher.checkouts.isEmpty || readsBases {
+            throw CommandFailure(
+                "--base and --read-bases read what a repository's file extends: give --repository too", code: .usage)
         }
         if repository != nil, invocation.positionals(SharedOptions.rules.name).count > 1 {
             throw CommandFailure("--repository checks one file, the repository's own", code: .usage)
@@ -148,7 +163,12 @@ struct CheckCommand: BotCommand {
                 file,
                 confinement: RepositoryConfinement(
                     repository: repository, forbiddenActions: settings.forbiddenRepositoryActions),
-                registry: registry, defaultSchedule: settings.schedule, fetcher: fetcher)
+                registry: registry, defaultSchedule: settings.schedule,
+                fetcher: CheckBaseFetcher(
+                    local: fetcher,
+                    forge: readsBases
+                        ? ForgeRuleFileFetcher(
+                            client: try ForgeConnection.client(settings, access: .readOnly, console: console)) : nil))
         } else {
             ruleSet = RuleSet.load(
                 files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)

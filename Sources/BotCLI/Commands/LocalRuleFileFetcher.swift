@@ -12,12 +12,25 @@ struct LocalRuleFileFetcher: RuleFileFetcher {
         guard let folder = checkouts[reference.repository] else {
             return .failure(
                 RuleFileFetchFailure(
-                    "check reads it from a local checkout: pass --base \(reference.repository)=DIR"))
+                    "check reads it from a local checkout (--base \(reference.repository)=DIR) or, with "
+                        + "--read-bases, from the server"))
         }
         let path = (folder as NSString).appendingPathComponent(reference.path)
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(RuleFileFetchFailure("no file \(path) to read"))
         }
         return .success([UInt8](data))
+    }
+}
+
+/// `check`'s reader of what `extends:` names: the local checkout `--base` gives for a repository,
+/// else, with `--read-bases`, the forge.
+struct CheckBaseFetcher: RuleFileFetcher {
+    var local: LocalRuleFileFetcher
+    var forge: (any RuleFileFetcher)?
+
+    func fetch(_ reference: RuleFileReference) async -> Result<[UInt8], RuleFileFetchFailure> {
+        guard let forge, local.checkouts[reference.repository] == nil else { return await local.fetch(reference) }
+        return await forge.fetch(reference)
     }
 }

@@ -109,7 +109,7 @@ import Testing
         #expect(
             unread.error.hasPrefix(
                 "\(file):1:10: error: extends: cannot read krz/.gitbay:base.yml: check reads it from a local "
-                    + "checkout: pass --base krz/.gitbay=DIR\n"))
+                    + "checkout (--base krz/.gitbay=DIR) or, with --read-bases, from the server\n"))
     }
 
     /// `plan` stops on it as `check` does, before reading anything: the typo would let `clsoe`'s
@@ -128,7 +128,10 @@ import Testing
 
     @Test(arguments: [
         (["--repository", "krz"], "error: --repository takes a repository, owner/name, not 'krz'\n"),
-        (["--base", "krz/.gitbay=."], "error: --base reads what a repository's file extends: give --repository too\n"),
+        (
+            ["--base", "krz/.gitbay=."],
+            "error: --base and --read-bases read what a repository's file extends: give --repository too\n"
+        ),
         (["--repository", "krz/app", "--base", "krz"], "error: --base takes owner/name=DIR, not 'krz'\n"),
         (["--repository", "krz/app", "a.yml", "b.yml"], "error: --repository checks one file, the repository's own\n"),
         (

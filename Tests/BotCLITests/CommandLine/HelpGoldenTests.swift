@@ -55,9 +55,10 @@ import Testing
         --repository it checks a repository's own rules file instead (.gitbay/bot.yml
         unless files are given) as the bot takes it: each rule acting on that
         repository only, and none using an action the configuration's repository_rules:
-        forbid lists.
+        forbid lists; the files its extends: names are read from --base checkouts or,
+        with --read-bases, the server.
 
-        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
+        USAGE: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--read-bases] [--url <url>] [--token-file <file>] [--config <file>] [--allow-insecure-http] [<rules> ...]
 
         ARGUMENTS:
           <rules>                 Rule files or folders (default: rules: in the
@@ -74,6 +75,13 @@ import Testing
                                   the configuration's repository_rules:.
           --base <owner/name=dir> With --repository: read the files extends: names in
                                   that repository from this local checkout.
+          --read-bases            With --repository: read what extends: names from the
+                                  server (--url, the token) where --base gives no
+                                  checkout.
+          --url <url>             The gitbay server (default: $GITBAY_URL, then url:,
+                                  then https://gitbay.org).
+          --token-file <file>     Read the API token from this file (default:
+                                  $GITBAY_TOKEN, $GITBAY_TOKEN_FILE, token_file:).
           --config <file>         Read settings from this file (default: gitbay-bot.yml
                                   in the working directory, if present).
           --allow-insecure-http   Take a plain http:// url: to a host that is not this
@@ -116,7 +124,7 @@ import Testing
         #expect(
             result.error == """
                 Error: Unknown option '--formt'. Did you mean '--format'?
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--read-bases] [--url <url>] [--token-file <file>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -130,7 +138,7 @@ import Testing
             result.error == """
                 Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.
                 Help:  --format <format>  How to print the result.
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--read-bases] [--url <url>] [--token-file <file>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
@@ -156,7 +164,7 @@ import Testing
         #expect(
             result.error == """
                 Error: --scope: a scope takes only repo: and owner: terms, not 'krz'
-                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--config <file>] [--allow-insecure-http] [<rules> ...]
+                Usage: gitbay-bot check [--format <format>] [--scope <query>] [--repository <owner/name>] [--base <owner/name=dir> ...] [--read-bases] [--url <url>] [--token-file <file>] [--config <file>] [--allow-insecure-http] [<rules> ...]
                   See 'gitbay-bot check --help' for more information.
 
                 """)
