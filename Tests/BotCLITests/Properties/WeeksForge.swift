@@ -26,26 +26,8 @@ enum WeeksForge {
     /// clock (it takes no `--now`), and must never see the forge's times in its future.
     static let start = Date(timeIntervalSince1970: 1_790_845_200)  // 2026-10-01T09:00:00Z
 
-    /// The needs-info pair of docs/recipes.md (as BotsAccountJourneyTests has it), on every
-    /// repository of krz.
-    static let waitingRules = """
-        scope: owner:krz
-        rules:
-          - name: remind-author
-            on: issues
-            when: [state = open, labels has needs-info, waiting_on = author, quiet > 7d]
-            do:
-              - comment: "@{{ author }}: could you answer the question above?"
-          - name: close-no-answer
-            on: issues
-            when:
-              - state = open
-              - labels has needs-info
-              - waiting_on = author
-              - quiet > 7d
-              - comment_age.remind-author > 7d
-            do: [comment: "Closing: no answer.", close]
-        """
+    /// The needs-info pair of docs/recipes.md, on every repository of krz.
+    static let waitingRules = NeedsInfoRules.file(scope: "owner:krz")
 
     /// A folder holding the shipped stale-issues rules, the stack-status example and the
     /// needs-info pair, and beside it a configuration naming ci-bot in `bots:`.

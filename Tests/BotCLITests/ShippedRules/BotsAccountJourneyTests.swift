@@ -7,24 +7,7 @@ private let day = JourneyForge.day
 private let ciToken = "gb_" + String(repeating: "c", count: 64)
 
 /// A reminder, and the close a week after it when the author stays silent (docs/recipes.md).
-private let rules = """
-    scope: repo:krz/app
-    rules:
-      - name: remind-author
-        on: issues
-        when: [state = open, labels has needs-info, waiting_on = author, quiet > 7d]
-        do:
-          - comment: "@{{ author }}: could you answer the question above?"
-      - name: close-no-answer
-        on: issues
-        when:
-          - state = open
-          - labels has needs-info
-          - waiting_on = author
-          - quiet > 7d
-          - comment_age.remind-author > 7d
-        do: [comment: "Closing: no answer.", close]
-    """
+private let rules = NeedsInfoRules.file(scope: "repo:krz/app")
 
 /// krz/app#5: needs-info, a maintainer's question 16 days old and the bot's marked reminder 9
 /// days old; the author said nothing since.
