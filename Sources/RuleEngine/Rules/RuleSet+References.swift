@@ -58,18 +58,6 @@ extension RuleSet {
         }
     }
 
-    /// The `on:` of each named rule, as its file writes it (the first, for a name given twice),
-    /// read from the YAML itself as ``ruleReferences(in:registry:)`` reads the names.
-    static func ruleKinds(in root: Node) -> [(name: String, on: String)] {
-        guard case .sequence(let rules)? = value(of: "rules", in: root)?.content else { return [] }
-        return rules.compactMap { rule in
-            guard let name = value(of: "name", in: rule)?.scalar, let on = value(of: "on", in: rule)?.scalar else {
-                return nil
-            }
-            return (name, on)
-        }
-    }
-
     /// A rule named through a field family that no rule of the set has, or that acts on another
     /// kind of item, is an error at the name.
     ///

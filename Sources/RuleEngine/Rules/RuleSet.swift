@@ -43,14 +43,15 @@ public struct RuleSet: Sendable {
             sources[file.path] = file.bytes
             do {
                 let root = try YAML.compose(bytes: file.bytes, file: file.path)
-                let fileNames = ruleNames(in: root)
+                let heads = ruleHeads(in: root)
+                let fileNames = heads.map(\.name)
                 names += fileNames
                 layers.names[index] = fileNames
                 let fileCommands = givenCommands(in: root)
                 commands += fileCommands
                 layerOfCommand += Array(repeating: index, count: fileCommands.count)
                 references += ruleReferences(in: root, registry: registry)
-                kinds += ruleKinds(in: root)
+                kinds += heads.compactMap { head in head.on.map { (head.name.value, $0) } }
                 diagnostics += emptyRuleList(in: root)
                 let decoder = YAMLDecoder()
                 let source = try decoder.decode(RuleFileSource.self, from: root)
@@ -104,14 +105,21 @@ public struct RuleSet: Sendable {
         }
     }
 
-    /// The `name:` of each rule in a composed file, read from the YAML itself rather than from
-    /// the compiled rules, so a rule with mistakes of its own (or a file whose other keys are
-    /// wrong) still has its name compared with the others'.
-    private static func ruleNames(in root: Node) -> [Located<String>] {
+    /// A rule's `name:` and `on:` as written in a composed file.
+    struct RuleHead {
+        var name: Located<String>
+        /// The item kind as written, whether or not a plugin offers it.
+        var on: String?
+    }
+
+    /// The `name:` and `on:` of each rule in a composed file, in one walk, read from the YAML
+    /// itself rather than from the compiled rules, so a rule with mistakes of its own (or a file
+    /// whose other keys are wrong) still has its name compared with the others'.
+    private static func ruleHeads(in root: Node) -> [RuleHead] {
         guard case .sequence(let rules)? = value(of: "rules", in: root)?.content else { return [] }
         return rules.compactMap { rule in
             guard let name = value(of: "name", in: rule), let text = name.scalar, !name.isNull else { return nil }
-            return Located(text, at: name.location)
+            return RuleHead(name: Located(text, at: name.location), on: value(of: "on", in: rule)?.scalar)
         }
     }
 
