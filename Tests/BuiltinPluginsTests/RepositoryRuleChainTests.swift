@@ -88,6 +88,15 @@ private struct InMemoryFetcher: RuleFileFetcher {
         #expect(set.rules.isEmpty)
     }
 
+    @Test func disablingWithoutExtendsSaysThereIsNothingToSwitchOff() async throws {
+        let set = try await load("disable: [x]\nrules: []\n")
+        #expect(
+            set.diagnostics.filter { $0.severity == .error }.map(\.description) == [
+                ".gitbay/bot.yml:1:11: error: disable: switches off rules of the files this one extends, and it "
+                    + "extends none (add 'extends: owner/name:path', or drop 'x')"
+            ])
+    }
+
     @Test func aBaseIsHeldToTheRepositoryAndTheOperatorsForbidsAtItsOwnPlaces() async throws {
         let set = try await load(
             "extends: krz/.gitbay:base.yml\n",

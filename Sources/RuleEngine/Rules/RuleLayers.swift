@@ -30,6 +30,11 @@ struct RuleLayers {
         disabled.keys.sorted().flatMap { file in
             let earlier = Set(names.filter { $0.key < file }.flatMap { $0.value.map(\.value) })
             return (disabled[file] ?? []).filter { !earlier.contains($0.value) }.map { entry -> Diagnostic in
+                guard !names.filter({ $0.key < file }).isEmpty else {
+                    return .error(
+                        "disable: switches off rules of the files this one extends, and it extends none "
+                            + "(add 'extends: owner/name:path', or drop '\(entry.value)')", at: entry.location)
+                }
                 let hint = Suggestion.closest(to: entry.value, among: earlier).map { "; did you mean '\($0)'?" } ?? ""
                 return .error(
                     "disable: no rule '\(entry.value)' in the files this one extends\(hint)", at: entry.location)
