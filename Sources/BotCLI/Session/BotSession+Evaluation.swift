@@ -40,19 +40,22 @@ extension BotSession {
             settings, access: command == nil ? .readOnly : .readWrite,
             stateUse: command == nil ? .planning : .applying, context: planning.context)
         let input = planning.input
-        let judged = try await session.judging {
-            try await session.judge(
-                rules, reading: .run(readAll: input.readAll, noCache: input.noCache), now: input.now?.date ?? Date())
+        return try await session.closing { () async throws(CommandFailure) -> Evaluation in
+            let judged = try await session.judging {
+                try await session.judge(
+                    rules, reading: .run(readAll: input.readAll, noCache: input.noCache),
+                    now: input.now?.date ?? Date())
+            }
+            if input.verbose { session.sayReads(judged.report) }
+            port.show(judged.plan, session: session)
+            var evaluation = Evaluation(settings: settings, rules: rules, plan: judged.plan, session: session)
+            if let command {
+                evaluation.applied = try await session.execute(
+                    judged.plan, command: command, frozenNow: input.now != nil ? judged.plan.evaluatedAt : nil,
+                    activity: ActivityHistory(of: judged.state))
+            }
+            return evaluation
         }
-        if input.verbose { session.sayReads(judged.report) }
-        port.show(judged.plan, session: session)
-        var evaluation = Evaluation(settings: settings, rules: rules, plan: judged.plan, session: session)
-        if let command {
-            evaluation.applied = try await session.execute(
-                judged.plan, command: command, frozenNow: input.now != nil ? judged.plan.evaluatedAt : nil,
-                activity: ActivityHistory(of: judged.state))
-        }
-        return evaluation
     }
 
     /// Does the work of `explain`: the settings and the rules, the item read whole (from the
@@ -72,8 +75,11 @@ extension BotSession {
             // the item, so `quiet` and `label_age` explain as the run judged them.
             let session = try await open(settings, access: .readOnly, stateUse: .planning, context: planning.context)
             let now = planning.input.now?.date ?? Date()
-            state = try await session.judging {
-                try await session.read(rules, reading: .item(item), guards: settings.evaluationOptions, now: now).state
+            state = try await session.closing { () async throws(CommandFailure) -> ForgeState in
+                try await session.judging {
+                    try await session.read(rules, reading: .item(item), guards: settings.evaluationOptions, now: now)
+                        .state
+                }
             }
             source = session.client.configuration.baseURL.absoluteString
         }
@@ -91,7 +97,9 @@ extension BotSession {
         let session = try await open(
             settings, client: client, planFor: plan.me, stateUse: .applying, registry: context.registry,
             control: context.control, console: context.console)
-        return try await session.execute(plan, command: "apply").code
+        return try await session.closing { () async throws(CommandFailure) -> BotExitCode in
+            try await session.execute(plan, command: "apply").code
+        }
     }
 
     /// The guards, the read `reading` asks for at `now`, and the plan of `rules` on what it read,
@@ -113,6 +121,19 @@ extension BotSession {
             client: try ForgeConnection.client(
                 settings, access: access, console: context.console, control: context.control),
             stateUse: stateUse, registry: context.registry, control: context.control, console: context.console)
+    }
+
+    /// What `body` answers, with the store closed after it however it ended: the state lock goes
+    /// when the command's work is done, though the command keeps the session for its report.
+    func closing<Value>(_ body: () async throws(CommandFailure) -> Value) async throws(CommandFailure) -> Value {
+        do {
+            let value = try await body()
+            await store.close()
+            return value
+        } catch {
+            await store.close()
+            throw error
+        }
     }
 
     /// What `body` judged, its failure the command's: the server's error by its URL.

@@ -78,6 +78,8 @@ struct Watcher {
             group.cancelAll()
             return ended
         }
+        // The drain is done (the group waited for it): nothing more goes to the store.
+        await session.store.close()
         return try ended.get()
     }
 

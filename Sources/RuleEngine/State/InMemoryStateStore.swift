@@ -31,6 +31,9 @@ public final class InMemoryStateStore: StateStore {
         state.withLock { $0.journal }
     }
 
+    /// Nothing to let go of: the store holds no file.
+    public func close() async {}
+
     /// Appends `entry`; an intent drops its item's cached detail.
     public func record(_ entry: JournalEntry) {
         state.withLock { state in

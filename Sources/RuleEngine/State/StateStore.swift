@@ -10,6 +10,14 @@ import Foundation
 /// reading files, so the storage (SQLite in the `StateDatabase` module, ``InMemoryStateStore`` in
 /// tests) can change without touching the rules or the applier.
 public protocol StateStore: ApplyJournal, ReadCache, ActivityLog, DeliveryLog {
+    /// Lets go of what the store holds (its files, its lock) once the work already asked of it is
+    /// done; anything asked afterwards fails.
+    ///
+    /// A command closes its store when its work is done rather than leave it to whenever the last
+    /// reference goes, so a second command in the same process (`watch`, tests, a library's user)
+    /// never meets the first one's lock.
+    func close() async
+
     /// The actions earlier runs left unfinished: exactly what ``UnfinishedAction/find(in:)`` answers
     /// over the whole journal.
     func unfinishedActions() async throws -> [UnfinishedAction]
