@@ -290,6 +290,8 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
         let before = try applied(simulator).count
         let stop = random.chance(1.0 / 3.0)
         let result: (code: Int32, output: String)
+        // What the run said on stderr, for the message of a step that fails (it once ended 75 unsaid).
+        var said = ""
         if stop {
             let after = Int.random(in: 0...2, using: &random)
             try await simulator.control(#"{"faults": ["hold,method=POST,after=\#(after),times=1"]}"#)
@@ -308,9 +310,11 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
             task.cancel()
             try await simulator.control(#"{"faults": [], "release": 1}"#)
             result = (await task.value, console.output)
+            said = console.error
         } else {
             let ran = await runBot(arguments, environment: ["GITBAY_TOKEN": simulator.token])
             result = (ran.code, ran.output)
+            said = ran.error
         }
         let sent = Array(try applied(simulator).dropFirst(before))
         #expect(sent.count <= cap, "\(context): \(sent)")
@@ -319,7 +323,7 @@ private func outcome(_ simulator: SimulatorProcess) async throws -> [String] {
             let labelled = sent.filter { $0.hasSuffix("--add stale") }.map { $0.split(separator: " ")[3] }
             let noticed = sent.filter { $0.contains(" comment ") && !$0.contains("close") }
             #expect(Set(labelled).isSubset(of: Set(noticed.map { $0.split(separator: " ")[3] })), "\(context): \(sent)")
-            #expect([0, 3].contains(result.code), "\(context): \(result.output)")
+            #expect([0, 3].contains(result.code), "\(context): \(result.output)\(said)")
         }
         return !stop && result.code == 0 && result.output.hasSuffix("nothing to do\n")
     }
