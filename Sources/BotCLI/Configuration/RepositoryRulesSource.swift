@@ -36,10 +36,3 @@ struct RepositoryRulesSource: Decodable, Sendable {
         }
     }
 }
-
-extension PluginRegistry {
-    /// Every action name of every kind, for checking the configuration's `repository_rules.forbid`.
-    var actionNames: Set<String> {
-        Set(kinds.flatMap { actions(for: $0).map(\.name) })
-    }
-}

@@ -235,4 +235,10 @@ public struct PluginRegistry: Sendable {
     public func actions(for kind: ItemKind) -> [ActionDefinition] {
         (actionsByKind[kind] ?? [:]).values.sorted { $0.name < $1.name }
     }
+
+    /// Every action name of every kind: what an operator may forbid in repository rules
+    /// (`repository_rules.forbid`).
+    public var actionNames: Set<String> {
+        Set(actionsByKind.values.flatMap(\.keys))
+    }
 }
