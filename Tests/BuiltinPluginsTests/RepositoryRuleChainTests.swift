@@ -159,6 +159,23 @@ private struct InMemoryFetcher: RuleFileFetcher {
             ])
     }
 
+    /// A billion laughs in a base: refused by the YAML layer's node cap at the alias that passes it,
+    /// in the base, and nothing of the chain is used.
+    @Test func aYAMLBombInABaseIsAnErrorAtTheAliasThatExpandsIt() async throws {
+        var bomb = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+        for level in 1..<10 {
+            bomb.append(
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]")
+        }
+        bomb.append("rules: *a9")
+        let set = try await load(
+            "extends: krz/a:bomb.yml\n", bases: ["krz/a:bomb.yml": bomb.joined(separator: "\n") + "\n"])
+        #expect(set.rules.isEmpty)
+        #expect(set.diagnostics.count == 1)
+        #expect(set.diagnostics.first?.location.file == "krz/a:bomb.yml")
+        #expect(set.diagnostics.first?.message.contains("expands the document beyond 100000 nodes") == true)
+    }
+
     @Test func theOperatorsFilesTakeNeitherExtendsNorDisable() {
         let set = RuleSet.load(
             files: [("rules.yml", Array("scope: owner:krz\nextends: krz/a:b.yml\ndisable: [x]\nrules: []\n".utf8))],

@@ -3,7 +3,9 @@ import Timekeeping
 
 /// The real clock's two promises the client and the watcher lean on: a deadline already passed
 /// costs no wait, and a cancel ends a long wait at once.
-@Suite struct SystemClockTests {
+///
+/// Time-limited, so a wait that does not end as promised fails the suite rather than hang it.
+@Suite(.timeLimit(.minutes(1))) struct SystemClockTests {
     @Test func aPassedDeadlineReturnsAtOnceAndReadingsNeverGoBack() async throws {
         let clock = SystemClock()
         let first = clock.now

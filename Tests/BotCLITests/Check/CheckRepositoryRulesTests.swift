@@ -112,6 +112,18 @@ import Testing
                     + "checkout (--base krz/.gitbay=DIR) or, with --read-bases, from the server\n"))
     }
 
+    /// A folder given with --repository holding more than one rule file is a usage error: the
+    /// repository's rules are one file.
+    @Test func aFolderOfSeveralFilesIsAUsageError() async throws {
+        let folder = try checkout(rules: Self.rules)
+        try Self.rules.write(
+            to: folder.appendingPathComponent(".gitbay/more.yml"), atomically: true, encoding: .utf8)
+        let gitbay = folder.appendingPathComponent(".gitbay").path
+        let result = await runBot(["check", "--repository", "krz/app", gitbay])
+        #expect(result.code == 64)
+        #expect(result.error == "error: --repository checks one file, the repository's own, and \(gitbay) holds 2\n")
+    }
+
     /// `plan` stops on it as `check` does, before reading anything: the typo would let `clsoe`'s
     /// action through in whatever reads repository rules.
     @Test func planStopsOnTheSameMistake() async throws {
