@@ -3,8 +3,17 @@
 # packages that are missing (Scripts/install-deps.sh), then format lint, the Python tests (the
 # simulator's and the set-up scripts', beside the Swift build with warnings as errors) and every
 # Swift test.
+#
+# --deep tries every seed of the property tests (GITBAY_DEEP_TESTS=1), as CI does (.ci/run);
+# by default a quick set of them (Tests/GitbayTestSupport/TestDepth.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+    "") ;;
+    --deep) export GITBAY_DEEP_TESTS=1 ;;
+    *) echo "usage: Scripts/test.sh [--deep]" >&2; exit 64 ;;
+esac
 
 Scripts/install-deps.sh --tests
 

@@ -12,7 +12,7 @@ private let simulatorOptions = ["--clock", "frozen", "--time-scale", "1000", "--
 /// Reading guards first leaves unread only what a guard holds back whatever it says: the entries
 /// that act and their commands are those of a full read, under any guards.
 @Suite struct GuardedReadTests {
-    @Test(arguments: [1, 2, 3])
+    @Test(arguments: TestDepth.seeds(quick: [1], deep: [1, 2, 3]))
     func whatActsIsWhatAFullReadActsOnUnderAnyGuards(seed: Int) async throws {
         let file = Scratch.url("guarded-\(seed)-\(UUID()).json")
         try await ForgeGenerator.write(to: file, repos: 2, issues: 80, mergeRequests: 16, builds: 24, seed: seed)

@@ -30,7 +30,7 @@ private func difference(_ a: [PlanEntry], _ b: [PlanEntry]) -> String {
     /// 4 forges × 50 steps: each step is a random run of other people's activity and a jump of
     /// the clock, sometimes the bot applying its plan (its own writes must reach the cache too),
     /// then three reads: warm with guards, cold with `--no-cache --read-all`, warm with `--read-all`.
-    @Test(arguments: [11, 12, 13, 14])
+    @Test(arguments: TestDepth.seeds(quick: [11], deep: [11, 12, 13, 14]))
     func warmRunsActAsColdFullRunsDoAfterAnyActivity(seed: Int) async throws {
         let file = Scratch.url("incremental-\(seed)-\(UUID()).json")
         try await ForgeGenerator.write(to: file, repos: 2, issues: 30, mergeRequests: 10, builds: 12, seed: seed)

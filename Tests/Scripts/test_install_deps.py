@@ -380,6 +380,19 @@ class SetUpCommandTests(unittest.TestCase):
         self.assertEqual(machine.calls("swift")[-2:], ["swift build --build-tests -Xswiftc -warnings-as-errors",
                                                       "swift test --skip-build --parallel"])
 
+    def test_deep_tries_every_seed_and_another_word_is_a_usage_error(self):
+        machine = self.machine()
+        # The swift stand-in says whether the tests it runs would try every seed.
+        machine.stub("swift", 'echo "deep=${GITBAY_DEEP_TESTS:-}" >>"$STUB_LOG"')
+        self.assertEqual(machine.run("test.sh", "--deep").returncode, 0)
+        with open(machine.log) as f:
+            self.assertIn("deep=1", f.read().splitlines())
+        wrong = self.machine()
+        result = wrong.run("test.sh", "--seeds")
+        self.assertEqual(result.returncode, 64)
+        self.assertIn("usage: Scripts/test.sh [--deep]", result.stderr)
+        self.assertEqual(wrong.calls("apt-get", "swift", "python3"), [])
+
     def test_a_failed_install_stops_the_demo_before_the_build(self):
         machine = self.machine()
         machine.environment["STUB_APT_EXIT"] = "100"

@@ -62,7 +62,7 @@ private func build(_ number: Int, of mergeRequest: Int) -> String {
 /// - nothing is left to do: a plan of the same rules sends nothing;
 /// - a merged merge request was merged at a head a writer gave `/merge` on.
 @Suite(.serialized) struct CommandPropertyTests {
-    @Test(arguments: Array(1...20) as [UInt64])
+    @Test(arguments: TestDepth.seeds(quick: [2, 3, 11, 17], deep: Array(1...20)) as [UInt64])
     func everyCommandIsAnsweredOnceAndNoMergeTakesAnUnseenHead(seed: UInt64) async throws {
         var scenario = Scenario(seed: seed)
         // The rate limits are gitbay's own business here (RateLimitTests); a run waiting out a

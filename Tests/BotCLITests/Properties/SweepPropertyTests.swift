@@ -31,16 +31,17 @@ private func entries(_ json: String) throws -> (pending: Set<Obligation>, held: 
     return (pending, held)
 }
 
-/// Over 200 scheduled runs (ten sweep periods), with other people acting on the forge between
-/// them, every entry a full read would act on is acted on (it leaves the full read's plan), or a
-/// guard holds it, within a period and a step: the sweep delays, it never loses. (With the
-/// sweep's share and its period-old reads taken out, entries wait 22 steps and more, and this
-/// fails; change detection alone is `SweepJourneyTests`' and `RepositorySweepTests`'.)
+/// Over 60 scheduled runs (three sweep periods; 200, ten periods, in a deep run), with other
+/// people acting on the forge between them, every entry a full read would act on is acted on (it
+/// leaves the full read's plan), or a guard holds it, within a period and a step: the sweep
+/// delays, it never loses. (With the sweep's share and its period-old reads taken out, entries
+/// wait 22 steps and more, and this fails at either length; change detection alone is
+/// `SweepJourneyTests`' and `RepositorySweepTests`'.)
 @Suite struct SweepPropertyTests {
     @Test func overOnePeriodOfRunsEveryEntryAFullReadWouldActOnIsActedOnOrHeld() async throws {
-        let steps = 200
+        let steps = TestDepth.isDeep ? 200 : 60
         let step = 60
-        // Ten periods of 20 steps: an entry a run lost would outlast one.
+        // Periods of 20 steps: an entry a run lost would outlast one.
         let periodSteps = 20
         let period = "\(periodSteps)m"
         let forge = Scratch.url("sweep-forge-\(UUID().uuidString).json")
@@ -96,7 +97,7 @@ private func entries(_ json: String) throws -> (pending: Set<Obligation>, held: 
                 #expect([0, 2].contains(run.code), "step \(index): \(run.error)")
             }
             // Entries did come and go: the runs met them, rather than nothing ever being asked.
-            #expect(met > 100)
+            #expect(met > steps / 2, "\(met) entries met in \(steps) runs")
             #expect(longest <= periodSteps + 1)
         }
     }

@@ -26,7 +26,7 @@ import Testing
 /// status its fresh read would not build (`Applier.moved` skipped: all six), and `apply` not
 /// re-checking the conditions (1, 3, 5).
 @Suite(.serialized) struct WeeksPropertyTests {
-    @Test(arguments: Array(1...6) as [UInt64])
+    @Test(arguments: TestDepth.seeds(quick: [1], deep: Array(1...6)) as [UInt64])
     func overWeeksNoNoticeIsPostedTwiceAndNoWriteMissesTheLastRead(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
         let start = try WeeksForge.state(using: &random)
