@@ -76,6 +76,22 @@ import YAML
         #expect(Fixtures.value("comment_age.mark", context) == .absent)
     }
 
+    /// Labels such as `kind/bug` and `priority:high` can be named after the dot.
+    @Test func aLabelWithASlashOrAColonCanBeNamed() throws {
+        let text = """
+            scope: owner:krz
+            rules:
+              - name: triaged
+                on: issues
+                when: [label_age.kind/bug > 1d, label_age.priority:high > 1d]
+                do: [close]
+            """
+        let set = RuleSet.load(files: [("r.yml", Array(text.utf8))], registry: Fixtures.registry)
+        #expect(set.diagnostics.isEmpty, "\(set.diagnostics)")
+        #expect(
+            set.rules.first?.condition.tests.map(\.field.name) == ["label_age.kind/bug", "label_age.priority:high"])
+    }
+
     @Test func rulesNameFamiliesAndAMissingNameIsAnError() throws {
         let good = """
             scope: owner:krz

@@ -64,7 +64,7 @@ private struct InMemoryFetcher: RuleFileFetcher {
 
             """, bases: ["krz/.gitbay:base.yml": Self.base])
         #expect(set.diagnostics.isEmpty, "\(set.diagnostics)")
-        #expect(set.rules.map(\.name) == ["mark-stale", "welcome", "triage"])
+        #expect(set.rules.map(\.name) == ["krz/app:mark-stale", "krz/app:welcome", "krz/app:triage"])
         #expect(set.rules.map(\.location.file) == ["krz/.gitbay:base.yml", ".gitbay/bot.yml", ".gitbay/bot.yml"])
         #expect(set.rules.allSatisfy { $0.scope.description == "repo:krz/app" }, "the bases act on the repository too")
     }
@@ -73,8 +73,8 @@ private struct InMemoryFetcher: RuleFileFetcher {
         let all = try await load("extends: krz/.gitbay:base.yml\n", bases: ["krz/.gitbay:base.yml": Self.base])
         let less = try await load(
             "extends: krz/.gitbay:base.yml\ndisable: [welcome]\n", bases: ["krz/.gitbay:base.yml": Self.base])
-        #expect(all.rules.map(\.name) == ["mark-stale", "close-stale", "welcome"])
-        #expect(less.rules.map(\.name) == ["mark-stale", "close-stale"])
+        #expect(all.rules.map(\.name) == ["krz/app:mark-stale", "krz/app:close-stale", "krz/app:welcome"])
+        #expect(less.rules.map(\.name) == ["krz/app:mark-stale", "krz/app:close-stale"])
     }
 
     @Test func disablingARuleNoBaseHasIsAnErrorWithTheClosestName() async throws {

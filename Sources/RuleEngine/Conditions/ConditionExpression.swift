@@ -84,13 +84,15 @@ private struct ConditionParser {
             return false
         }
         // After a dot a field family takes a label or a rule by name (`label_age.needs-info`,
-        // `label_age.P1`): rule names have hyphens, labels capitals.
+        // `label_age.P1`, `label_age.kind/bug`, `label_age.priority:high`): rule names have
+        // hyphens, labels capitals, slashes and colons, and a repository's rule goes by
+        // `owner/name:rule` once loaded (``RepositoryRuleNaming``).
         var named = false
         return text.unicodeScalars.allSatisfy { scalar in
             if scalar == "." { named = true }
             return scalar.properties.isLowercase || scalar.properties.numericType != nil
                 || "_.".unicodeScalars.contains(scalar)
-                || (named && (scalar == "-" || scalar.properties.isUppercase))
+                || (named && ("-/:".unicodeScalars.contains(scalar) || scalar.properties.isUppercase))
         } && !text.hasSuffix(".") && !text.contains("..")
     }
 

@@ -72,10 +72,11 @@ public struct RuleSet: Sendable {
                 diagnostics += error.diagnostics
             }
         }
-        if confinement != nil {
+        if let confinement {
             rules = zip(rules, layerOfRule).filter { !layers.isDropped($0.0.name, of: $0.1) }.map(\.0)
             commands = zip(commands, layerOfCommand).filter { !layers.isDropped($0.0.rule, of: $0.1) }.map(\.0)
             diagnostics += layers.duplicateNames() + layers.unknownDisabled()
+            rules = rules.map { RepositoryRuleNaming.qualify($0, in: confinement.repository, registry: registry) }
         } else {
             diagnostics += duplicateNames(names)
         }

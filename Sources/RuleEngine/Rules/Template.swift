@@ -26,7 +26,7 @@ public struct Template: Sendable, Hashable {
         Template(parts: [.text(text)])
     }
 
-    private init(parts: [Part]) {
+    init(parts: [Part]) {
         self.parts = parts
     }
 

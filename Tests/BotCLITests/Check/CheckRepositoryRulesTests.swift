@@ -64,7 +64,7 @@ import Testing
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(report["errors"] as? Int == 0)
-        #expect(report["rules"] as? [String] == ["stale"])
+        #expect(report["rules"] as? [String] == ["krz/app:stale"], "named as plans and markers name it")
     }
 
     @Test func aForbiddenNameThatIsNoActionIsAnErrorOfTheConfiguration() async throws {
