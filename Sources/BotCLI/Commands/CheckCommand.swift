@@ -162,13 +162,13 @@ struct CheckCommand: BotCommand {
             ruleSet = await RepositoryRuleChain.load(
                 file,
                 confinement: RepositoryConfinement(
-                    repository: repository, forbiddenActions: settings.forbiddenRepositoryActions),
+                    repository: repository, forbiddenActions: settings.repositoryRules.forbidden),
                 registry: registry, defaultSchedule: settings.schedule,
                 fetcher: CheckBaseFetcher(
                     local: fetcher,
                     forge: readsBases
-                        ? ForgeRuleFileFetcher(
-                            client: try ForgeConnection.client(settings, access: .readOnly, console: console)) : nil))
+                        ? ForgeRuleFileReader(
+                            reader: try ForgeConnection.client(settings, access: .readOnly, console: console)) : nil))
         } else {
             ruleSet = RuleSet.load(
                 files: files, registry: registry, scopeOverride: settings.scope, defaultSchedule: settings.schedule)

@@ -7,13 +7,17 @@ import YAML
 ///
 /// The bot writes with the operator's token, so the operator decides which actions such files may
 /// never use; the file's rules act on their repository only (``RuleEngine/RepositoryConfinement``).
-/// `gitbay-bot check --repository` checks a file under these; runs do not read the files yet.
+/// `gitbay-bot check --repository` checks a file under these; `run` and `plan` read the files
+/// unless `read: false`.
 struct RepositoryRulesSource: Decodable, Sendable {
     /// Listed so the "did you mean" of an unknown key knows every real key.
     enum CodingKeys: String, CodingKey, CaseIterable {
+        case read
         case forbid
     }
 
+    /// Whether runs read the repositories' files; `true` when not written.
+    var read: Located<Bool>?
     /// The actions repository rules may not use, each where it is written.
     var forbid: [Located<String>]?
     /// The values of the wrong type, each at its place.
@@ -22,6 +26,7 @@ struct RepositoryRulesSource: Decodable, Sendable {
     /// Reads each key on its own, gathering the wrong ones.
     init(from decoder: any Decoder) throws {
         let keys = try decoder.container(keyedBy: CodingKeys.self)
+        read = try keys.decodeIfPresent(forKey: .read, gathering: &decodingProblems)
         forbid = try keys.decodeIfPresent(forKey: .forbid, gathering: &decodingProblems)
     }
 

@@ -72,8 +72,8 @@ struct Settings: Sendable, Equatable {
     /// The configuration file's `webhook_secret_file`, resolved against its folder, with where it
     /// is written; `watch --webhook-secret-file` comes first.
     var webhookSecretFile: SourcedPath?
-    /// The actions repository rules may not use (`repository_rules.forbid`).
-    var forbiddenRepositoryActions: Set<String> = []
+    /// Whether runs read repositories' own rules, and what those may do (`repository_rules:`).
+    var repositoryRules = RepositoryRulesPolicy()
 
     /// A file's path with where it was given, for messages.
     struct SourcedPath: Sendable, Hashable {
@@ -186,7 +186,9 @@ struct Settings: Sendable, Equatable {
             SourcedPath(path: fromFile($0.value), origin: "webhook_secret_file at \($0.location)")
         }
         settings.readBudget = given.readBudget ?? file.readBudget?.value
-        settings.forbiddenRepositoryActions = Set(file.repositoryRules?.forbid?.map(\.value) ?? [])
+        settings.repositoryRules = RepositoryRulesPolicy(
+            reads: file.repositoryRules?.read?.value ?? true,
+            forbidden: Set(file.repositoryRules?.forbid?.map(\.value) ?? []), defaultSchedule: settings.schedule)
         return settings
     }
 

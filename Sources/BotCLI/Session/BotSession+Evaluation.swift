@@ -104,12 +104,20 @@ extension BotSession {
 
     /// The guards, the read `reading` asks for at `now`, and the plan of `rules` on what it read,
     /// with that state and what the read took.
+    ///
+    /// The rules of the repositories' own files the read took (``RuleEngine/RepositoryRules``)
+    /// are planned with the operator's; a repository whose file has an error is a note of the plan.
     func judge(
         _ rules: [Rule], reading: CommandReading, now: Date
     ) async throws -> (plan: Plan, state: ForgeState, report: ReadPlanner.Report) {
         let guards = await guards()
         let (state, report) = try await read(rules, reading: reading, guards: guards, now: now)
-        return (plan(rules, state: state, only: reading.targets, guards: guards), state, report)
+        let repositoryRules = await RepositoryRules.load(
+            state, policy: settings.repositoryRules, registry: registry)
+        var plan = plan(rules + repositoryRules.rules, state: state, only: reading.targets, guards: guards)
+        let notes = (plan.notes ?? []) + repositoryRules.notes
+        plan.notes = notes.isEmpty ? nil : notes
+        return (plan, state, report)
     }
 
     /// A session on the server of `settings` for a command of `context`.

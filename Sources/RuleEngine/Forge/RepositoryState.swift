@@ -22,6 +22,10 @@ public struct RepositoryState: Sendable, Hashable {
     public var refusedReplies: [String] = []
     /// Who may write to it, for commands `allowed: [writers]`; `nil` when no rule asked.
     public var writers: CommandWriters?
+    /// Its own rules file and the bases it extends, as read (``RepositoryRules``); `nil` when not
+    /// read (repository rules are off, or the run read none), ``RepositoryRuleFiles/none`` when it
+    /// carries no file.
+    public var ruleFiles: RepositoryRuleFiles?
     /// What plugins derived from the state above; replaced, never edited, when any of it changes.
     public private(set) var memo = RepositoryMemo()
 
@@ -72,7 +76,7 @@ public struct RepositoryState: Sendable, Hashable {
     public static func == (lhs: RepositoryState, rhs: RepositoryState) -> Bool {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.known == rhs.known
             && lhs.archived == rhs.archived && lhs.activity == rhs.activity && lhs.writers == rhs.writers
-            && lhs.refusedReplies == rhs.refusedReplies
+            && lhs.refusedReplies == rhs.refusedReplies && lhs.ruleFiles == rhs.ruleFiles
             && lhs.collections.holdsTheSame(as: rhs.collections)
             && lhs.facts.count == rhs.facts.count
             && lhs.facts.allSatisfy { need, fact in rhs.facts[need].map(fact.isEqual) ?? false }

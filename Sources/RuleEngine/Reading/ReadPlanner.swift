@@ -87,6 +87,10 @@ public struct ReadPlanner: Sendable {
         }
         let me = try await Self.account(basis, reader: reader)
         if basis.me == nil { session.context.note("identity: whoami", requests: 1) }
+        var rules = rules
+        if let repositoryRules = policy.repositoryRules, repositoryRules.reads {
+            rules += try await readRepositoryRules(rules, session: &session, policy: repositoryRules, now: now, me: me)
+        }
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
         for kind in registry.kinds(ordering: kinds) {
@@ -127,6 +131,19 @@ public struct ReadPlanner: Sendable {
         state.automation = automation
         state.listed = listed
         return (state, session.context.report)
+    }
+
+    /// Reads the rules files of the repositories `rules` reach (their scopes together) and
+    /// answers the rules of those without an error, which the rest of the read serves too.
+    private func readRepositoryRules(
+        _ rules: [Rule], session: inout ReadSession, policy: RepositoryRulesPolicy, now: Date, me: String
+    ) async throws -> [Rule] {
+        var terms: [RuleScope.Term] = []
+        for rule in rules { terms += rule.scope.terms.filter { !terms.contains($0) } }
+        let paths = try await session.context.repositories(in: RuleScope(terms: terms))
+        try await session.readRepositoryRuleFiles(in: paths, registry: registry)
+        let state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
+        return await RepositoryRules.load(state, policy: policy, registry: registry).rules
     }
 
     /// The account `basis` names, else the one `reader`'s token belongs to (`whoami`).

@@ -40,6 +40,10 @@ public struct ReadPolicy: Sendable {
     /// The most requests the read sends before the sweep's reads that no change asks for wait for
     /// the next runs; `nil` sets none.
     public let readBudget: Int?
+    /// Whether the read takes the repositories' own rules files, and what their rules may do.
+    ///
+    /// `nil` reads none; a `watch` pass and `explain` read none yet.
+    public var repositoryRules: RepositoryRulesPolicy?
 
     /// The policy of a read of `scope`; what `scope` rules out is dropped: an audit and `explain`
     /// trust no copy (what they show of an item is the server's now), `explain` keeps none, a

@@ -1,0 +1,42 @@
+import YAML
+
+/// A repository's own rules file and the files its `extends:` reached, as one read found them.
+///
+/// The read records what it met, and the rules are always built from the record
+/// (``RepositoryRules``), never from the server directly: a run, the plan after it, the read
+/// cache's copy and a snapshot then build the same rules from the same bytes, and a mistake is
+/// said the same way whether the file was read this run or a week ago.
+public struct RepositoryRuleFiles: Sendable, Hashable, Codable {
+    /// A file as read: its text, or why it could not be used (gitbay's refusal, too large, binary).
+    public enum Content: Sendable, Hashable, Codable {
+        case text(String)
+        case refused(String)
+    }
+
+    /// `.gitbay/bot.yml`'s object id on the default branch (`repo tree`), which says without
+    /// reading it whether the file changed; `nil` when the repository has no such file.
+    public var blob: String?
+    /// The file itself; `nil` when there is none.
+    public var own: Content?
+    /// The files `extends:` reached, by reference (`krz/.gitbay:base.yml@v1`).
+    public var bases: [String: Content]
+
+    public init(blob: String? = nil, own: Content? = nil, bases: [String: Content] = [:]) {
+        self.blob = blob
+        self.own = own
+        self.bases = bases
+    }
+
+    /// A repository without a rules file of its own.
+    public static let none = RepositoryRuleFiles()
+
+    /// `bytes` as a rules file may be kept: text when ``RepositoryRuleChain`` would admit it, else
+    /// its reason, so that a file of 10 MB is kept as one line.
+    static func content(_ bytes: [UInt8], name: String) -> Content {
+        if let problem = RepositoryRuleChain.admissionProblem((name, bytes)) { return .refused(problem.message) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .refused("\(name) is not UTF-8 text; a rules file is YAML text")
+        }
+        return .text(text)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GitbayKit
+import Synchronization
+
+extension ReadSession {
+    /// The read cache's kind for the copies of rules files: no plugin's items, so no plugin's
+    /// copy is ever taken for one.
+    static let ruleFilesKind = ItemKind(rawValue: "repository-rules")
+
+    /// Whether `event` may have moved a repository's default branch, and with it its rules file:
+    /// a merge, or a push (a webhook delivery's; the feed shows none).
+    @Sendable static func movesDefaultBranch(_ event: FeedEvent) -> Bool {
+        event.kind == "mr.merged" || event.kind == "push"
+    }
+
+    /// Reads `.gitbay/bot.yml` of each repository in `paths` where it may have changed, and keeps
+    /// each repository's record (``RepositoryRuleFiles``) in its state, read or taken from the copy.
+    ///
+    /// The rolling sweep decides which repositories are looked at (a merge or a push there, a copy
+    /// a period old, the run's share), so a quiet run reads none. A look is one `repo tree .gitbay`;
+    /// the file is read only when its object id moved, and the files it extends once per run,
+    /// whichever repositories name them. A failure that says nothing of the files (the server out
+    /// of reach, the rate limit) is thrown: a repository never gets a mistake it did not make.
+    mutating func readRepositoryRuleFiles(in paths: [RepositoryPath], registry: PluginRegistry) async throws {
+        let entry = "rules-file"
+        let decoder = GitbayJSON.decoder()
+        let swept = await context.sweep(
+            paths, of: Self.ruleFilesKind, entry: entry, format: 1, touches: Self.movesDefaultBranch
+        ) { try? decoder.decode(RepositoryRuleFiles.self, from: Data($0.utf8)) }
+        for (path, copy) in swept.kept {
+            context.update(path) { $0.ruleFiles = copy }
+        }
+        let files = ForgeRuleFileReader(reader: context.reader)
+        var looks = 0
+        for path in swept.read {
+            guard context.mayRead(path, in: swept) else {
+                if let copy = swept.copies[path] { context.update(path) { $0.ruleFiles = copy } }
+                continue
+            }
+            looks += 1
+            let record = try await ruleFiles(of: path, copy: swept.copies[path], files: files, registry: registry)
+            context.update(path) { $0.ruleFiles = record }
+            if let payload = try? GitbayJSON.encoder().encode(record) {
+                context.keepCopy(
+                    String(decoding: payload, as: UTF8.self), of: path, kind: Self.ruleFilesKind, entry: entry,
+                    format: 1, touches: Self.movesDefaultBranch)
+            }
+        }
+        context.note("rules files: repo tree .gitbay", requests: looks)
+        if files.requests > 0 { context.note("rules files: repo cat of the changed", requests: files.requests) }
+    }
+
+    /// `path`'s rules file as its default branch holds it now, with the bases it extends.
+    private func ruleFiles(
+        of path: RepositoryPath, copy: RepositoryRuleFiles?, files: ForgeRuleFileReader, registry: PluginRegistry
+    ) async throws -> RepositoryRuleFiles {
+        let tree: RepositoryTree
+        do {
+            tree = try await context.reader.send(RepoTreeCommand(repository: path, path: ".gitbay"))
+        } catch {
+            // No `.gitbay` folder (or no commit yet) is gitbay's "no such path": no file.
+            guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure, failure.isRefusal else {
+                throw error
+            }
+            return .none
+        }
+        guard let entry = tree.entries.first(where: { $0.name == "bot.yml" && $0.type == "blob" }) else {
+            return .none
+        }
+        let reference = RuleFileReference(repository: path, path: RuleFileReference.repositoryFile)
+        var record = RepositoryRuleFiles(blob: entry.sha)
+        if entry.mode == "120000" {
+            record.own = .refused("\(reference) is a symbolic link; the bot reads a file's own text")
+            return record
+        }
+        if copy?.blob == entry.sha, let own = copy?.own {
+            record.own = own
+        } else {
+            record.own = await files.cat(reference)
+        }
+        // The chain is walked to learn the bases it reaches, each read once per run.
+        if case .text(let text) = record.own {
+            let chain = ChainFetches(files: files)
+            _ = await RepositoryRuleChain.load(
+                (reference.description, Array(text.utf8)),
+                confinement: RepositoryConfinement(repository: path), registry: registry, fetcher: chain)
+            let read = files.read
+            record.bases = Dictionary(
+                uniqueKeysWithValues: chain.references.compactMap { key in read[key].map { (key, $0) } })
+        }
+        if let interruption = files.interruption { throw interruption }
+        return record
+    }
+}
+
+/// The files one chain asked for, read through the run's ``ForgeRuleFileReader``.
+private final class ChainFetches: RuleFileFetcher {
+    let files: ForgeRuleFileReader
+    private let asked = Mutex<[String]>([])
+
+    init(files: ForgeRuleFileReader) {
+        self.files = files
+    }
+
+    /// The references asked for, in order.
+    var references: [String] { asked.withLock { $0 } }
+
+    func fetch(_ reference: RuleFileReference) async -> Result<[UInt8], RuleFileFetchFailure> {
+        asked.withLock { $0.append(reference.description) }
+        return await files.fetch(reference)
+    }
+}

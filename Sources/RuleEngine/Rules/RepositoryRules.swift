@@ -1,0 +1,73 @@
+import GitbayKit
+import YAML
+
+/// The rules of every repository that carries its own (`.gitbay/bot.yml`), built from what the
+/// read recorded of each (``RepositoryRuleFiles``), online and offline alike.
+///
+/// A repository's file with an error stops that repository's own rules only: the operator's go
+/// on, and the repository is listed with its first error, for the plan, the status page and the
+/// failing `gitbay-bot/rules` status that tells its maintainers.
+public struct RepositoryRules: Sendable {
+    /// Each repository's rules as loaded, with their diagnostics, for those that carry a file.
+    public var sets: [RepositoryPath: RuleSet] = [:]
+
+    /// The rules of every repository whose file has no error, repository after repository.
+    public var rules: [Rule] {
+        sets.keys.sorted().flatMap { sets[$0]?.rules ?? [] }
+    }
+
+    /// The repositories whose file has an error, with its first, in repository order.
+    public var broken: [(repository: RepositoryPath, error: Diagnostic)] {
+        sets.keys.sorted().compactMap { path in
+            sets[path]?.diagnostics.first { $0.severity == .error }.map { (path, $0) }
+        }
+    }
+
+    /// One plan note per repository whose file has an error: its own rules wait, the operator's
+    /// go on, and the command that shows every mistake.
+    public var notes: [String] {
+        broken.map { repository, error in
+            "\(repository)'s own rules are not used until its file is mended: \(error.location): error: \(error.message) "
+                + "(gitbay-bot check --repository \(repository) --read-bases)"
+        }
+    }
+
+    /// The rules of each repository of `state` that recorded a file, under what `policy` lets them do.
+    public static func load(
+        _ state: ForgeState, policy: RepositoryRulesPolicy, registry: PluginRegistry
+    ) async -> RepositoryRules {
+        let (forbidden, defaultSchedule) = (policy.forbidden, policy.defaultSchedule)
+        var loaded = RepositoryRules()
+        for repository in state.repositories {
+            guard let files = repository.ruleFiles, let own = files.own else { continue }
+            let confinement = RepositoryConfinement(repository: repository.path, forbiddenActions: forbidden)
+            let name = RuleFileReference(repository: repository.path, path: RuleFileReference.repositoryFile)
+                .description
+            switch own {
+            case .refused(let reason):
+                let start = SourceLocation(file: name, line: 1, column: 1)
+                loaded.sets[repository.path] = RuleSet(
+                    rules: [], diagnostics: [.error(reason, at: start)], sources: [:])
+            case .text(let text):
+                loaded.sets[repository.path] = await RepositoryRuleChain.load(
+                    (name, Array(text.utf8)), confinement: confinement, registry: registry,
+                    defaultSchedule: defaultSchedule, fetcher: RecordedRuleFiles(bases: files.bases))
+            }
+        }
+        return loaded
+    }
+}
+
+/// The bases a read recorded, given back to the chain as it met them.
+struct RecordedRuleFiles: RuleFileFetcher {
+    var bases: [String: RepositoryRuleFiles.Content]
+
+    func fetch(_ reference: RuleFileReference) async -> Result<[UInt8], RuleFileFetchFailure> {
+        switch bases[reference.description] {
+        case .text(let text): return .success(Array(text.utf8))
+        case .refused(let reason): return .failure(RuleFileFetchFailure(reason))
+        // The read follows the same chain, so it recorded every file this one asks for.
+        case nil: return .failure(RuleFileFetchFailure("it was not read"))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GitbayTestSupport
+import Testing
+
+/// krz/app carries its own rules file, krz/lib carries `lib`'s text (none by default); each has
+/// one open issue nobody touched for 60 days.
+private func forge(lib: String? = nil) -> String {
+    let app = """
+        rules:
+          - name: stale
+            on: issues
+            when: [state = open, quiet > 30d]
+            do: [{add-label: stale}]
+
+        """
+    func repository(_ name: String, file: String?) -> String {
+        let files = file.map { #"{".gitbay/bot.yml": \#(jsonString($0))}"# } ?? "{}"
+        return """
+            {"path": "krz/\(name)", "default_branch": "main", "branches": {"main": "\(sha("1"))"},
+             "commits": {"\(sha("1"))": {"files": \(files)}},
+             "issues": [{"number": 1, "title": "old bug", "state": "open", "author": "alice",
+                         "created_at": "2026-09-01T00:00:00Z", "updated_at": "2026-09-30T00:00:00Z"}]}
+            """
+    }
+    return """
+        {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
+         "users": ["triage-bot", "alice"],
+         "repos": [\(repository("app", file: app)), \(repository("lib", file: lib))]}
+        """
+}
+
+/// The operator's rule on every repository of krz.
+private let operatorRules = """
+    scope: owner:krz
+    rules:
+      - name: old
+        on: issues
+        when: [state = open, quiet > 30d]
+        do: [{add-label: old}]
+
+    """
+
+/// `text` as a JSON string: its newlines escaped.
+private func jsonString(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
+}
+
+/// `run` and `plan` read each repository's own rules file and act with its rules on that
+/// repository alone, beside the operator's; a broken file stops its repository's rules only.
+@Suite struct RepositoryRulesRunTests {
+    private func withPlans(
+        lib: String? = nil,
+        _ body: (_ bot: ([String]) async -> (code: Int32, output: String, error: String)) async throws -> Void
+    ) async throws {
+        let folder = Scratch.url("repository-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try operatorRules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        let state = BotState()
+        try await SimulatorProcess.run(
+            state: forge(lib: lib), options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+        ) { simulator in
+            try await body { arguments in
+                await runBot(
+                    against: simulator,
+                    [arguments[0], folder.appendingPathComponent("rules.yml").path, "--state-dir", state.folder]
+                        + arguments.dropFirst())
+            }
+        }
+    }
+
+    private func commands(_ output: String) -> [String] {
+        output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("+ ") }.map { String($0.dropFirst(2)) }.sorted()
+    }
+
+    @Test func aRepositorysRulesActOnItAloneBesideTheOperatorsAndAQuietRunReadsNoFile() async throws {
+        try await withPlans { bot in
+            let plan = await bot(["plan", "--verbose"])
+            #expect(plan.code == 0, "\(plan.error)")
+            #expect(
+                commands(plan.output) == [
+                    "issue label krz/app 1 --add old", "issue label krz/app 1 --add stale",
+                    "issue label krz/lib 1 --add old",
+                ], "\(plan.output)")
+            #expect(plan.output.contains("krz/app:stale"), "the rule goes by its repository's name")
+            #expect(plan.error.contains("rules files: repo tree .gitbay (2 requests)"), "\(plan.error)")
+            #expect(plan.error.contains("rules files: repo cat of the changed (1 request)"), "\(plan.error)")
+            // Nothing moved either default branch: the copies stand, and no file is looked at.
+            let again = await bot(["plan", "--verbose"])
+            #expect(commands(again.output) == commands(plan.output))
+            #expect(again.error.contains("rules files: repo tree .gitbay (0 requests)"), "\(again.error)")
+        }
+    }
+
+    @Test func anOperatorWhoSaysReadFalseGetsNoRepositorysRulesAndNoRead() async throws {
+        let configuration = Scratch.url("no-repository-rules-\(UUID().uuidString).yml")
+        try "repository_rules:\n  read: false\n".write(to: configuration, atomically: true, encoding: .utf8)
+        try await withPlans { bot in
+            let plan = await bot(["plan", "--verbose", "--config", configuration.path])
+            #expect(plan.code == 0, "\(plan.error)")
+            #expect(commands(plan.output) == ["issue label krz/app 1 --add old", "issue label krz/lib 1 --add old"])
+            #expect(!plan.error.contains("rules files"), "\(plan.error)")
+        }
+    }
+
+    @Test func aBrokenFileStopsItsRepositorysRulesOnlyAndThePlanSaysWhereAndHow() async throws {
+        let lib = """
+            rules:
+              - name: close-all
+                on: issues
+                scope: repo:krz/app
+                when: [state = open]
+                do: [close]
+
+            """
+        try await withPlans(lib: lib) { bot in
+            let plan = await bot(["plan"])
+            #expect(plan.code == 0, "\(plan.error)")
+            #expect(
+                commands(plan.output) == [
+                    "issue label krz/app 1 --add old", "issue label krz/app 1 --add stale",
+                    "issue label krz/lib 1 --add old",
+                ], "\(plan.output)")
+            #expect(
+                plan.output.contains(
+                    "note: krz/lib's own rules are not used until its file is mended: krz/lib:.gitbay/bot.yml:4:12: "
+                        + "error: a repository's own rules act on krz/lib only, and 'repo:krz/app' names others"),
+                "\(plan.output)")
+            #expect(plan.output.contains("(gitbay-bot check --repository krz/lib --read-bases)"))
+        }
+    }
+}
