@@ -181,7 +181,10 @@ enum ScaleBenchmark {
                 .guarded(EvaluationOptions()), cache: .trusts(store), sweepPeriod: RepositorySweep.defaultPeriod),
             basis: ReadBasis(me: me, activity: history))
         let plan = Evaluator(registry: registry).plan(rules: rules, state: state, source: "bench")
-        let applied = await Applier(registry: registry).apply(plan, reader: reader, writer: bot, journal: store)
+        // The journal on the run's clock, as `run --now` keeps it: stamped on the real one, every
+        // write would stand after every copy of the simulated days and outdate it for good.
+        let applied = await Applier(registry: registry).apply(
+            plan, reader: reader, writer: bot, journal: store, now: { now }, scheduleNow: { now })
         let written = Set(applied.outcomes.filter { $0.status == .applied }.map(\.item))
         return (RunReads(byCommand: reader.requests), [history.note].compactMap(\.self) + report.steps, written)
     }
