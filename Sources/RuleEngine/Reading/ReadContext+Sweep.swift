@@ -86,8 +86,11 @@ extension ReadContext {
     /// `touches` says so, else when `kind`'s plugin says it touches `kind`'s items; without
     /// `touches`, so does the bot's own write to an item of `kind` since the copy was kept. Notes the
     /// choice for `--verbose`.
+    ///
+    /// `periods` stretches the sweep's period for this entry: a fact that changes seldom, and by
+    /// events the feed shows, is swept that many times slower.
     public mutating func sweep<Copy: Sendable>(
-        _ paths: [RepositoryPath], of kind: ItemKind, entry: String, format: Int,
+        _ paths: [RepositoryPath], of kind: ItemKind, entry: String, format: Int, periods: Double = 1,
         touches: (@Sendable (FeedEvent) -> Bool)? = nil, decode: (String) -> Copy?
     ) async -> SweptRepositories<Copy> {
         let entries = await cachedEntries(of: kind)
@@ -102,7 +105,8 @@ extension ReadContext {
                 marked[path] = (mark, storedAt)
             }
         }
-        guard let sweep = sweepLedger.skippingSweep else { return SweptRepositories(read: paths, copies: copies) }
+        guard var sweep = sweepLedger.skippingSweep else { return SweptRepositories(read: paths, copies: copies) }
+        sweep.period *= periods
         var marks: [RepositoryPath: RepositorySweep.Mark] = [:]
         for path in paths where marked[path] != nil {
             marks[path] = mark(of: path, kind: kind, sweep: sweep, touches: touches)

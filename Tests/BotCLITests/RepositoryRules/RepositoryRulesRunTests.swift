@@ -2,9 +2,11 @@ import Foundation
 import GitbayTestSupport
 import Testing
 
-/// krz/app carries its own rules file, krz/lib carries `lib`'s text (none by default); each has
-/// one open issue nobody touched for 60 days.
-private func forge(lib: String? = nil) -> String {
+/// krz/app carries its own rules file, krz/lib carries `lib`'s text (none by default).
+///
+/// Each has one open issue nobody touched for 60 days. With `merging`, krz/app has an open merge
+/// request from `rules` whose head changes its file to that text.
+private func forge(lib: String? = nil, merging: String? = nil) -> String {
     let app = """
         rules:
           - name: stale
@@ -13,11 +15,27 @@ private func forge(lib: String? = nil) -> String {
             do: [{add-label: stale}]
 
         """
+    func commit(_ digit: Character, file: String?, parent: Character? = nil) -> String {
+        let files = file.map { "{\".gitbay/bot.yml\": \(jsonString($0))}" } ?? "{}"
+        let parents = parent.map { "\"parents\": [\"\(sha($0))\"], " } ?? ""
+        return "\"\(sha(digit))\": {\(parents)\"files\": \(files)}"
+    }
     func repository(_ name: String, file: String?) -> String {
-        let files = file.map { #"{".gitbay/bot.yml": \#(jsonString($0))}"# } ?? "{}"
+        var branches = "\"main\": \"\(sha("1"))\""
+        var commits = commit("1", file: file)
+        var requests = ""
+        if name == "app", let merging {
+            branches += ", \"rules\": \"\(sha("2"))\""
+            commits += ", " + commit("2", file: merging, parent: "1")
+            requests = """
+                "merge_requests": [{"number": 1, "title": "rules", "state": "open", "author": "alice",
+                  "source": "rules", "target_ref": "main", "head_sha": "\(sha("2"))",
+                  "created_at": "2026-11-28T00:00:00Z"}],
+                """
+        }
         return """
-            {"path": "krz/\(name)", "default_branch": "main", "branches": {"main": "\(sha("1"))"},
-             "commits": {"\(sha("1"))": {"files": \(files)}},
+            {"path": "krz/\(name)", "default_branch": "main", "branches": {\(branches)}, \(requests)
+             "commits": {\(commits)},
              "issues": [{"number": 1, "title": "old bug", "state": "open", "author": "alice",
                          "created_at": "2026-09-01T00:00:00Z", "updated_at": "2026-09-30T00:00:00Z"}]}
             """
@@ -49,22 +67,26 @@ private func jsonString(_ text: String) -> String {
 /// repository alone, beside the operator's; a broken file stops its repository's rules only.
 @Suite struct RepositoryRulesRunTests {
     private func withPlans(
-        lib: String? = nil,
-        _ body: (_ bot: ([String]) async -> (code: Int32, output: String, error: String)) async throws -> Void
+        lib: String? = nil, merging: String? = nil,
+        _ body: (
+            _ bot: ([String]) async -> (code: Int32, output: String, error: String), _ simulator: SimulatorProcess
+        ) async throws -> Void
     ) async throws {
         let folder = Scratch.url("repository-rules-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try operatorRules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
         let state = BotState()
         try await SimulatorProcess.run(
-            state: forge(lib: lib), options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
+            state: forge(lib: lib, merging: merging),
+            options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
         ) { simulator in
-            try await body { arguments in
-                await runBot(
-                    against: simulator,
-                    [arguments[0], folder.appendingPathComponent("rules.yml").path, "--state-dir", state.folder]
-                        + arguments.dropFirst())
-            }
+            try await body(
+                { arguments in
+                    await runBot(
+                        against: simulator,
+                        [arguments[0], folder.appendingPathComponent("rules.yml").path, "--state-dir", state.folder]
+                            + arguments.dropFirst())
+                }, simulator)
         }
     }
 
@@ -74,7 +96,7 @@ private func jsonString(_ text: String) -> String {
     }
 
     @Test func aRepositorysRulesActOnItAloneBesideTheOperatorsAndAQuietRunReadsNoFile() async throws {
-        try await withPlans { bot in
+        try await withPlans { bot, _ in
             let plan = await bot(["plan", "--verbose"])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(
@@ -92,10 +114,33 @@ private func jsonString(_ text: String) -> String {
         }
     }
 
+    /// A merge is in the feed: the run after it looks at the repository's file again, reads the
+    /// new one, and acts with it.
+    @Test func theRunAfterAMergeThatChangesTheFileActsWithTheNewRules() async throws {
+        let changed =
+            "rules:\n  - name: dusty\n    on: issues\n    when: [state = open, quiet > 30d]\n"
+            + "    do: [{add-label: dusty}]\n"
+        try await withPlans(merging: changed) { bot, simulator in
+            let before = await bot(["plan"])
+            #expect(commands(before.output).contains("issue label krz/app 1 --add stale"), "\(before.output)")
+            let merged = try await simulator.write(["mr", "merge", "krz/app", "1"])
+            #expect(merged == 200)
+            let after = await bot(["plan", "--verbose"])
+            #expect(after.code == 0, "\(after.error)")
+            #expect(
+                commands(after.output) == [
+                    "issue label krz/app 1 --add dusty", "issue label krz/app 1 --add old",
+                    "issue label krz/lib 1 --add old",
+                ], "\(after.output)")
+            #expect(after.error.contains("rules files: repo tree .gitbay (1 request)"), "\(after.error)")
+            #expect(after.error.contains("rules files: repo cat of the changed (1 request)"), "\(after.error)")
+        }
+    }
+
     @Test func anOperatorWhoSaysReadFalseGetsNoRepositorysRulesAndNoRead() async throws {
         let configuration = Scratch.url("no-repository-rules-\(UUID().uuidString).yml")
         try "repository_rules:\n  read: false\n".write(to: configuration, atomically: true, encoding: .utf8)
-        try await withPlans { bot in
+        try await withPlans { bot, _ in
             let plan = await bot(["plan", "--verbose", "--config", configuration.path])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(commands(plan.output) == ["issue label krz/app 1 --add old", "issue label krz/lib 1 --add old"])
@@ -113,7 +158,7 @@ private func jsonString(_ text: String) -> String {
                 do: [close]
 
             """
-        try await withPlans(lib: lib) { bot in
+        try await withPlans(lib: lib) { bot, _ in
             let plan = await bot(["plan"])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(
