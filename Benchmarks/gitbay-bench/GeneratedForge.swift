@@ -11,14 +11,17 @@ enum GeneratedForge {
     static let generator = ForgeGenerator.script
 
     /// The path of a forge with `repos` repositories and the given items per repository (seed 1).
-    static func file(repos: Int, issues: Int = 500, mergeRequests: Int = 100, builds: Int = 300) async throws -> URL {
+    static func file(
+        repos: Int, issues: Int = 500, mergeRequests: Int = 100, builds: Int = 300, rulesFiles: Int = 0
+    ) async throws -> URL {
         let version = digest(try Data(contentsOf: generator))
-        let name = "gitbay-bench-forge-\(repos)r-\(issues)i-\(mergeRequests)m-\(builds)b-\(version).json"
+        let name = "gitbay-bench-forge-\(repos)r-\(issues)i-\(mergeRequests)m-\(builds)b-\(rulesFiles)f-\(version).json"
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let partial = url.appendingPathExtension("partial")
         try await ForgeGenerator.write(
-            to: partial, repos: repos, issues: issues, mergeRequests: mergeRequests, builds: builds, now: now)
+            to: partial, repos: repos, issues: issues, mergeRequests: mergeRequests, builds: builds, now: now,
+            rulesFiles: rulesFiles)
         try FileManager.default.moveItem(at: partial, to: url)
         return url
     }

@@ -77,8 +77,10 @@ enum ScaleBenchmark {
     }
 
     private static func measure(_ size: Size, rounds: Int, verbose: Bool) async throws -> [BenchRow] {
+        // A tenth of the repositories carry their own rules file, as an organisation's might.
         let file = try await GeneratedForge.file(
-            repos: size.repos, issues: size.issues, mergeRequests: size.mergeRequests, builds: size.builds)
+            repos: size.repos, issues: size.issues, mergeRequests: size.mergeRequests, builds: size.builds,
+            rulesFiles: max(1, size.repos / 10))
         let registry = ShippedRules.registry
         let rules = try ShippedRules.load(scope: try RuleScope(parsing: "repo:*"))
         let offline = try ForgeStateFile.load(from: Data(contentsOf: file), registry: registry).forgeState()
@@ -175,12 +177,14 @@ enum ScaleBenchmark {
         let reader = CountingReader(bot)
         let me = try await reader.send(WhoAmICommand()).username
         let history = try await ActivityHistory.read(registry: registry, reader: reader, log: store, me: me)
+        var policy = ReadPolicy(
+            .guarded(EvaluationOptions()), cache: .trusts(store), sweepPeriod: RepositorySweep.defaultPeriod)
+        policy.repositoryRules = RepositoryRulesPolicy()
         let (state, report) = try await ReadPlanner(registry: registry).read(
-            rules, from: reader, at: now,
-            policy: ReadPolicy(
-                .guarded(EvaluationOptions()), cache: .trusts(store), sweepPeriod: RepositorySweep.defaultPeriod),
-            basis: ReadBasis(me: me, activity: history))
-        let plan = Evaluator(registry: registry).plan(rules: rules, state: state, source: "bench")
+            rules, from: reader, at: now, policy: policy, basis: ReadBasis(me: me, activity: history))
+        let repositoryRules = await RepositoryRules.load(state, policy: RepositoryRulesPolicy(), registry: registry)
+        let plan = Evaluator(registry: registry).plan(
+            rules: rules + repositoryRules.rules, state: state, source: "bench")
         // The journal on the run's clock, as `run --now` keeps it: stamped on the real one, every
         // write would stand after every copy of the simulated days and outdate it for good.
         let applied = await Applier(registry: registry).apply(

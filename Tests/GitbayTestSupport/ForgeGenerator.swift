@@ -10,13 +10,13 @@ public enum ForgeGenerator {
     /// Writes a forge with `repos` repositories and the given items per repository to `url`.
     public static func write(
         to url: URL, repos: Int, issues: Int, mergeRequests: Int, builds: Int, seed: Int = 1,
-        now: String = "2026-11-29T12:00:00.000Z"
+        now: String = "2026-11-29T12:00:00.000Z", rulesFiles: Int = 0
     ) async throws {
         let (python, arguments) = try await StandardLibraryPython.command(
             script.path,
             [
                 "--repos", "\(repos)", "--issues", "\(issues)", "--mrs", "\(mergeRequests)", "--builds", "\(builds)",
-                "--seed", "\(seed)", "--now", now, "-o", url.path,
+                "--seed", "\(seed)", "--now", now, "--rules-files", "\(rulesFiles)", "-o", url.path,
             ])
         let generator = try ChildProcess(python, arguments, environment: ProcessInfo.processInfo.environment)
         let ended = try await generator.wait(timeout: .seconds(300))

@@ -282,7 +282,31 @@ def make_builds(g, count, branches, mrs):
     return builds[-count:] if count else []
 
 
-def generate(repos, issues, mrs, builds, seed, now_text, me):
+# A repository's own rules file (docs/rules.md, "A repository's own rules"): the first repository
+# that carries one also keeps the organisation's base, which the others extend.
+RULES_BASE = """rules:
+  - name: stale-bugs
+    on: issues
+    when: [state = open, labels has bug, quiet > 45d]
+    do: [{add-label: stale}]
+"""
+RULES_OWN = """%(extends)srules:
+  - name: welcome
+    on: issues
+    when: [state = open, labels lacks triage, quiet > 400d]
+    do: [{add-label: triage}]
+"""
+
+
+def rules_files(g, repo, base, sha):
+    """Puts .gitbay/bot.yml (extending `base`, a reference, when given) on `repo`'s default branch."""
+    files = {".gitbay/bot.yml": RULES_OWN % {"extends": "extends: %s\n" % base if base else ""}}
+    if not base:
+        files[".gitbay/base.yml"] = RULES_BASE
+    repo["commits"] = {sha: {"files": files}}
+
+
+def generate(repos, issues, mrs, builds, seed, now_text, me, rules=0):
     now = parse_now(now_text)
     g = Gen(seed, now)
     doc = {"format": "gitbay-forge-state/1", "now": fmt_ms(now), "me": me, "users": [me] + USERS + ["gitbay"],
@@ -304,6 +328,10 @@ def generate(repos, issues, mrs, builds, seed, now_text, me):
         repo["builds"] = make_builds(g, builds, branches, repo["merge_requests"])
         repo["branches"] = dict(sorted(branches.items()))
         repo["tags"] = {"v1.2.0": g.sha()}
+        # `rules` repositories spread evenly carry their own rules file, the first of them the base.
+        if rules and idx % max(1, repos // rules) == 0 and idx // max(1, repos // rules) < rules:
+            first = repo_paths(1)[0]
+            rules_files(g, repo, None if idx == 0 else first + ":.gitbay/base.yml", branches["main"])
         if issues and idx % 3 == 0:
             dep = repo["issues"][0]
             dep.update({"title": "Dependency updates", "state": "open", "author": "gitbay",
@@ -328,9 +356,11 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--now", default="2026-11-29T12:00:00.000Z")
     ap.add_argument("--me", default="triage-bot")
+    ap.add_argument("--rules-files", type=int, default=0,
+                    help="repositories carrying .gitbay/bot.yml (the first also the base the others extend)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args(argv)
-    doc = generate(a.repos, a.issues, a.mrs, a.builds, a.seed, a.now, a.me)
+    doc = generate(a.repos, a.issues, a.mrs, a.builds, a.seed, a.now, a.me, a.rules_files)
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
     if a.output == "-":
         sys.stdout.write(text)
