@@ -53,6 +53,7 @@ extension BotSession {
                 evaluation.applied = try await session.execute(
                     judged.plan, command: command, frozenNow: input.now != nil ? judged.plan.evaluatedAt : nil,
                     activity: ActivityHistory(of: judged.state))
+                await session.markBrokenRuleFiles(in: judged.state)
             }
             return evaluation
         }
@@ -118,6 +119,31 @@ extension BotSession {
         let notes = (plan.notes ?? []) + repositoryRules.notes
         plan.notes = notes.isEmpty ? nil : notes
         return (plan, state, report)
+    }
+
+    /// Sets the failing `gitbay-bot/rules` status on the tip of each repository whose own rules
+    /// file has an error and does not carry it yet (``RuleEngine/RuleFileStatuses``), saying each
+    /// on stderr; a failure is a warning, since the run's own writes are done and on record.
+    func markBrokenRuleFiles(in state: ForgeState) async {
+        let rules = await RepositoryRules.load(state, policy: settings.repositoryRules, registry: registry)
+        let wanted = RuleFileStatuses.wanted(rules, state: state)
+        guard !wanted.isEmpty else { return }
+        do {
+            let (sent, refused, left) = try await RuleFileStatuses.settle(wanted, reader: client, writer: client)
+            var text = ""
+            for status in sent {
+                text +=
+                    "status: \(status.context) failure on \(status.repository) \(status.sha.prefix(7)): "
+                    + "\(status.description)\n"
+            }
+            for (status, reason) in refused {
+                text += "warning: \(status.context) on \(status.repository) refused: \(reason)\n"
+            }
+            if left > 0 { text += "note: \(left) more \(RuleFileStatuses.context) statuses wait for the next runs\n" }
+            console.write(text, to: .error)
+        } catch {
+            console.write("warning: \(RuleFileStatuses.context) statuses not set: \(error)\n", to: .error)
+        }
     }
 
     /// A session on the server of `settings` for a command of `context`.

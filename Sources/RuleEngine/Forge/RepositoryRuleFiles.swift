@@ -20,11 +20,15 @@ public struct RepositoryRuleFiles: Sendable, Hashable, Codable {
     public var own: Content?
     /// The files `extends:` reached, by reference (`krz/.gitbay:base.yml@v1`).
     public var bases: [String: Content]
+    /// The default branch's tip when a file with an error was read (`repo refs`), which the
+    /// failing `gitbay-bot/rules` status goes on; `nil` for a file without one.
+    public var tip: String?
 
-    public init(blob: String? = nil, own: Content? = nil, bases: [String: Content] = [:]) {
+    public init(blob: String? = nil, own: Content? = nil, bases: [String: Content] = [:], tip: String? = nil) {
         self.blob = blob
         self.own = own
         self.bases = bases
+        self.tip = tip
     }
 
     /// A repository without a rules file of its own.

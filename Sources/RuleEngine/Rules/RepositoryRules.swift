@@ -11,6 +11,8 @@ public struct RepositoryRules: Sendable {
     /// Each repository's rules as loaded, with their diagnostics, for those that carry a file.
     public var sets: [RepositoryPath: RuleSet] = [:]
 
+    public init() {}
+
     /// The rules of every repository whose file has no error, repository after repository.
     public var rules: [Rule] {
         sets.keys.sorted().flatMap { sets[$0]?.rules ?? [] }

@@ -13,6 +13,12 @@ public struct RuleSet: Sendable {
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
+    public init(rules: [Rule], diagnostics: [Diagnostic], sources: [String: [UInt8]]) {
+        self.rules = rules
+        self.diagnostics = diagnostics
+        self.sources = sources
+    }
+
     /// Loads and checks rule files given as (path, bytes), in the order given.
     ///
     /// - Parameters:

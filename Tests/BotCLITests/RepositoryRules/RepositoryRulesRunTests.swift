@@ -1,4 +1,6 @@
 import Foundation
+import GitbayClient
+import GitbayKit
 import GitbayTestSupport
 import Testing
 
@@ -106,7 +108,9 @@ private func jsonString(_ text: String) -> String {
                 ], "\(plan.output)")
             #expect(plan.output.contains("krz/app:stale"), "the rule goes by its repository's name")
             #expect(plan.error.contains("rules files: repo tree .gitbay (2 requests)"), "\(plan.error)")
-            #expect(plan.error.contains("rules files: repo cat of the changed (1 request)"), "\(plan.error)")
+            #expect(
+                plan.error.contains("rules files: repo cat of the changed, repo refs of the broken (1 request)"),
+                "\(plan.error)")
             // Nothing moved either default branch: the copies stand, and no file is looked at.
             let again = await bot(["plan", "--verbose"])
             #expect(commands(again.output) == commands(plan.output))
@@ -133,7 +137,35 @@ private func jsonString(_ text: String) -> String {
                     "issue label krz/lib 1 --add old",
                 ], "\(after.output)")
             #expect(after.error.contains("rules files: repo tree .gitbay (1 request)"), "\(after.error)")
-            #expect(after.error.contains("rules files: repo cat of the changed (1 request)"), "\(after.error)")
+            #expect(
+                after.error.contains("rules files: repo cat of the changed, repo refs of the broken (1 request)"),
+                "\(after.error)")
+        }
+    }
+
+    /// A run sets a failing `gitbay-bot/rules` status on the tip that holds the broken file, once.
+    @Test func aRunTellsTheBrokenFilesMaintainersWithAStatusOnTheTipOnce() async throws {
+        let lib = "rules:\n  - name: close-all\n    on: issues\n    scope: repo:krz/app\n    do: [close]\n"
+        try await withPlans(lib: lib) { bot, simulator in
+            let first = await bot(["run"])
+            #expect(first.code == 0, "\(first.error)")
+            #expect(
+                first.error.contains("status: gitbay-bot/rules failure on krz/lib 1111111: 4:12: "), "\(first.error)")
+            let statuses = try await simulator.client(access: .readOnly).send(
+                StatusListCommand(repository: try RepositoryPath("krz/lib"), sha: sha("1")))
+            let status = try #require(statuses.statuses.first { $0.context == "gitbay-bot/rules" })
+            #expect(status.state == .failure)
+            #expect(
+                status.description.hasPrefix("4:12: a repository's own rules act on krz/lib only"),
+                "\(status.description)")
+            #expect(status.description.hasSuffix("; gitbay-bot check --repository krz/lib --read-bases"))
+            #expect(status.description.count <= 140)
+            // The next run finds it standing, and writes nothing at all.
+            let writes = try await simulator.stats()["writes"] as? Int
+            let second = await bot(["run"])
+            #expect(second.code == 0, "\(second.error)")
+            #expect(!second.error.contains("status:"), "\(second.error)")
+            #expect(try await simulator.stats()["writes"] as? Int == writes)
         }
     }
 

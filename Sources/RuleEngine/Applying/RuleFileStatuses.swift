@@ -1,0 +1,75 @@
+import GitbayKit
+import YAML
+
+/// The failing `gitbay-bot/rules` commit status that tells a repository's maintainers, where they
+/// look, that their rules file has an error and the bot does not use it.
+///
+/// It goes on the default branch's tip the file was read at (``RepositoryRuleFiles/tip``), names
+/// the first error at its line and column and the command that shows every one. It is sent once:
+/// the tip's statuses are read first (`status list`) and a status of the same state and text is
+/// left alone, so a run every 15 minutes neither repeats it nor needs a memory of its own. At most
+/// ``maximumPerRun`` go in one run, however many repositories one broken base breaks.
+public enum RuleFileStatuses {
+    /// The context the statuses go under; gitbay keeps `ci/` for its builds.
+    public static let context = "gitbay-bot/rules"
+    /// The most statuses one run sets; the rest go in the next runs.
+    public static let maximumPerRun = 20
+    /// The longest description sent: a line a forge's page shows whole.
+    static let maximumDescription = 140
+
+    /// The statuses `rules` asks for on `state`: one per broken repository whose tip is known.
+    public static func wanted(_ rules: RepositoryRules, state: ForgeState) -> [StatusSetCommand] {
+        let tips = Dictionary(
+            state.repositories.compactMap { repository in repository.ruleFiles?.tip.map { (repository.path, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        return rules.broken.compactMap { repository, error in
+            guard let tip = tips[repository] else { return nil }
+            return try? StatusSetCommand(
+                repository: repository, sha: tip, context: context, state: .failure,
+                description: description(of: error, in: repository))
+        }
+    }
+
+    /// `file:line:col: message; gitbay-bot check --repository X --read-bases`, the message cut
+    /// to fit ``maximumDescription``.
+    static func description(of error: Diagnostic, in repository: RepositoryPath) -> String {
+        let command = "; gitbay-bot check --repository \(repository) --read-bases"
+        let line = "\(error.location.line):\(error.location.column): \(error.message)"
+        let room = maximumDescription - command.count
+        let cut = line.count <= room ? line : String(line.prefix(max(0, room - 1))) + "…"
+        return cut + command
+    }
+
+    /// Sends each of `wanted` that its tip does not carry yet, at most ``maximumPerRun``; answers
+    /// what it sent and what it left for the next runs.
+    ///
+    /// A status gitbay refuses (the repository archived meanwhile, the token without write access
+    /// there) is reported and the others still go; a failure that stops reads (the server out of
+    /// reach) stops them all, for the next run to try again.
+    public static func settle(
+        _ wanted: [StatusSetCommand], reader: any ForgeReader, writer: any ForgeWriter
+    ) async throws -> (sent: [StatusSetCommand], refused: [(StatusSetCommand, String)], left: Int) {
+        var sent: [StatusSetCommand] = []
+        var refused: [(StatusSetCommand, String)] = []
+        var left = 0
+        for status in wanted {
+            let current = try await reader.send(StatusListCommand(repository: status.repository, sha: status.sha))
+            let standing = current.statuses.contains {
+                $0.context == status.context && $0.state == status.state && $0.description == status.description
+            }
+            guard !standing else { continue }
+            guard sent.count + refused.count < maximumPerRun else {
+                left += 1
+                continue
+            }
+            do {
+                try await writer.write(status.control)
+                sent.append(status)
+            } catch {
+                guard error.isRefusal else { throw error }
+                refused.append((status, error.message))
+            }
+        }
+        return (sent, refused, left)
+    }
+}
