@@ -92,6 +92,11 @@ private func jsonString(_ text: String) -> String {
         }
     }
 
+    /// What the operator's rule and krz/app's `stale` plan on the two issues.
+    private static let bothRulesOnAppTheOperatorsOnLib = [
+        "issue label krz/app 1 --add old", "issue label krz/app 1 --add stale", "issue label krz/lib 1 --add old",
+    ]
+
     private func commands(_ output: String) -> [String] {
         output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasPrefix("+ ") }.map { String($0.dropFirst(2)) }.sorted()
@@ -102,10 +107,7 @@ private func jsonString(_ text: String) -> String {
             let plan = await bot(["plan", "--verbose"])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(
-                commands(plan.output) == [
-                    "issue label krz/app 1 --add old", "issue label krz/app 1 --add stale",
-                    "issue label krz/lib 1 --add old",
-                ], "\(plan.output)")
+                commands(plan.output) == Self.bothRulesOnAppTheOperatorsOnLib, "\(plan.output)")
             #expect(plan.output.contains("krz/app:stale"), "the rule goes by its repository's name")
             #expect(plan.error.contains("rules files: repo tree .gitbay (2 requests)"), "\(plan.error)")
             #expect(
@@ -194,10 +196,7 @@ private func jsonString(_ text: String) -> String {
             let plan = await bot(["plan"])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(
-                commands(plan.output) == [
-                    "issue label krz/app 1 --add old", "issue label krz/app 1 --add stale",
-                    "issue label krz/lib 1 --add old",
-                ], "\(plan.output)")
+                commands(plan.output) == Self.bothRulesOnAppTheOperatorsOnLib, "\(plan.output)")
             #expect(
                 plan.output.contains(
                     "note: krz/lib's own rules are not used until its file is mended: krz/lib:.gitbay/bot.yml:4:12: "
