@@ -31,8 +31,14 @@ extension BotSession {
         let rules = try planning.loadRules(settings)
         if let path = planning.input.snapshot {
             let state = try planning.snapshotState(path, settings: settings)
-            let plan = Evaluator(registry: planning.registry, options: settings.evaluationOptions).plan(
-                rules: rules, state: state, source: "snapshot:\(path)")
+            // The repositories' own rules as the snapshot recorded their files (`rule_files`).
+            let repositoryRules =
+                settings.repositoryRules.reads
+                ? await RepositoryRules.load(state, policy: settings.repositoryRules, registry: planning.registry)
+                : RepositoryRules()
+            var plan = Evaluator(registry: planning.registry, options: settings.evaluationOptions).plan(
+                rules: rules + repositoryRules.rules, state: state, source: "snapshot:\(path)")
+            repositoryRules.note(on: &plan)
             port.show(plan, session: nil)
             return Evaluation(settings: settings, rules: rules, plan: plan)
         }
@@ -116,8 +122,7 @@ extension BotSession {
         let repositoryRules = await RepositoryRules.load(
             state, policy: settings.repositoryRules, registry: registry)
         var plan = plan(rules + repositoryRules.rules, state: state, only: reading.targets, guards: guards)
-        let notes = (plan.notes ?? []) + repositoryRules.notes
-        plan.notes = notes.isEmpty ? nil : notes
+        repositoryRules.note(on: &plan)
         return (plan, state, report)
     }
 

@@ -26,6 +26,9 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
     public var deps: DependencyStatus?
     /// An archived repository refuses every write (exit 4), so no rule acts on it.
     public var archived: Bool
+    /// The bot's record of the repository's own rules file (`rule_files`): what a snapshot read,
+    /// so an offline plan takes the repository's rules as the run would; `nil` when none was read.
+    public var ruleFiles: RepositoryRuleFiles?
 
     public init(
         path: RepositoryPath, defaultBranch: String = "main", branches: [String: String] = [:],
@@ -55,6 +58,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         for kind in registry.kinds {
             registry.stateFileDerivation(of: kind)?.record(state, into: &self)
         }
+        ruleFiles = state.ruleFiles
     }
 
     /// The repository as evaluation sees it: everything known, and every derived field computed the
@@ -69,6 +73,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         for kind in registry.kinds {
             registry.stateFileDerivation(of: kind)?.derive(&state, file: self)
         }
+        state.ruleFiles = ruleFiles
         return state
     }
 
@@ -76,6 +81,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.branches == rhs.branches
             && lhs.tags == rhs.tags && lhs.settings == rhs.settings && lhs.labels == rhs.labels
             && lhs.milestones == rhs.milestones && lhs.deps == rhs.deps && lhs.archived == rhs.archived
+            && lhs.ruleFiles == rhs.ruleFiles
             && lhs.collections.holdsTheSame(as: rhs.collections)
     }
 
@@ -96,6 +102,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         case milestones
         case deps
         case archived
+        case ruleFiles = "rule_files"
     }
 
     private enum MilestoneKeys: String, CodingKey {
@@ -129,6 +136,7 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
         settings = try container.decodeIfPresent(MergeGateSettings.self, forKey: .settings) ?? MergeGateSettings()
         deps = try container.decodeIfPresent(DependencyStatus.self, forKey: .deps)
         archived = try container.decodeIfPresent(Bool.self, forKey: .archived) ?? false
+        ruleFiles = try container.decodeIfPresent(RepositoryRuleFiles.self, forKey: .ruleFiles)
         if deps != nil, try !container.nestedContainer(keyedBy: DepsKeys.self, forKey: .deps).contains(.enabled) {
             deps?.enabled = true
         }
@@ -218,5 +226,6 @@ public struct ForgeStateRepository: Codable, Sendable, Hashable {
             try list.encodeStateFile(collection, to: &lists, key: StateFileKey(list.stateFileKey))
         }
         try container.encodeIfPresent(deps, forKey: .deps)
+        try container.encodeIfPresent(ruleFiles, forKey: .ruleFiles)
     }
 }

@@ -7,10 +7,33 @@ import YAML
 /// cache's copy and a snapshot then build the same rules from the same bytes, and a mistake is
 /// said the same way whether the file was read this run or a week ago.
 public struct RepositoryRuleFiles: Sendable, Hashable, Codable {
-    /// A file as read: its text, or why it could not be used (gitbay's refusal, too large, binary).
+    /// A file as read: its text, or why it could not be used (gitbay's refusal, too large, binary);
+    /// `{"text": "..."}` or `{"refused": "..."}` in a forge-state file.
     public enum Content: Sendable, Hashable, Codable {
         case text(String)
         case refused(String)
+
+        private enum CodingKeys: String, CodingKey {
+            case text
+            case refused
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let text = try container.decodeIfPresent(String.self, forKey: .text) {
+                self = .text(text)
+            } else {
+                self = .refused(try container.decode(String.self, forKey: .refused))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .text(let text): try container.encode(text, forKey: .text)
+            case .refused(let reason): try container.encode(reason, forKey: .refused)
+            }
+        }
     }
 
     /// `.gitbay/bot.yml`'s object id on the default branch (`repo tree`), which says without
@@ -32,7 +55,7 @@ public struct RepositoryRuleFiles: Sendable, Hashable, Codable {
     }
 
     /// A repository without a rules file of its own.
-    public static let none = RepositoryRuleFiles()
+    public static let noFile = RepositoryRuleFiles()
 
     /// `bytes` as a rules file may be kept: text when ``RepositoryRuleChain`` would admit it, else
     /// its reason, so that a file of 10 MB is kept as one line.

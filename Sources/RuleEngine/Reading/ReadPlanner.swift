@@ -141,7 +141,7 @@ public struct ReadPlanner: Sendable {
         var terms: [RuleScope.Term] = []
         for rule in rules { terms += rule.scope.terms.filter { !terms.contains($0) } }
         let paths = try await session.context.repositories(in: RuleScope(terms: terms))
-        try await session.readRepositoryRuleFiles(in: paths, registry: registry, policy: policy)
+        try await session.context.readRepositoryRuleFiles(in: paths, registry: registry, policy: policy)
         let state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         return await RepositoryRules.load(state, policy: policy, registry: registry).rules
     }

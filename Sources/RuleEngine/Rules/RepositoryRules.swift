@@ -34,6 +34,12 @@ public struct RepositoryRules: Sendable {
         }
     }
 
+    /// Adds ``notes`` to `plan`'s.
+    public func note(on plan: inout Plan) {
+        let notes = (plan.notes ?? []) + self.notes
+        plan.notes = notes.isEmpty ? nil : notes
+    }
+
     /// The rules of each repository of `state` that recorded a file, under what `policy` lets them do.
     public static func load(
         _ state: ForgeState, policy: RepositoryRulesPolicy, registry: PluginRegistry

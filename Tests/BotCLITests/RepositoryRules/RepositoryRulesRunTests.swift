@@ -171,6 +171,31 @@ private func jsonString(_ text: String) -> String {
         }
     }
 
+    /// `snapshot` keeps what it read of each file, and a plan of the snapshot takes the
+    /// repository's rules as the run does, offline; `read: false` leaves them out there too.
+    @Test func aSnapshotKeepsTheFilesAndAnOfflinePlanUsesThem() async throws {
+        let lib = "rules:\n  - name: close-all\n    on: issues\n    scope: repo:krz/app\n    do: [close]\n"
+        let snapshot = Scratch.url("repository-rules-snapshot-\(UUID().uuidString).json").path
+        try await withPlans(lib: lib) { _, simulator in
+            let taken = await runBot(
+                ["snapshot", "--scope", "owner:krz", "-o", snapshot, "--url", simulator.baseURL.absoluteString],
+                environment: ["GITBAY_TOKEN": simulator.token])
+            #expect(taken.code == 0, "\(taken.error)")
+        }
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        #expect(text.contains("\"rule_files\""), "\(text)")
+        let rules = Scratch.url("repository-rules-offline-\(UUID().uuidString).yml")
+        try operatorRules.write(to: rules, atomically: true, encoding: .utf8)
+        let offline = await runBot(["plan", rules.path, "--snapshot", snapshot])
+        #expect(offline.code == 0, "\(offline.error)")
+        #expect(commands(offline.output) == Self.bothRulesOnAppTheOperatorsOnLib, "\(offline.output)")
+        #expect(offline.output.contains("note: krz/lib's own rules are not used until its file is mended"))
+        let configuration = Scratch.url("no-repository-rules-\(UUID().uuidString).yml")
+        try "repository_rules:\n  read: false\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let without = await runBot(["plan", rules.path, "--snapshot", snapshot, "--config", configuration.path])
+        #expect(commands(without.output) == ["issue label krz/app 1 --add old", "issue label krz/lib 1 --add old"])
+    }
+
     @Test func anOperatorWhoSaysReadFalseGetsNoRepositorysRulesAndNoRead() async throws {
         let configuration = Scratch.url("no-repository-rules-\(UUID().uuidString).yml")
         try "repository_rules:\n  read: false\n".write(to: configuration, atomically: true, encoding: .utf8)

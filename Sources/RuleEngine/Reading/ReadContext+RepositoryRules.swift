@@ -2,7 +2,7 @@ import Foundation
 import GitbayKit
 import Synchronization
 
-extension ReadSession {
+extension ReadContext {
     /// The read cache's kind for the copies of rules files: no plugin's items, so no plugin's
     /// copy is ever taken for one.
     static let ruleFilesKind = ItemKind(rawValue: "repository-rules")
@@ -35,33 +35,33 @@ extension ReadSession {
     ) async throws {
         let entry = "rules-file"
         let decoder = GitbayJSON.decoder()
-        let swept = await context.sweep(
+        let swept = await sweep(
             paths, of: Self.ruleFilesKind, entry: entry, format: 1, periods: Self.ruleFilesPeriods,
             touches: Self.movesDefaultBranch
         ) { try? decoder.decode(RepositoryRuleFiles.self, from: Data($0.utf8)) }
         for (path, copy) in swept.kept {
-            context.update(path) { $0.ruleFiles = copy }
+            update(path) { $0.ruleFiles = copy }
         }
-        let files = ForgeRuleFileReader(reader: context.reader)
+        let files = ForgeRuleFileReader(reader: reader)
         var looks = 0
         for path in swept.read {
-            guard context.mayRead(path, in: swept) else {
-                if let copy = swept.copies[path] { context.update(path) { $0.ruleFiles = copy } }
+            guard mayRead(path, in: swept) else {
+                if let copy = swept.copies[path] { update(path) { $0.ruleFiles = copy } }
                 continue
             }
             looks += 1
             let record = try await ruleFiles(
                 of: path, copy: swept.copies[path], files: files, registry: registry, policy: policy)
-            context.update(path) { $0.ruleFiles = record }
+            update(path) { $0.ruleFiles = record }
             if let payload = try? GitbayJSON.encoder().encode(record) {
-                context.keepCopy(
+                keepCopy(
                     String(decoding: payload, as: UTF8.self), of: path, kind: Self.ruleFilesKind, entry: entry,
                     format: 1, touches: Self.movesDefaultBranch)
             }
         }
-        context.note("rules files: repo tree .gitbay", requests: looks)
+        note("rules files: repo tree .gitbay", requests: looks)
         if files.requests > 0 {
-            context.note("rules files: repo cat of the changed, repo refs of the broken", requests: files.requests)
+            note("rules files: repo cat of the changed, repo refs of the broken", requests: files.requests)
         }
     }
 
@@ -72,16 +72,16 @@ extension ReadSession {
     ) async throws -> RepositoryRuleFiles {
         let tree: RepositoryTree
         do {
-            tree = try await context.reader.send(RepoTreeCommand(repository: path, path: ".gitbay"))
+            tree = try await reader.send(RepoTreeCommand(repository: path, path: ".gitbay"))
         } catch {
             // No `.gitbay` folder (or no commit yet) is gitbay's "no such path": no file.
             guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure, failure.isRefusal else {
                 throw error
             }
-            return .none
+            return .noFile
         }
         guard let entry = tree.entries.first(where: { $0.name == "bot.yml" && $0.type == "blob" }) else {
-            return .none
+            return .noFile
         }
         let reference = RuleFileReference(repository: path, path: RuleFileReference.repositoryFile)
         var record = RepositoryRuleFiles(blob: entry.sha)
@@ -109,7 +109,7 @@ extension ReadSession {
         if broken {
             record.tip = copy?.blob == entry.sha ? copy?.tip : nil
             if record.tip == nil {
-                let refs = try await context.reader.send(RepoRefsCommand(repository: path))
+                let refs = try await reader.send(RepoRefsCommand(repository: path))
                 record.tip = refs.branches.first { $0.name == tree.ref }?.sha
                 files.counted()
             }
