@@ -182,7 +182,8 @@ enum ScaleBenchmark {
         policy.repositoryRules = RepositoryRulesPolicy()
         let (state, report) = try await ReadPlanner(registry: registry).read(
             rules, from: reader, at: now, policy: policy, basis: ReadBasis(me: me, activity: history))
-        let repositoryRules = await RepositoryRules.load(state, policy: RepositoryRulesPolicy(), registry: registry)
+        let repositoryRules = await RepositoryRules.load(
+            state, policy: RepositoryRulesPolicy(), registry: registry, operatorRules: rules)
         let plan = Evaluator(registry: registry).plan(
             rules: rules + repositoryRules.rules, state: state, source: "bench")
         // The journal on the run's clock, as `run --now` keeps it: stamped on the real one, every

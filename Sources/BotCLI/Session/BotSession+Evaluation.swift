@@ -34,7 +34,8 @@ extension BotSession {
             // The repositories' own rules as the snapshot recorded their files (`rule_files`).
             let repositoryRules =
                 settings.repositoryRules.reads
-                ? await RepositoryRules.load(state, policy: settings.repositoryRules, registry: planning.registry)
+                ? await RepositoryRules.load(
+                    state, policy: settings.repositoryRules, registry: planning.registry, operatorRules: rules)
                 : RepositoryRules()
             var plan = Evaluator(registry: planning.registry, options: settings.evaluationOptions).plan(
                 rules: rules + repositoryRules.rules, state: state, source: "snapshot:\(path)")
@@ -59,7 +60,7 @@ extension BotSession {
                 evaluation.applied = try await session.execute(
                     judged.plan, command: command, frozenNow: input.now != nil ? judged.plan.evaluatedAt : nil,
                     activity: ActivityHistory(of: judged.state))
-                await session.markBrokenRuleFiles(in: judged.state)
+                await session.markBrokenRuleFiles(in: judged.state, beside: rules)
             }
             return evaluation
         }
@@ -120,7 +121,7 @@ extension BotSession {
         let guards = await guards()
         let (state, report) = try await read(rules, reading: reading, guards: guards, now: now)
         let repositoryRules = await RepositoryRules.load(
-            state, policy: settings.repositoryRules, registry: registry)
+            state, policy: settings.repositoryRules, registry: registry, operatorRules: rules)
         var plan = plan(rules + repositoryRules.rules, state: state, only: reading.targets, guards: guards)
         repositoryRules.note(on: &plan)
         return (plan, state, report)
@@ -129,8 +130,9 @@ extension BotSession {
     /// Sets the failing `gitbay-bot/rules` status on the tip of each repository whose own rules
     /// file has an error and does not carry it yet (``RuleEngine/RuleFileStatuses``), saying each
     /// on stderr; a failure is a warning, since the run's own writes are done and on record.
-    func markBrokenRuleFiles(in state: ForgeState) async {
-        let rules = await RepositoryRules.load(state, policy: settings.repositoryRules, registry: registry)
+    func markBrokenRuleFiles(in state: ForgeState, beside operatorRules: [Rule]) async {
+        let rules = await RepositoryRules.load(
+            state, policy: settings.repositoryRules, registry: registry, operatorRules: operatorRules)
         let wanted = RuleFileStatuses.wanted(rules, state: state)
         guard !wanted.isEmpty else { return }
         do {

@@ -143,7 +143,7 @@ public struct ReadPlanner: Sendable {
         let paths = try await session.context.repositories(in: RuleScope(terms: terms))
         try await session.context.readRepositoryRuleFiles(in: paths, registry: registry, policy: policy)
         let state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
-        return await RepositoryRules.load(state, policy: policy, registry: registry).rules
+        return await RepositoryRules.load(state, policy: policy, registry: registry, operatorRules: rules).rules
     }
 
     /// The account `basis` names, else the one `reader`'s token belongs to (`whoami`).

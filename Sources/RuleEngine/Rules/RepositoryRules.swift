@@ -1,3 +1,4 @@
+import CommentCommands
 import GitbayKit
 import YAML
 
@@ -40,9 +41,11 @@ public struct RepositoryRules: Sendable {
         plan.notes = notes.isEmpty ? nil : notes
     }
 
-    /// The rules of each repository of `state` that recorded a file, under what `policy` lets them do.
+    /// The rules of each repository of `state` that recorded a file, under what `policy` lets them
+    /// do, beside `operatorRules`: a command one of those already answers there is an error
+    /// (``conflicts(_:with:in:)``).
     public static func load(
-        _ state: ForgeState, policy: RepositoryRulesPolicy, registry: PluginRegistry
+        _ state: ForgeState, policy: RepositoryRulesPolicy, registry: PluginRegistry, operatorRules: [Rule]
     ) async -> RepositoryRules {
         let (forbidden, defaultSchedule) = (policy.forbidden, policy.defaultSchedule)
         var loaded = RepositoryRules()
@@ -57,12 +60,44 @@ public struct RepositoryRules: Sendable {
                 loaded.sets[repository.path] = RuleSet(
                     rules: [], diagnostics: [.error(reason, at: start)], sources: [:])
             case .text(let text):
-                loaded.sets[repository.path] = await RepositoryRuleChain.load(
+                var set = await RepositoryRuleChain.load(
                     (name, Array(text.utf8)), confinement: confinement, registry: registry,
                     defaultSchedule: defaultSchedule, fetcher: RecordedRuleFiles(bases: files.bases))
+                let conflicts = conflicts(set.rules, with: operatorRules, in: repository.path)
+                if !conflicts.isEmpty {
+                    set.diagnostics = (set.diagnostics + conflicts).sorted { $0.location < $1.location }
+                    set.rules = []
+                }
+                loaded.sets[repository.path] = set
             }
         }
         return loaded
+    }
+}
+
+extension RepositoryRules {
+    /// Each rule of `rules` (one repository's) whose command a rule of `operatorRules` acting on
+    /// `repository` already gives for the same kind, as an error at the rule.
+    ///
+    /// Every rule of a kind giving a command's name answers a comment with it: the repository's
+    /// and the operator's would both act on one `/label bug`, each with its own `allowed:`, so
+    /// whoever the looser one lets in gets what the stricter one refuses, and the person sees a 👍
+    /// and a refusal for one line. Within one set `check` refuses this already.
+    static func conflicts(_ rules: [Rule], with operatorRules: [Rule], in repository: RepositoryPath) -> [Diagnostic] {
+        var given: [String: Rule] = [:]
+        for rule in operatorRules where rule.scope.contains(repository) {
+            guard let name = rule.command?.pattern.name else { continue }
+            given["\(rule.kind.rawValue) \(name)"] = given["\(rule.kind.rawValue) \(name)"] ?? rule
+        }
+        return rules.compactMap { rule in
+            guard let name = rule.command?.pattern.name, let other = given["\(rule.kind.rawValue) \(name)"] else {
+                return nil
+            }
+            return .error(
+                "/\(name) is already the command of the operator's rule '\(other.name)' for \(rule.kind.rawValue) "
+                    + "here; one comment would be answered by both (give this rule another command)",
+                at: rule.location)
+        }
     }
 }
 

@@ -1,0 +1,60 @@
+import BuiltinPlugins
+import Foundation
+import GitbayKit
+import RuleEngine
+import Testing
+import YAML
+
+/// A repository's command rule and the operator's of the same command would both answer one
+/// comment: the repository's file is then in error, where the operator's rule acts there.
+@Suite struct RepositoryRulesTests {
+    private static let repositoryFile = """
+        rules:
+          - name: label
+            on: issues
+            command: /label <labels:label>...
+            do: [{add-label: "{{ command.labels }}"}]
+
+        """
+
+    private func operatorRules(scope: String, on kind: String = "issues") -> [Rule] {
+        let text = """
+            scope: \(scope)
+            rules:
+              - name: triage-label
+                on: \(kind)
+                command: /label <labels:label>...
+                do: [{add-label: "{{ command.labels }}"}]
+
+            """
+        let set = RuleSet.load(files: [("rules.yml", Array(text.utf8))], registry: Fixtures.registry)
+        #expect(set.diagnostics.isEmpty, "\(set.diagnostics)")
+        return set.rules
+    }
+
+    private func load(beside operatorRules: [Rule]) async -> RepositoryRules {
+        var repository = RepositoryState(path: Fixtures.path)
+        repository.ruleFiles = RepositoryRuleFiles(blob: "b", own: .text(Self.repositoryFile))
+        let state = ForgeState(now: Fixtures.now, me: Fixtures.me, repositories: [repository])
+        return await RepositoryRules.load(
+            state, policy: RepositoryRulesPolicy(), registry: Fixtures.registry, operatorRules: operatorRules)
+    }
+
+    @Test func aCommandTheOperatorAnswersThereIsAnErrorAtTheRepositorysRule() async {
+        let loaded = await load(beside: operatorRules(scope: "owner:krz"))
+        #expect(loaded.rules.isEmpty)
+        #expect(
+            loaded.broken.map { "\($0.error)" } == [
+                "krz/gitbay:.gitbay/bot.yml:2:11: error: /label is already the command of the operator's rule "
+                    + "'triage-label' for issues here; one comment would be answered by both (give this rule another "
+                    + "command)"
+            ])
+    }
+
+    @Test(arguments: [("repo:krz/other", "issues"), ("owner:krz", "merge_requests")])
+    func anOperatorsCommandElsewhereOrOnAnotherKindLeavesItAlone(scope: String, kind: String) async {
+        let loaded = await load(beside: operatorRules(scope: scope, on: kind))
+        #expect(loaded.broken.isEmpty)
+        #expect(loaded.rules.map(\.name) == ["krz/gitbay:label"])
+    }
+}
