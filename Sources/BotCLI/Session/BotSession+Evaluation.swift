@@ -32,11 +32,7 @@ extension BotSession {
         if let path = planning.input.snapshot {
             let state = try planning.snapshotState(path, settings: settings)
             // The repositories' own rules as the snapshot recorded their files (`rule_files`).
-            let repositoryRules =
-                settings.repositoryRules.reads
-                ? await RepositoryRules.load(
-                    state, policy: settings.repositoryRules, registry: planning.registry, operatorRules: rules)
-                : RepositoryRules()
+            let repositoryRules = await repositoryRules(in: state, beside: rules, settings, planning.registry)
             var plan = Evaluator(registry: planning.registry, options: settings.evaluationOptions).plan(
                 rules: rules + repositoryRules.rules, state: state, source: "snapshot:\(path)")
             repositoryRules.note(on: &plan)
@@ -91,8 +87,12 @@ extension BotSession {
             }
             source = session.client.configuration.baseURL.absoluteString
         }
+        // The item's repository's own rules, as the read (or the snapshot) recorded its file.
+        let repositoryRules = await repositoryRules(in: state, beside: rules, settings, planning.registry)
         let evaluator = Evaluator(registry: planning.registry, options: settings.evaluationOptions)
-        return (evaluator.explanation(of: item, rules: rules, state: state, source: source), source)
+        return (
+            evaluator.explanation(of: item, rules: rules + repositoryRules.rules, state: state, source: source), source
+        )
     }
 
     /// Does the work of `apply`: a session as the account `plan` was made for, and the plan
@@ -120,8 +120,7 @@ extension BotSession {
     ) async throws -> (plan: Plan, state: ForgeState, report: ReadPlanner.Report) {
         let guards = await guards()
         let (state, report) = try await read(rules, reading: reading, guards: guards, now: now)
-        let repositoryRules = await RepositoryRules.load(
-            state, policy: settings.repositoryRules, registry: registry, operatorRules: rules)
+        let repositoryRules = await Self.repositoryRules(in: state, beside: rules, settings, registry)
         var plan = plan(rules + repositoryRules.rules, state: state, only: reading.targets, guards: guards)
         repositoryRules.note(on: &plan)
         return (plan, state, report)
@@ -131,8 +130,7 @@ extension BotSession {
     /// file has an error and does not carry it yet (``RuleEngine/RuleFileStatuses``), saying each
     /// on stderr; a failure is a warning, since the run's own writes are done and on record.
     func markBrokenRuleFiles(in state: ForgeState, beside operatorRules: [Rule]) async {
-        let rules = await RepositoryRules.load(
-            state, policy: settings.repositoryRules, registry: registry, operatorRules: operatorRules)
+        let rules = await Self.repositoryRules(in: state, beside: operatorRules, settings, registry)
         let wanted = RuleFileStatuses.wanted(rules, state: state)
         guard !wanted.isEmpty else { return }
         do {
@@ -151,6 +149,16 @@ extension BotSession {
         } catch {
             console.write("warning: \(RuleFileStatuses.context) statuses not set: \(error)\n", to: .error)
         }
+    }
+
+    /// The repositories' own rules as `state` recorded their files, beside the operator's `rules`;
+    /// none when `repository_rules: read: false` (a snapshot may still carry the files).
+    static func repositoryRules(
+        in state: ForgeState, beside rules: [Rule], _ settings: Settings, _ registry: PluginRegistry
+    ) async -> RepositoryRules {
+        guard settings.repositoryRules.reads else { return RepositoryRules() }
+        return await RepositoryRules.load(
+            state, policy: settings.repositoryRules, registry: registry, operatorRules: rules)
     }
 
     /// A session on the server of `settings` for a command of `context`.

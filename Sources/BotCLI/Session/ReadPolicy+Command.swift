@@ -6,7 +6,7 @@ extension ReadPolicy {
     /// settings' with the share of the unfinished actions kept), the account's read cache `cache`.
     ///
     /// `run` and `plan` keep the settings' sweep (`--sweep-period`, 0 for none) and read budget, and
-    /// read the repositories' own rules as `repository_rules:` says; a
+    /// read the repositories' own rules as `repository_rules:` says (`explain`: its item's); a
     /// `watch` pass reads every repository it looks at, its own poll having told it what changed,
     /// and trusts the cache always; `explain` reads its item afresh and keeps nothing.
     init(_ reading: CommandReading, settings: Settings, guards: EvaluationOptions, cache: any ReadCache) {
@@ -20,6 +20,7 @@ extension ReadPolicy {
             self.init(targets.map { .targets($0, guards: guards) } ?? .guarded(guards), cache: .trusts(cache))
         case .item(let item):
             self.init(.item(item))
+            repositoryRules = settings.repositoryRules
         }
     }
 }

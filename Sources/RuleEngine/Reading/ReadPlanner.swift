@@ -61,7 +61,10 @@ public struct ReadPlanner: Sendable {
         _ rules: [Rule], from reader: any ForgeReader, at now: Date, policy: ReadPolicy, basis: ReadBasis = ReadBasis()
     ) async throws -> (ForgeState, Report) {
         if case .item(let item) = policy.scope {
-            return (try await read(rules, item: item, from: reader, at: now, basis: basis), Report())
+            return (
+                try await read(rules, item: item, from: reader, at: now, basis: basis, policy: policy.repositoryRules),
+                Report()
+            )
         }
         var session = ReadSession(registry: registry, reader: reader, readBudget: policy.readBudget)
         session.commandWindow = commandWindow
@@ -89,7 +92,11 @@ public struct ReadPlanner: Sendable {
         if basis.me == nil { session.context.note("identity: whoami", requests: 1) }
         var rules = rules
         if let repositoryRules = policy.repositoryRules, repositoryRules.reads {
-            rules += try await readRepositoryRules(rules, session: &session, policy: repositoryRules, now: now, me: me)
+            var terms: [RuleScope.Term] = []
+            for rule in rules { terms += rule.scope.terms.filter { !terms.contains($0) } }
+            let paths = try await session.context.repositories(in: RuleScope(terms: terms))
+            rules += try await readRepositoryRules(
+                in: paths, beside: rules, session: &session, policy: repositoryRules, now: now, me: me)
         }
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
@@ -133,14 +140,13 @@ public struct ReadPlanner: Sendable {
         return (state, session.context.report)
     }
 
-    /// Reads the rules files of the repositories `rules` reach (their scopes together) and
-    /// answers the rules of those without an error, which the rest of the read serves too.
+    /// Reads the rules files of `paths` (the repositories the operator's `rules` reach, or the
+    /// one `explain` asks about) and answers the rules of those without an error, which the rest
+    /// of the read serves too.
     private func readRepositoryRules(
-        _ rules: [Rule], session: inout ReadSession, policy: RepositoryRulesPolicy, now: Date, me: String
+        in paths: [RepositoryPath], beside rules: [Rule], session: inout ReadSession, policy: RepositoryRulesPolicy,
+        now: Date, me: String
     ) async throws -> [Rule] {
-        var terms: [RuleScope.Term] = []
-        for rule in rules { terms += rule.scope.terms.filter { !terms.contains($0) } }
-        let paths = try await session.context.repositories(in: RuleScope(terms: terms))
         try await session.context.readRepositoryRuleFiles(in: paths, registry: registry, policy: policy)
         let state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         return await RepositoryRules.load(state, policy: policy, registry: registry, operatorRules: rules).rules
@@ -155,18 +161,27 @@ public struct ReadPlanner: Sendable {
     /// Reads what the rules need for one repository, and everything about one item in it, for
     /// `explain`: every condition of every rule then has a value to show, for an item the rules'
     /// listings leave out too (a closed issue, a merged merge request).
+    ///
+    /// With `repositoryRules`, the item's repository's own rules file is read first, and its rules
+    /// are read for as the operator's are.
     private func read(
-        _ rules: [Rule], item: ItemReference, from reader: any ForgeReader, at now: Date, basis: ReadBasis
+        _ rules: [Rule], item: ItemReference, from reader: any ForgeReader, at now: Date, basis: ReadBasis,
+        policy repositoryRules: RepositoryRulesPolicy?
     ) async throws -> ForgeState {
+        var session = ReadSession(registry: registry, reader: reader)
+        session.commandWindow = commandWindow
+        session.automation = automation
+        let me = try await Self.account(basis, reader: reader)
+        var rules = rules
+        if let repositoryRules, repositoryRules.reads {
+            rules += try await readRepositoryRules(
+                in: [item.repository], beside: rules, session: &session, policy: repositoryRules, now: now, me: me)
+        }
         let scoped = rules.filter { $0.kind == item.kind }.map { rule in
             var rule = rule
             rule.scope = RuleScope(terms: [.repository(item.repository.description)])
             return rule
         }
-        var session = ReadSession(registry: registry, reader: reader)
-        session.commandWindow = commandWindow
-        session.automation = automation
-        let me = try await Self.account(basis, reader: reader)
         try await session.list(scoped, of: item.kind)
         try await session.readWriters(rules: scoped, configured: writers)
         try await session.readDetails(rules: scoped, now: now, me: me)

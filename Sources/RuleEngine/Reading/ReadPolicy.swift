@@ -42,7 +42,7 @@ public struct ReadPolicy: Sendable {
     public let readBudget: Int?
     /// Whether the read takes the repositories' own rules files, and what their rules may do.
     ///
-    /// `nil` reads none; a `watch` pass and `explain` read none yet.
+    /// `nil` reads none; a `watch` pass reads none yet, and `explain` its item's repository's.
     public var repositoryRules: RepositoryRulesPolicy?
 
     /// The policy of a read of `scope`; what `scope` rules out is dropped: an audit and `explain`

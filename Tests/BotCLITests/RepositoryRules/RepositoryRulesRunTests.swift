@@ -86,8 +86,7 @@ private func jsonString(_ text: String) -> String {
                 { arguments in
                     await runBot(
                         against: simulator,
-                        [arguments[0], folder.appendingPathComponent("rules.yml").path, "--state-dir", state.folder]
-                            + arguments.dropFirst())
+                        arguments + [folder.appendingPathComponent("rules.yml").path, "--state-dir", state.folder])
                 }, simulator)
         }
     }
@@ -190,10 +189,24 @@ private func jsonString(_ text: String) -> String {
         #expect(offline.code == 0, "\(offline.error)")
         #expect(commands(offline.output) == Self.bothRulesOnAppTheOperatorsOnLib, "\(offline.output)")
         #expect(offline.output.contains("note: krz/lib's own rules are not used until its file is mended"))
+        let explained = await runBot(["explain", "krz/app#1", rules.path, "--snapshot", snapshot])
+        #expect(explained.output.contains("krz/app:stale"), "\(explained.output)")
         let configuration = Scratch.url("no-repository-rules-\(UUID().uuidString).yml")
         try "repository_rules:\n  read: false\n".write(to: configuration, atomically: true, encoding: .utf8)
         let without = await runBot(["plan", rules.path, "--snapshot", snapshot, "--config", configuration.path])
         #expect(commands(without.output) == ["issue label krz/app 1 --add old", "issue label krz/lib 1 --add old"])
+    }
+
+    /// `explain` reads the item's repository's file and shows its rules by their names, online
+    /// and from a snapshot.
+    @Test func explainShowsTheRepositorysRulesOnItsItems() async throws {
+        try await withPlans { bot, _ in
+            let explained = await bot(["explain", "krz/app#1"])
+            #expect(explained.code == 0, "\(explained.error)")
+            #expect(explained.output.contains("krz/app:stale"), "\(explained.output)")
+            let other = await bot(["explain", "krz/lib#1"])
+            #expect(!other.output.contains("krz/app:stale"), "\(other.output)")
+        }
     }
 
     @Test func anOperatorWhoSaysReadFalseGetsNoRepositorysRulesAndNoRead() async throws {
