@@ -35,6 +35,31 @@ private func text(_ path: String) throws -> String {
         #expect(fields[5].contains("gitbay-bot run"))
     }
 
+    /// The organisation recipe: the base and a repository's file extending it check clean under
+    /// the operator's configuration, as the repository's CI would check them.
+    @Test func theOrganisationsBaseAndARepositorysFileCheckClean() async throws {
+        let folder = examples.appendingPathComponent("organisation")
+        let configuration = folder.appendingPathComponent("gitbay-bot.yml").path
+        let repository = await runBot([
+            "check", "--repository", "krz/app", "--base", "krz/.gitbay=\(folder.path)", "--config", configuration,
+            folder.appendingPathComponent("repository.yml").path,
+        ])
+        #expect(repository.code == 0, "\(repository.error)")
+        #expect(repository.output == "1 file, 2 rules: no problems found\n")
+        let base = await runBot([
+            "check", "--repository", "krz/.gitbay", "--config", configuration,
+            folder.appendingPathComponent("base.yml").path,
+        ])
+        #expect(base.code == 0, "\(base.error)")
+        // The operator keeps `close`: a repository's rule using it is refused.
+        let closing = Scratch.url("organisation-close-\(UUID().uuidString).yml")
+        try "rules:\n  - name: shut\n    on: issues\n    do: [close]\n".write(
+            to: closing, atomically: true, encoding: .utf8)
+        let refused = await runBot(["check", "--repository", "krz/app", "--config", configuration, closing.path])
+        #expect(refused.code == 78)
+        #expect(refused.error.contains("the operator forbids 'close' in repository rules"), "\(refused.error)")
+    }
+
     @Test func theSystemdUnitsVerify() async throws {
         let service = try text("systemd/gitbay-bot.service")
         let timer = try text("systemd/gitbay-bot.timer")
