@@ -71,9 +71,11 @@ struct PlanningRun {
                 "the rules have \(errors) error\(errors == 1 ? "" : "s"); nothing was read or done",
                 code: .invalidRules)
         }
-        // A misspelt --force-rule would leave the tripwire up with nothing said.
+        // A misspelt --force-rule would leave the tripwire up with nothing said. A repository's
+        // rule (`owner/name:rule`) is known only once the run reads that repository's file, so
+        // its name is taken as given.
         let names = ruleSet.rules.map(\.name)
-        for forced in settings.forcedRules.sorted() where !names.contains(forced) {
+        for forced in settings.forcedRules.sorted() where !names.contains(forced) && !forced.contains(":") {
             var message = "--force-rule \(forced): no rule has that name"
             if let suggestion = Suggestion.closest(to: forced, among: names) {
                 message += "; did you mean '\(suggestion)'?"
