@@ -56,7 +56,7 @@ extension BotSession {
                 evaluation.applied = try await session.execute(
                     judged.plan, command: command, frozenNow: input.now != nil ? judged.plan.evaluatedAt : nil,
                     activity: ActivityHistory(of: judged.state))
-                await session.markBrokenRuleFiles(in: judged.state, beside: rules)
+                await session.markBrokenRuleFiles(judged.repositoryRules, in: judged.state)
             }
             return evaluation
         }
@@ -114,27 +114,31 @@ extension BotSession {
     /// with that state and what the read took.
     ///
     /// The rules of the repositories' own files the read took (``RuleEngine/RepositoryRules``)
-    /// are planned with the operator's; a repository whose file has an error is a note of the plan.
+    /// are planned with the operator's, and answered for the status step; a repository whose file
+    /// has an error is a note of the plan.
     func judge(
         _ rules: [Rule], reading: CommandReading, now: Date
-    ) async throws -> (plan: Plan, state: ForgeState, report: ReadPlanner.Report) {
+    ) async throws -> (
+        plan: Plan, state: ForgeState, report: ReadPlanner.Report, repositoryRules: RepositoryRules
+    ) {
         let guards = await guards()
         let (state, report) = try await read(rules, reading: reading, guards: guards, now: now)
         let repositoryRules = await Self.repositoryRules(in: state, beside: rules, settings, registry)
         var plan = plan(rules + repositoryRules.rules, state: state, only: reading.targets, guards: guards)
         repositoryRules.note(on: &plan)
-        return (plan, state, report)
+        return (plan, state, report, repositoryRules)
     }
 
-    /// Sets the failing `gitbay-bot/rules` status on the tip of each repository whose own rules
-    /// file has an error and does not carry it yet (``RuleEngine/RuleFileStatuses``), saying each
-    /// on stderr; a failure is a warning, since the run's own writes are done and on record.
-    func markBrokenRuleFiles(in state: ForgeState, beside operatorRules: [Rule]) async {
-        let rules = await Self.repositoryRules(in: state, beside: operatorRules, settings, registry)
-        let wanted = RuleFileStatuses.wanted(rules, state: state)
-        guard !wanted.isEmpty else { return }
+    /// Sets the failing `gitbay-bot/rules` status where a repository's file in `rules` has an error.
+    ///
+    /// Each goes on the tip that does not carry it yet (``RuleEngine/RuleFileStatuses``) and is
+    /// said on stderr; a failure is a warning, since the run's own writes are done and on record.
+    /// A run that was stopped sends none.
+    func markBrokenRuleFiles(_ rules: RepositoryRules, in state: ForgeState) async {
+        guard !rules.broken.isEmpty, control.stopSignal == nil, !Task.isCancelled else { return }
         do {
-            let (sent, refused, left) = try await RuleFileStatuses.settle(wanted, reader: client, writer: client)
+            let (sent, refused, left) = try await RuleFileStatuses.settle(
+                rules, state: state, reader: client, writer: client)
             var text = ""
             for status in sent {
                 text +=

@@ -81,7 +81,7 @@ struct WatchPass {
         let passRules = targets.map { $0.scoped(rules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
-        let (plan, state, report) = try await session.judge(passRules, reading: .pass(targets), now: Date())
+        let (plan, state, report, _) = try await session.judge(passRules, reading: .pass(targets), now: Date())
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }

@@ -4,8 +4,10 @@ import YAML
 /// The failing `gitbay-bot/rules` commit status that tells a repository's maintainers, where they
 /// look, that their rules file has an error and the bot does not use it.
 ///
-/// It goes on the default branch's tip the file was read at (``RepositoryRuleFiles/tip``), names
-/// the first error at its line and column and the command that shows every one. It is sent once:
+/// It goes on the tip of the branch the file was read from (``RepositoryRuleFiles/branch``), read
+/// with `repo refs` when the status is due: a file can break without changing (the operator's
+/// rules took its command, say), so only this step knows which files need a tip. It names the
+/// first error at its line and column and the command that shows every one. It is sent once:
 /// the tip's statuses are read first (`status list`) and a status of the same state and text is
 /// left alone, so a run every 15 minutes neither repeats it nor needs a memory of its own. At most
 /// ``maximumPerRun`` go in one run, however many repositories one broken base breaks.
@@ -17,12 +19,9 @@ public enum RuleFileStatuses {
     /// The longest description sent: a line a forge's page shows whole.
     static let maximumDescription = 140
 
-    /// The statuses `rules` asks for on `state`: one per broken repository whose tip is known.
-    public static func wanted(_ rules: RepositoryRules, state: ForgeState) -> [StatusSetCommand] {
-        let tips = Dictionary(
-            state.repositories.compactMap { repository in repository.ruleFiles?.tip.map { (repository.path, $0) } },
-            uniquingKeysWith: { first, _ in first })
-        return rules.broken.compactMap { repository, error in
+    /// The statuses `rules` asks for: one per broken repository whose tip `tips` knows.
+    public static func wanted(_ rules: RepositoryRules, tips: [RepositoryPath: String]) -> [StatusSetCommand] {
+        rules.broken.compactMap { repository, error in
             guard let tip = tips[repository] else { return nil }
             return try? StatusSetCommand(
                 repository: repository, sha: tip, context: context, state: .failure,
@@ -40,15 +39,34 @@ public enum RuleFileStatuses {
         return cut + command
     }
 
-    /// Sends each of `wanted` that its tip does not carry yet, at most ``maximumPerRun``; answers
-    /// what it sent and what it left for the next runs.
+    /// The tip of the branch each broken repository's file was read from in `state`, one
+    /// `repo refs` each; a repository whose branch is gone is left out.
+    static func tips(
+        of rules: RepositoryRules, in state: ForgeState, reader: any ForgeReader
+    ) async throws -> [RepositoryPath: String] {
+        let branches = Dictionary(
+            state.repositories.compactMap { repository in repository.ruleFiles?.branch.map { (repository.path, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        var tips: [RepositoryPath: String] = [:]
+        for (repository, _) in rules.broken {
+            guard let branch = branches[repository] else { continue }
+            let refs = try await reader.send(RepoRefsCommand(repository: repository))
+            tips[repository] = refs.branches.first { $0.name == branch }?.sha
+        }
+        return tips
+    }
+
+    /// Sends the status each broken repository of `rules` asks for (its branch as `state`
+    /// recorded it) that its tip does not carry yet, at most ``maximumPerRun``; answers what it
+    /// sent and what it left for the next runs.
     ///
     /// A status gitbay refuses (the repository archived meanwhile, the token without write access
     /// there) is reported and the others still go; a failure that stops reads (the server out of
     /// reach) stops them all, for the next run to try again.
     public static func settle(
-        _ wanted: [StatusSetCommand], reader: any ForgeReader, writer: any ForgeWriter
+        _ rules: RepositoryRules, state: ForgeState, reader: any ForgeReader, writer: any ForgeWriter
     ) async throws -> (sent: [StatusSetCommand], refused: [(StatusSetCommand, String)], left: Int) {
+        let wanted = wanted(rules, tips: try await tips(of: rules, in: state, reader: reader))
         var sent: [StatusSetCommand] = []
         var refused: [(StatusSetCommand, String)] = []
         var left = 0

@@ -43,15 +43,17 @@ public struct RepositoryRuleFiles: Sendable, Hashable, Codable {
     public var own: Content?
     /// The files `extends:` reached, by reference (`krz/.gitbay:base.yml@v1`).
     public var bases: [String: Content]
-    /// The default branch's tip when a file with an error was read (`repo refs`), which the
-    /// failing `gitbay-bot/rules` status goes on; `nil` for a file without one.
-    public var tip: String?
+    /// The branch the file was read from (`repo tree`'s ref: the default branch), whose tip the
+    /// failing `gitbay-bot/rules` status goes on when the file has an error.
+    public var branch: String?
 
-    public init(blob: String? = nil, own: Content? = nil, bases: [String: Content] = [:], tip: String? = nil) {
+    public init(
+        blob: String? = nil, own: Content? = nil, bases: [String: Content] = [:], branch: String? = nil
+    ) {
         self.blob = blob
         self.own = own
         self.bases = bases
-        self.tip = tip
+        self.branch = branch
     }
 
     /// A repository without a rules file of its own.

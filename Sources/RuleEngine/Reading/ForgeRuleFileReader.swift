@@ -25,7 +25,7 @@ public final class ForgeRuleFileReader: RuleFileFetcher {
 
     /// The files read so far, by reference.
     public var read: [String: RepositoryRuleFiles.Content] { state.withLock { $0.read } }
-    /// The requests sent so far: `repo cat`, and those ``counted()``.
+    /// The `repo cat` requests sent so far.
     public var requests: Int { state.withLock { $0.requests } }
     /// The first failure that was no answer about a file, if any.
     public var interruption: (any Error)? { state.withLock { $0.interruption } }
@@ -43,11 +43,6 @@ public final class ForgeRuleFileReader: RuleFileFetcher {
         case .text(let text): return .success(Array(text.utf8))
         case .refused(let reason): return .failure(RuleFileFetchFailure(reason))
         }
-    }
-
-    /// Counts one more request sent beside the files for them (the tip of a broken one's branch).
-    func counted() {
-        state.withLock { $0.requests += 1 }
     }
 
     /// One file read afresh.

@@ -51,7 +51,7 @@ public struct ForgeSnapshotReader: Sendable {
                 paths, scope: scope, allStates: allStates, into: &context)
         }
         // Each repository's own rules file, so an offline plan takes its rules as a run would.
-        try await context.readRepositoryRuleFiles(in: paths, registry: registry, policy: RepositoryRulesPolicy())
+        try await context.readRepositoryRuleFiles(in: paths, registry: registry)
         // Who did what, as far back as a first run reads it: offline plans weigh it as live ones do.
         let inScope = Set(paths)
         let feed = try await FeedRead.read(after: nil, reader: reader, pages: ActivityHistory.firstReadPages)

@@ -27,11 +27,8 @@ extension ReadContext {
     /// the file is read only when its object id moved, and the files it extends once per run,
     /// whichever repositories name them. A failure that says nothing of the files (the server out
     /// of reach, the rate limit) is thrown: a repository never gets a mistake it did not make.
-    ///
-    /// A file with an error (under `policy`) gets its default branch's tip, for the status that
-    /// tells its maintainers: one `repo refs` when it is read afresh.
     mutating func readRepositoryRuleFiles(
-        in paths: [RepositoryPath], registry: PluginRegistry, policy: RepositoryRulesPolicy
+        in paths: [RepositoryPath], registry: PluginRegistry
     ) async throws {
         let entry = "rules-file"
         let decoder = GitbayJSON.decoder()
@@ -51,7 +48,7 @@ extension ReadContext {
             }
             looks += 1
             let record = try await ruleFiles(
-                of: path, copy: swept.copies[path], files: files, registry: registry, policy: policy)
+                of: path, copy: swept.copies[path], files: files, registry: registry)
             update(path) { $0.ruleFiles = record }
             if let payload = try? GitbayJSON.encoder().encode(record) {
                 keepCopy(
@@ -60,15 +57,12 @@ extension ReadContext {
             }
         }
         note("rules files: repo tree .gitbay", requests: looks)
-        if files.requests > 0 {
-            note("rules files: repo cat of the changed, repo refs of the broken", requests: files.requests)
-        }
+        if files.requests > 0 { note("rules files: repo cat of the changed", requests: files.requests) }
     }
 
     /// `path`'s rules file as its default branch holds it now, with the bases it extends.
     private func ruleFiles(
-        of path: RepositoryPath, copy: RepositoryRuleFiles?, files: ForgeRuleFileReader, registry: PluginRegistry,
-        policy: RepositoryRulesPolicy
+        of path: RepositoryPath, copy: RepositoryRuleFiles?, files: ForgeRuleFileReader, registry: PluginRegistry
     ) async throws -> RepositoryRuleFiles {
         let tree: RepositoryTree
         do {
@@ -84,7 +78,7 @@ extension ReadContext {
             return .noFile
         }
         let reference = RuleFileReference(repository: path, path: RuleFileReference.repositoryFile)
-        var record = RepositoryRuleFiles(blob: entry.sha)
+        var record = RepositoryRuleFiles(blob: entry.sha, branch: tree.ref)
         if entry.mode == "120000" {
             record.own = .refused("\(reference) is a symbolic link; the bot reads a file's own text")
         } else if copy?.blob == entry.sha, let own = copy?.own {
@@ -93,27 +87,17 @@ extension ReadContext {
             record.own = await files.cat(reference)
         }
         // The chain is walked to learn the bases it reaches, each read once per run.
-        var broken = true
         if case .text(let text) = record.own {
             let chain = ChainFetches(files: files)
-            broken = await RepositoryRuleChain.load(
+            _ = await RepositoryRuleChain.load(
                 (reference.description, Array(text.utf8)),
-                confinement: RepositoryConfinement(repository: path, forbiddenActions: policy.forbidden),
-                registry: registry, defaultSchedule: policy.defaultSchedule, fetcher: chain
-            ).hasErrors
+                confinement: RepositoryConfinement(repository: path), registry: registry, fetcher: chain
+            )
             let read = files.read
             record.bases = Dictionary(
                 uniqueKeysWithValues: chain.references.compactMap { key in read[key].map { (key, $0) } })
         }
         if let interruption = files.interruption { throw interruption }
-        if broken {
-            record.tip = copy?.blob == entry.sha ? copy?.tip : nil
-            if record.tip == nil {
-                let refs = try await reader.send(RepoRefsCommand(repository: path))
-                record.tip = refs.branches.first { $0.name == tree.ref }?.sha
-                files.counted()
-            }
-        }
         return record
     }
 }

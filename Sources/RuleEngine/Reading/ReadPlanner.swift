@@ -147,7 +147,7 @@ public struct ReadPlanner: Sendable {
         in paths: [RepositoryPath], beside rules: [Rule], session: inout ReadSession, policy: RepositoryRulesPolicy,
         now: Date, me: String
     ) async throws -> [Rule] {
-        try await session.context.readRepositoryRuleFiles(in: paths, registry: registry, policy: policy)
+        try await session.context.readRepositoryRuleFiles(in: paths, registry: registry)
         let state = ForgeState(now: now, me: me, repositories: Array(session.context.repositories.values))
         return await RepositoryRules.load(state, policy: policy, registry: registry, operatorRules: rules).rules
     }

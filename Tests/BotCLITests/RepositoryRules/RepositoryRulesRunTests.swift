@@ -110,7 +110,7 @@ private func jsonString(_ text: String) -> String {
             #expect(plan.output.contains("krz/app:stale"), "the rule goes by its repository's name")
             #expect(plan.error.contains("rules files: repo tree .gitbay (2 requests)"), "\(plan.error)")
             #expect(
-                plan.error.contains("rules files: repo cat of the changed, repo refs of the broken (1 request)"),
+                plan.error.contains("rules files: repo cat of the changed (1 request)"),
                 "\(plan.error)")
             // A repository's rule can be let past the tripwire by its name, though the operator's
             // files do not hold it.
@@ -143,7 +143,7 @@ private func jsonString(_ text: String) -> String {
                 ], "\(after.output)")
             #expect(after.error.contains("rules files: repo tree .gitbay (1 request)"), "\(after.error)")
             #expect(
-                after.error.contains("rules files: repo cat of the changed, repo refs of the broken (1 request)"),
+                after.error.contains("rules files: repo cat of the changed (1 request)"),
                 "\(after.error)")
         }
     }
