@@ -13,11 +13,14 @@ struct RepositoryRulesSource: Decodable, Sendable {
     /// Listed so the "did you mean" of an unknown key knows every real key.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case read
+        case preview
         case forbid
     }
 
     /// Whether runs read the repositories' files; `true` when not written.
     var read: Located<Bool>?
+    /// Whether runs preview a merge request's change to a rules file on it; `true` when not written.
+    var preview: Located<Bool>?
     /// The actions repository rules may not use, each where it is written.
     var forbid: [Located<String>]?
     /// The values of the wrong type, each at its place.
@@ -27,6 +30,7 @@ struct RepositoryRulesSource: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let keys = try decoder.container(keyedBy: CodingKeys.self)
         read = try keys.decodeIfPresent(forKey: .read, gathering: &decodingProblems)
+        preview = try keys.decodeIfPresent(forKey: .preview, gathering: &decodingProblems)
         forbid = try keys.decodeIfPresent(forKey: .forbid, gathering: &decodingProblems)
     }
 

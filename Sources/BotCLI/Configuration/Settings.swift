@@ -188,6 +188,7 @@ struct Settings: Sendable, Equatable {
         settings.readBudget = given.readBudget ?? file.readBudget?.value
         settings.repositoryRules = RepositoryRulesPolicy(
             reads: file.repositoryRules?.read?.value ?? true,
+            previews: file.repositoryRules?.preview?.value ?? true,
             forbidden: Set(file.repositoryRules?.forbid?.map(\.value) ?? []), defaultSchedule: settings.schedule)
         return settings
     }

@@ -57,6 +57,7 @@ extension BotSession {
                     judged.plan, command: command, frozenNow: input.now != nil ? judged.plan.evaluatedAt : nil,
                     activity: ActivityHistory(of: judged.state))
                 await session.markBrokenRuleFiles(judged.repositoryRules, in: judged.state)
+                await session.previewRuleProposals(judged.state, current: judged.repositoryRules, operatorRules: rules)
             }
             return evaluation
         }

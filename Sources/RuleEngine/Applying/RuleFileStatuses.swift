@@ -31,7 +31,7 @@ public enum RuleFileStatuses {
 
     /// `file:line:col: message; gitbay-bot check --repository X --read-bases`, the message cut
     /// to fit ``maximumDescription``.
-    static func description(of error: Diagnostic, in repository: RepositoryPath) -> String {
+    public static func description(of error: Diagnostic, in repository: RepositoryPath) -> String {
         let command = "; gitbay-bot check --repository \(repository) --read-bases"
         let line = "\(error.location.line):\(error.location.column): \(error.message)"
         let room = maximumDescription - command.count

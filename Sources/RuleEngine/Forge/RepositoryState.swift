@@ -26,6 +26,9 @@ public struct RepositoryState: Sendable, Hashable {
     /// read (repository rules are off, or the run read none), ``RepositoryRuleFiles/none`` when it
     /// carries no file.
     public var ruleFiles: RepositoryRuleFiles?
+    /// Its open merge requests that change its rules file, as the read looked at them
+    /// (``RuleProposal``), for the preview on each; never acted on.
+    public var proposals: [RuleProposal] = []
     /// What plugins derived from the state above; replaced, never edited, when any of it changes.
     public private(set) var memo = RepositoryMemo()
 
@@ -77,6 +80,7 @@ public struct RepositoryState: Sendable, Hashable {
         lhs.path == rhs.path && lhs.defaultBranch == rhs.defaultBranch && lhs.known == rhs.known
             && lhs.archived == rhs.archived && lhs.activity == rhs.activity && lhs.writers == rhs.writers
             && lhs.refusedReplies == rhs.refusedReplies && lhs.ruleFiles == rhs.ruleFiles
+            && lhs.proposals == rhs.proposals
             && lhs.collections.holdsTheSame(as: rhs.collections)
             && lhs.facts.count == rhs.facts.count
             && lhs.facts.allSatisfy { need, fact in rhs.facts[need].map(fact.isEqual) ?? false }

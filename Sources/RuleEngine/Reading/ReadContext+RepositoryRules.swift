@@ -64,33 +64,51 @@ extension ReadContext {
     private func ruleFiles(
         of path: RepositoryPath, copy: RepositoryRuleFiles?, files: ForgeRuleFileReader, registry: PluginRegistry
     ) async throws -> RepositoryRuleFiles {
+        guard let (entry, ref) = try await ruleFileEntry(of: path, at: nil), let entry else { return .noFile }
+        return try await ruleFiles(of: path, entry: entry, at: ref, copy: copy, files: files, registry: registry)
+    }
+
+    /// `.gitbay/bot.yml`'s entry in `path`'s tree at `ref` (the default branch when `nil`), with the
+    /// ref the tree was read at; `nil` when there is no `.gitbay` folder (or no commit yet), a
+    /// `nil` entry when the folder holds no such file.
+    func ruleFileEntry(
+        of path: RepositoryPath, at ref: String?
+    ) async throws -> (entry: RepositoryTree.Entry?, ref: String)? {
         let tree: RepositoryTree
         do {
-            tree = try await reader.send(RepoTreeCommand(repository: path, path: ".gitbay"))
+            tree = try await reader.send(RepoTreeCommand(repository: path, path: ".gitbay", ref: ref))
         } catch {
             // No `.gitbay` folder (or no commit yet) is gitbay's "no such path": no file.
             guard let failure = (error as? any ForgeFailureConvertible)?.forgeFailure, failure.isRefusal else {
                 throw error
             }
-            return .noFile
+            return nil
         }
-        guard let entry = tree.entries.first(where: { $0.name == "bot.yml" && $0.type == "blob" }) else {
-            return .noFile
-        }
-        let reference = RuleFileReference(repository: path, path: RuleFileReference.repositoryFile)
-        var record = RepositoryRuleFiles(blob: entry.sha, branch: tree.ref)
+        return (tree.entries.first { $0.name == "bot.yml" && $0.type == "blob" }, tree.ref)
+    }
+
+    /// The record of the rules file `entry` names in `path` at `ref`, with the bases it extends:
+    /// the text of `copy` when its object id is the same, else read (at `ref`, which a record of the
+    /// default branch keeps as its branch).
+    func ruleFiles(
+        of path: RepositoryPath, entry: RepositoryTree.Entry, at ref: String, copy: RepositoryRuleFiles?,
+        files: ForgeRuleFileReader, registry: PluginRegistry, readAt commit: String? = nil
+    ) async throws -> RepositoryRuleFiles {
+        let name = RuleFileReference(repository: path, path: RuleFileReference.repositoryFile)
+        var record = RepositoryRuleFiles(blob: entry.sha, branch: ref)
         if entry.mode == "120000" {
-            record.own = .refused("\(reference) is a symbolic link; the bot reads a file's own text")
+            record.own = .refused("\(name) is a symbolic link; the bot reads a file's own text")
         } else if copy?.blob == entry.sha, let own = copy?.own {
             record.own = own
         } else {
-            record.own = await files.cat(reference)
+            record.own = await files.cat(
+                RuleFileReference(repository: path, path: RuleFileReference.repositoryFile, ref: commit))
         }
         // The chain is walked to learn the bases it reaches, each read once per run.
         if case .text(let text) = record.own {
             let chain = ChainFetches(files: files)
             _ = await RepositoryRuleChain.load(
-                (reference.description, Array(text.utf8)),
+                (name.description, Array(text.utf8)),
                 confinement: RepositoryConfinement(repository: path), registry: registry, fetcher: chain
             )
             let read = files.read

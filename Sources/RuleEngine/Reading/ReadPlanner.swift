@@ -91,12 +91,15 @@ public struct ReadPlanner: Sendable {
         let me = try await Self.account(basis, reader: reader)
         if basis.me == nil { session.context.note("identity: whoami", requests: 1) }
         var rules = rules
+        var previews: (paths: [RepositoryPath], scope: RuleScope)?
         if let repositoryRules = policy.repositoryRules, repositoryRules.reads {
             var terms: [RuleScope.Term] = []
             for rule in rules { terms += rule.scope.terms.filter { !terms.contains($0) } }
-            let paths = try await session.context.repositories(in: RuleScope(terms: terms))
+            let scope = RuleScope(terms: terms)
+            let paths = try await session.context.repositories(in: scope)
             rules += try await readRepositoryRules(
                 in: paths, beside: rules, session: &session, policy: repositoryRules, now: now, me: me)
+            previews = repositoryRules.previews ? (paths, scope) : nil
         }
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }
@@ -119,6 +122,10 @@ public struct ReadPlanner: Sendable {
             try await session.readDetails(rules: rules, now: now, me: me, guards: guards)
         } else {
             try await session.readDetails(rules: rules, now: now, me: me)
+        }
+        // Last, with what the budget leaves: no rule waits on a preview.
+        if let previews {
+            try await session.context.readRuleProposals(in: previews.paths, scope: previews.scope, registry: registry)
         }
         if let cache = policy.keptIn {
             let entries = session.freshCacheEntries() + session.context.keptEntries

@@ -76,6 +76,12 @@ final class SweepLedger: Sendable {
         sweep.mark(of: path, sightings: record.withLock { $0.sightings }, touches: touches)
     }
 
+    /// The requests the read budget leaves now; `nil` without a budget.
+    var budgetLeft: Int? {
+        guard let readBudget, let meter else { return nil }
+        return max(0, readBudget - meter.requests)
+    }
+
     /// Whether a read of `path` that no change asks for goes out: while the budget lasts; else
     /// it is left to its copy (`hasCopy`) or unread, which the budget's note counts.
     func mayRead(_ path: RepositoryPath, hasCopy: Bool) -> Bool {

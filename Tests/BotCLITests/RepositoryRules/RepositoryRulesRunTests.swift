@@ -4,93 +4,9 @@ import GitbayKit
 import GitbayTestSupport
 import Testing
 
-/// krz/app carries its own rules file, krz/lib carries `lib`'s text (none by default).
-///
-/// Each has one open issue nobody touched for 60 days. With `merging`, krz/app has an open merge
-/// request from `rules` whose head changes its file to that text.
-private func forge(lib: String? = nil, merging: String? = nil) -> String {
-    let app = """
-        rules:
-          - name: stale
-            on: issues
-            when: [state = open, quiet > 30d]
-            do: [{add-label: stale}]
-
-        """
-    func commit(_ digit: Character, file: String?, parent: Character? = nil) -> String {
-        let files = file.map { "{\".gitbay/bot.yml\": \(jsonString($0))}" } ?? "{}"
-        let parents = parent.map { "\"parents\": [\"\(sha($0))\"], " } ?? ""
-        return "\"\(sha(digit))\": {\(parents)\"files\": \(files)}"
-    }
-    func repository(_ name: String, file: String?) -> String {
-        var branches = "\"main\": \"\(sha("1"))\""
-        var commits = commit("1", file: file)
-        var requests = ""
-        if name == "app", let merging {
-            branches += ", \"rules\": \"\(sha("2"))\""
-            commits += ", " + commit("2", file: merging, parent: "1")
-            requests = """
-                "merge_requests": [{"number": 1, "title": "rules", "state": "open", "author": "alice",
-                  "source": "rules", "target_ref": "main", "head_sha": "\(sha("2"))",
-                  "created_at": "2026-11-28T00:00:00Z"}],
-                """
-        }
-        return """
-            {"path": "krz/\(name)", "default_branch": "main", "branches": {\(branches)}, \(requests)
-             "commits": {\(commits)},
-             "issues": [{"number": 1, "title": "old bug", "state": "open", "author": "alice",
-                         "created_at": "2026-09-01T00:00:00Z", "updated_at": "2026-09-30T00:00:00Z"}]}
-            """
-    }
-    return """
-        {"format": "gitbay-forge-state/1", "now": "2026-11-29T12:00:00.000Z", "me": "triage-bot",
-         "users": ["triage-bot", "alice"],
-         "repos": [\(repository("app", file: app)), \(repository("lib", file: lib))]}
-        """
-}
-
-/// The operator's rule on every repository of krz.
-private let operatorRules = """
-    scope: owner:krz
-    rules:
-      - name: old
-        on: issues
-        when: [state = open, quiet > 30d]
-        do: [{add-label: old}]
-
-    """
-
-/// `text` as a JSON string: its newlines escaped.
-private func jsonString(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
-}
-
 /// `run` and `plan` read each repository's own rules file and act with its rules on that
 /// repository alone, beside the operator's; a broken file stops its repository's rules only.
 @Suite struct RepositoryRulesRunTests {
-    private func withPlans(
-        lib: String? = nil, merging: String? = nil,
-        _ body: (
-            _ bot: ([String]) async -> (code: Int32, output: String, error: String), _ simulator: SimulatorProcess
-        ) async throws -> Void
-    ) async throws {
-        let folder = Scratch.url("repository-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try operatorRules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
-        let state = BotState()
-        try await SimulatorProcess.run(
-            state: forge(lib: lib, merging: merging),
-            options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
-        ) { simulator in
-            try await body(
-                { arguments in
-                    await runBot(
-                        against: simulator,
-                        arguments + [folder.appendingPathComponent("rules.yml").path, "--state-dir", state.folder])
-                }, simulator)
-        }
-    }
-
     /// What the operator's rule and krz/app's `stale` plan on the two issues.
     private static let bothRulesOnAppTheOperatorsOnLib = [
         "issue label krz/app 1 --add old", "issue label krz/app 1 --add stale", "issue label krz/lib 1 --add old",
@@ -102,7 +18,7 @@ private func jsonString(_ text: String) -> String {
     }
 
     @Test func aRepositorysRulesActOnItAloneBesideTheOperatorsAndAQuietRunReadsNoFile() async throws {
-        try await withPlans { bot, _ in
+        try await withRepositoryRulesForge { bot, _ in
             let plan = await bot(["plan", "--verbose"])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(
@@ -129,7 +45,7 @@ private func jsonString(_ text: String) -> String {
         let changed =
             "rules:\n  - name: dusty\n    on: issues\n    when: [state = open, quiet > 30d]\n"
             + "    do: [{add-label: dusty}]\n"
-        try await withPlans(merging: changed) { bot, simulator in
+        try await withRepositoryRulesForge(merging: changed) { bot, simulator in
             let before = await bot(["plan"])
             #expect(commands(before.output).contains("issue label krz/app 1 --add stale"), "\(before.output)")
             let merged = try await simulator.write(["mr", "merge", "krz/app", "1"])
@@ -151,7 +67,7 @@ private func jsonString(_ text: String) -> String {
     /// A run sets a failing `gitbay-bot/rules` status on the tip that holds the broken file, once.
     @Test func aRunTellsTheBrokenFilesMaintainersWithAStatusOnTheTipOnce() async throws {
         let lib = "rules:\n  - name: close-all\n    on: issues\n    scope: repo:krz/app\n    do: [close]\n"
-        try await withPlans(lib: lib) { bot, simulator in
+        try await withRepositoryRulesForge(lib: lib) { bot, simulator in
             let first = await bot(["run"])
             #expect(first.code == 0, "\(first.error)")
             #expect(
@@ -179,7 +95,7 @@ private func jsonString(_ text: String) -> String {
     @Test func aSnapshotKeepsTheFilesAndAnOfflinePlanUsesThem() async throws {
         let lib = "rules:\n  - name: close-all\n    on: issues\n    scope: repo:krz/app\n    do: [close]\n"
         let snapshot = Scratch.url("repository-rules-snapshot-\(UUID().uuidString).json").path
-        try await withPlans(lib: lib) { _, simulator in
+        try await withRepositoryRulesForge(lib: lib) { _, simulator in
             let taken = await runBot(
                 ["snapshot", "--scope", "owner:krz", "-o", snapshot, "--url", simulator.baseURL.absoluteString],
                 environment: ["GITBAY_TOKEN": simulator.token])
@@ -204,7 +120,7 @@ private func jsonString(_ text: String) -> String {
     /// `explain` reads the item's repository's file and shows its rules by their names, online
     /// and from a snapshot.
     @Test func explainShowsTheRepositorysRulesOnItsItems() async throws {
-        try await withPlans { bot, _ in
+        try await withRepositoryRulesForge { bot, _ in
             let explained = await bot(["explain", "krz/app#1"])
             #expect(explained.code == 0, "\(explained.error)")
             #expect(explained.output.contains("krz/app:stale"), "\(explained.output)")
@@ -216,7 +132,7 @@ private func jsonString(_ text: String) -> String {
     @Test func anOperatorWhoSaysReadFalseGetsNoRepositorysRulesAndNoRead() async throws {
         let configuration = Scratch.url("no-repository-rules-\(UUID().uuidString).yml")
         try "repository_rules:\n  read: false\n".write(to: configuration, atomically: true, encoding: .utf8)
-        try await withPlans { bot, _ in
+        try await withRepositoryRulesForge { bot, _ in
             let plan = await bot(["plan", "--verbose", "--config", configuration.path])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(commands(plan.output) == ["issue label krz/app 1 --add old", "issue label krz/lib 1 --add old"])
@@ -234,7 +150,7 @@ private func jsonString(_ text: String) -> String {
                 do: [close]
 
             """
-        try await withPlans(lib: lib) { bot, _ in
+        try await withRepositoryRulesForge(lib: lib) { bot, _ in
             let plan = await bot(["plan"])
             #expect(plan.code == 0, "\(plan.error)")
             #expect(

@@ -1,0 +1,121 @@
+import ArgumentParsing
+import Foundation
+import GitbayClient
+import GitbayKit
+import GitbayPorts
+import RuleEngine
+import YAML
+
+extension BotSession {
+    /// The most merge requests previewed in one run; the rest go in the next runs.
+    ///
+    /// Anyone who may open a merge request can ask for a preview, so this bounds what they can make the bot write.
+    static let maximumPreviewsPerRun = 5
+
+    /// Previews each open merge request of `state` that changes its repository's rules file.
+    ///
+    /// For each (``RuleEngine/RuleProposal``): a comment with the proposed file's errors or what its
+    /// rules would start and stop doing (``RulePreviewComment``), and a `gitbay-bot/rules` status on
+    /// its head. Nothing the proposed rules would do is done.
+    ///
+    /// A head that carries the status was previewed; one whose answer is already the bot's newest
+    /// preview comment gets the status alone, so a push that leaves the answer as it was adds no
+    /// comment. The status goes last: a run stopped between the two finds the comment's digest
+    /// and sends the status alone. Said on stderr; a failure is a warning, since the run's own
+    /// writes are done and on record.
+    func previewRuleProposals(_ state: ForgeState, current: RepositoryRules, operatorRules: [Rule]) async {
+        var previewed = 0
+        for repository in state.repositories.sorted(by: { $0.path < $1.path }) {
+            for proposal in repository.proposals {
+                guard control.stopSignal == nil, !Task.isCancelled else { return }
+                guard previewed < Self.maximumPreviewsPerRun else {
+                    console.write("note: more rules previews wait for the next runs\n", to: .error)
+                    return
+                }
+                do {
+                    if try await preview(proposal, in: repository, state: state, current: current, operatorRules) {
+                        previewed += 1
+                    }
+                } catch {
+                    console.write(
+                        "warning: rules preview on \(repository.path)!\(proposal.number) not sent: \(error)\n",
+                        to: .error)
+                }
+            }
+        }
+    }
+
+    /// Previews `proposal` unless its head carries the status already or moved since it was
+    /// looked at (the next run looks again); answers whether it sent anything.
+    private func preview(
+        _ proposal: RuleProposal, in repository: RepositoryState, state: ForgeState, current: RepositoryRules,
+        _ operatorRules: [Rule]
+    ) async throws -> Bool {
+        let path = repository.path
+        let mergeRequest = try await client.send(MergeRequestShowCommand(repository: path, number: proposal.number))
+        guard mergeRequest.state == .open, mergeRequest.headSHA == proposal.head,
+            !mergeRequest.checks.contains(where: { $0.context == RuleFileStatuses.context })
+        else { return false }
+        let comment = try await RulePreviewComment(
+            repository: path, preview: answer(proposal, in: repository, state: state, current, operatorRules),
+            current: currentNote(current, path))
+        let standing = mergeRequest.comments.last { $0.author == me && RulePreviewComment.digest(in: $0.body) != nil }
+        var text = ""
+        if standing.flatMap({ RulePreviewComment.digest(in: $0.body) }) != comment.digest {
+            try await client.write(
+                MergeRequestCommentCommand(repository: path, number: proposal.number, body: comment.body).control)
+            text += "comment: rules preview on \(path)!\(proposal.number)\n"
+        }
+        let (stateOfHead, description) = comment.status
+        let status = try StatusSetCommand(
+            repository: path, sha: proposal.head, context: RuleFileStatuses.context, state: stateOfHead,
+            description: description)
+        try await client.write(status.control)
+        text +=
+            "status: \(status.context) \(stateOfHead.rawValue) on \(path) \(proposal.head.prefix(7)): \(description)\n"
+        console.write(text, to: .error)
+        return true
+    }
+
+    /// The proposed file's errors, or the difference between the plans of the repository's current
+    /// rules and the proposed ones, both on one read of the repository made for both.
+    private func answer(
+        _ proposal: RuleProposal, in repository: RepositoryState, state: ForgeState, _ currentRules: RepositoryRules,
+        _ operatorRules: [Rule]
+    ) async throws -> RulePreview {
+        var proposed = RepositoryState(path: repository.path)
+        proposed.ruleFiles = proposal.files
+        let loaded = await RepositoryRules.load(
+            ForgeState(now: state.now, me: state.me, repositories: [proposed]), policy: settings.repositoryRules,
+            registry: registry, operatorRules: operatorRules)
+        let set = loaded.sets[repository.path]
+        let errors = set?.diagnostics.filter { $0.severity == .error } ?? []
+        if !errors.isEmpty { return .invalid(errors) }
+        let current =
+            currentRules.sets[repository.path].flatMap { set in
+                set.diagnostics.contains { $0.severity == .error } ? nil : set.rules
+            } ?? []
+        let proposedRules = set?.rules ?? []
+        let both = current + proposedRules
+        guard !both.isEmpty else { return .changes(added: [], removed: []) }
+        let guards = await guards()
+        let (read, _) = try await ReadPlanner(
+            registry: registry, commandWindow: settings.commandWindow, automation: settings.bots,
+            writers: settings.writers
+        ).read(
+            both, from: client, at: state.now, policy: ReadPolicy(.guarded(guards), cache: .trusts(store)),
+            basis: ReadBasis(me: me, activity: ActivityHistory(of: state)))
+        return RulePreview.compare(
+            current: plan(current, state: read, guards: guards),
+            proposed: plan(proposedRules, state: read, guards: guards))
+    }
+
+    /// What the current rules of `path` are when not its file's: none, or none used.
+    private func currentNote(_ current: RepositoryRules, _ path: RepositoryPath) -> String? {
+        guard let set = current.sets[path] else {
+            return "The repository has no rules file yet: every command below would be new."
+        }
+        guard set.diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        return "The current rules file has an error, so its rules are not used now: every command below would be new."
+    }
+}
