@@ -94,10 +94,16 @@ struct MergeRequestReader: ItemKindDefinition, WatchedKind, CommentedKind {
         var query = "\(scope) is:mr"
         if openOnly { query += " is:open" }
         let listed = Set(paths)
-        let rows = try await context.reader.all(try MergeRequestQueryCommand(query: query)).filter {
-            listed.contains($0.repo)
+        let all: [QueryItem]
+        let requests: Int
+        if openOnly {
+            (all, requests) = try await context.openMergeRequests(in: scope)
+        } else {
+            all = try await context.reader.all(try MergeRequestQueryCommand(query: query))
+            requests = context.pages(all.count)
         }
-        context.note("merge requests: mr list --q \"\(query)\"", requests: context.pages(rows.count))
+        let rows = all.filter { listed.contains($0.repo) }
+        context.note("merge requests: mr list --q \"\(query)\"", requests: requests)
         // Every open merge request's row is among them, so they are the probe's look too.
         context.saw(rows.map(OpenMergeRequestProbe.event), covering: OpenMergeRequestProbe(), in: scope)
         var byRepository: [RepositoryPath: [MergeRequestRecord]] = [:]

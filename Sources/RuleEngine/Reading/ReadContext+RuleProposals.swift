@@ -14,22 +14,27 @@ extension ReadContext {
     /// Finds the open merge requests of `paths` (within `scope`) that change their repository's
     /// rules file, and keeps each repository's in its state (``RepositoryState/proposals``).
     ///
-    /// One query lists every open merge request of the scope with its `updated_at`, which a push
-    /// moves (the feed never tells of a push); only one updated since the kept look is looked at
-    /// again: `mr revisions` for its head and the base it was pushed on, then `repo tree .gitbay`
-    /// at the head and, when that differs from the default branch's file, at the base, so a
-    /// merge request behind a change of the file on its target is not taken for one changing it.
-    /// A head changing the file has it read there (`repo cat --ref`), with its bases. Runs after
+    /// The open merge requests of the scope with their `updated_at`, which a push moves (the feed
+    /// never tells of a push), are the merge request rules' listing when there is one
+    /// (``openMergeRequests(in:)``); only one updated since the kept look is looked at again:
+    /// `repo tree .gitbay` at `refs/merge-requests/<n>/head`, and only when the file's object id
+    /// there is not the default branch's, `mr revisions` for the head's sha and the base it was
+    /// pushed on and `repo tree` at that base, so a merge request behind a change of the file on
+    /// its target is not taken for one changing it; then the file (`repo cat --ref`) and its bases.
+    ///
+    /// The first run that keeps looks takes every merge request not updated for a day as it is,
+    /// unlooked at until its next update: an organisation's thousands of open merge requests would
+    /// otherwise cost weeks of runs' reads for files that seldom change. Runs after
     /// ``readRepositoryRuleFiles(in:registry:)``, whose records are the default branches' files.
     mutating func readRuleProposals(
-        in paths: [RepositoryPath], scope: RuleScope, registry: PluginRegistry
+        in paths: [RepositoryPath], scope: RuleScope, registry: PluginRegistry, now: Date
     ) async throws {
         if sweepLedger.budgetLeft == 0 {
             note("rules previews: wait for the next runs, the read budget spent")
             return
         }
-        let rows = try await reader.all(try MergeRequestQueryCommand(query: "\(scope) is:mr is:open"))
-        note("rules previews: open merge requests", requests: pages(rows.count))
+        let (rows, listing) = try await openMergeRequests(in: scope)
+        note("rules previews: open merge requests", requests: listing)
         let reached = Set(paths)
         let open = rows.filter { reached.contains($0.repo) }
         let decoder = GitbayJSON.decoder()
@@ -41,22 +46,28 @@ extension ReadContext {
             else { continue }
             looks[path] = Dictionary(kept.map { ($0.number, $0) }) { first, _ in first }
         }
+        if trustsCache, entries.isEmpty {
+            let settled = open.filter { now.timeIntervalSince($0.updatedAt) > Self.firstRunQuiet }
+            for row in settled {
+                looks[row.repo, default: [:]][row.number] = RuleProposal(
+                    number: row.number, updated: Self.version(row), head: "")
+            }
+            if !settled.isEmpty {
+                note("rules previews: \(settled.count) merge requests not updated for a day taken as they are")
+            }
+        }
         let due = open.filter { looks[$0.repo]?[$0.number]?.updated != Self.version($0) }
             .sorted { ($0.updatedAt, $0.repo, $0.number) > ($1.updatedAt, $1.repo, $1.number) }
         let files = ForgeRuleFileReader(reader: reader)
         var requests = 0
-        // Each look takes up to three requests, and the budget, when there is one, bounds them.
-        let room = sweepLedger.budgetLeft.map { $0 / 3 } ?? Self.maximumProposalLooks
-        let looking = min(Self.maximumProposalLooks, room)
+        // Each look takes one request, up to four when the file changed, within the budget.
+        let looking = min(Self.maximumProposalLooks, sweepLedger.budgetLeft.map { $0 / 2 } ?? Int.max)
         for row in due.prefix(looking) {
-            let (look, sent) = try await look(
-                at: row, previous: looks[row.repo]?[row.number], files: files, registry: registry)
+            let (look, sent) = try await look(at: row, files: files, registry: registry)
             looks[row.repo, default: [:]][row.number] = look
             requests += sent
         }
-        note(
-            "rules previews: merge requests looked at (\(min(due.count, Self.maximumProposalLooks)))",
-            requests: requests)
+        note("rules previews: merge requests looked at (\(min(due.count, looking)))", requests: requests)
         if files.requests > 0 { note("rules previews: repo cat of the changed", requests: files.requests) }
         if due.count > looking {
             note("rules previews: \(due.count - looking) merge requests wait for the next runs")
@@ -71,29 +82,27 @@ extension ReadContext {
         }
     }
 
+    /// How long a merge request must have gone without an update for the first run to take it as it is.
+    static let firstRunQuiet: TimeInterval = 24 * 3600
+
     /// `row`'s `updated_at` as kept with its look.
     private static func version(_ row: QueryItem) -> String {
         GitbayTimestamp.format(row.updatedAt, precision: .milliseconds)
     }
 
-    /// One look at `row`'s merge request, with the requests it took; the look before it stands
-    /// when the head has not moved.
+    /// One look at `row`'s merge request, with the requests it took.
     private func look(
-        at row: QueryItem, previous: RuleProposal?, files: ForgeRuleFileReader, registry: PluginRegistry
+        at row: QueryItem, files: ForgeRuleFileReader, registry: PluginRegistry
     ) async throws -> (RuleProposal, Int) {
-        let revisions = try await reader.send(MergeRequestRevisionsCommand(repository: row.repo, number: row.number))
-        guard let current = revisions.last(where: \.isCurrent) ?? revisions.last else {
-            return (RuleProposal(number: row.number, updated: Self.version(row), head: ""), 1)
-        }
-        var look = RuleProposal(number: row.number, updated: Self.version(row), head: current.sha)
-        if let previous, previous.head == current.sha {
-            look.files = previous.files
-            return (look, 1)
-        }
+        var look = RuleProposal(number: row.number, updated: Self.version(row), head: "")
         let onDefault = repository(row.repo).ruleFiles
-        let atHead = try await ruleFileEntry(of: row.repo, at: current.sha)
+        let headRef = "refs/merge-requests/\(row.number)/head"
+        let atHead = try await ruleFileEntry(of: row.repo, at: headRef)
+        guard atHead?.entry?.sha != onDefault?.blob else { return (look, 1) }
+        let revisions = try await reader.send(MergeRequestRevisionsCommand(repository: row.repo, number: row.number))
+        guard let current = revisions.last(where: \.isCurrent) ?? revisions.last else { return (look, 2) }
+        look.head = current.sha
         var requests = 2
-        guard atHead?.entry?.sha != onDefault?.blob else { return (look, requests) }
         if let base = current.baseSHA {
             requests += 1
             guard try await ruleFileEntry(of: row.repo, at: base)?.entry?.sha != atHead?.entry?.sha else {

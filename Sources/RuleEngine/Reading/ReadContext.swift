@@ -26,6 +26,9 @@ public struct ReadContext: Sendable {
     var loadedCache: [ItemKind: [String: CachedDetail]] = [:]
     /// Entries plugins asked to keep beyond details (``keep(_:)``).
     var keptEntries: [CachedDetail] = []
+    /// The open merge requests of each scope as one query listed them this run, by the scope's
+    /// text (``openMergeRequests(in:)``).
+    var openMergeRequestRows: [String: [QueryItem]] = [:]
     /// The read session's sweep bookkeeping (``SweepLedger``), reached only through the sweep's calls.
     let sweepLedger: SweepLedger
 

@@ -125,7 +125,8 @@ public struct ReadPlanner: Sendable {
         }
         // Last, with what the budget leaves: no rule waits on a preview.
         if let previews {
-            try await session.context.readRuleProposals(in: previews.paths, scope: previews.scope, registry: registry)
+            try await session.context.readRuleProposals(
+                in: previews.paths, scope: previews.scope, registry: registry, now: now)
         }
         if let cache = policy.keptIn {
             let entries = session.freshCacheEntries() + session.context.keptEntries

@@ -4,8 +4,11 @@ import GitbayTestSupport
 /// krz/app carries its own rules file, krz/lib carries `lib`'s text (none by default).
 ///
 /// Each has one open issue nobody touched for 60 days. With `merging`, krz/app has an open merge
-/// request from `rules` whose head changes its file to that text.
-func repositoryRulesForge(lib: String? = nil, merging: String? = nil) -> String {
+/// request from `rules`, opened at `opened` (six hours before the forge's now by default), whose
+/// head changes its file to that text.
+func repositoryRulesForge(
+    lib: String? = nil, merging: String? = nil, opened: String = "2026-11-29T06:00:00Z"
+) -> String {
     let app = """
         rules:
           - name: stale
@@ -29,7 +32,7 @@ func repositoryRulesForge(lib: String? = nil, merging: String? = nil) -> String 
             requests = """
                 "merge_requests": [{"number": 1, "title": "rules", "state": "open", "author": "alice",
                   "source": "rules", "target_ref": "main", "head_sha": "\(sha("2"))",
-                  "created_at": "2026-11-28T00:00:00Z"}],
+                  "created_at": "\(opened)"}],
                 """
         }
         return """
@@ -65,7 +68,7 @@ func jsonString(_ text: String) -> String {
 /// Runs `body` with the bot against ``repositoryRulesForge(lib:merging:)`` on a frozen clock, the
 /// operator's rules in a folder of their own and one state directory for all its runs.
 func withRepositoryRulesForge(
-    lib: String? = nil, merging: String? = nil,
+    lib: String? = nil, merging: String? = nil, opened: String = "2026-11-29T06:00:00Z",
     _ body: (
         _ bot: ([String]) async -> (code: Int32, output: String, error: String), _ simulator: SimulatorProcess
     ) async throws -> Void
@@ -75,7 +78,7 @@ func withRepositoryRulesForge(
     try operatorRules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
     let state = BotState()
     try await SimulatorProcess.run(
-        state: repositoryRulesForge(lib: lib, merging: merging),
+        state: repositoryRulesForge(lib: lib, merging: merging, opened: opened),
         options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
     ) { simulator in
         try await body(

@@ -87,6 +87,22 @@ import Testing
         }
     }
 
+    /// The first run takes a merge request nobody updated for a day as it is, and reads nothing
+    /// of it; its next push is looked at, and previewed.
+    @Test func theFirstRunTakesAQuietMergeRequestAsItIsUntilItsNextUpdate() async throws {
+        try await withRepositoryRulesForge(merging: Self.dusty, opened: "2026-11-27T00:00:00Z") { bot, simulator in
+            let first = await bot(["run", "--verbose"])
+            #expect(first.code == 0, "\(first.error)")
+            #expect(first.error.contains("rules previews: 1 merge requests not updated for a day taken as they are"))
+            #expect(first.error.contains("rules previews: merge requests looked at (0) (0 requests)"), "\(first.error)")
+            #expect(try await seen(sha("2"), on: simulator).comments.isEmpty)
+            try await push(sha("3"), files: ["README.md": "hello\n"], to: simulator)
+            let pushed = await bot(["run", "--verbose"])
+            #expect(pushed.error.contains("comment: rules preview on krz/app!1"), "\(pushed.error)")
+            #expect(try await seen(sha("3"), on: simulator).status?.state == .success)
+        }
+    }
+
     @Test func anOperatorWhoSaysPreviewFalseGetsNone() async throws {
         try await withRepositoryRulesForge(merging: Self.dusty) { bot, simulator in
             let configuration = Scratch.url("preview-off-\(UUID().uuidString).yml")
