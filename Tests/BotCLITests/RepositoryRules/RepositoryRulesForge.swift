@@ -1,6 +1,16 @@
 import Foundation
 import GitbayTestSupport
 
+/// krz/app's own rules file on its default branch: `stale`.
+let appRules = """
+    rules:
+      - name: stale
+        on: issues
+        when: [state = open, quiet > 30d]
+        do: [{add-label: stale}]
+
+    """
+
 /// krz/app carries its own rules file, krz/lib carries `lib`'s text (none by default).
 ///
 /// Each has one open issue nobody touched for 60 days. With `merging`, krz/app has an open merge
@@ -9,14 +19,7 @@ import GitbayTestSupport
 func repositoryRulesForge(
     lib: String? = nil, merging: String? = nil, opened: String = "2026-11-29T06:00:00Z"
 ) -> String {
-    let app = """
-        rules:
-          - name: stale
-            on: issues
-            when: [state = open, quiet > 30d]
-            do: [{add-label: stale}]
-
-        """
+    let app = appRules
     func commit(_ digit: Character, file: String?, parent: Character? = nil) -> String {
         let files = file.map { "{\".gitbay/bot.yml\": \(jsonString($0))}" } ?? "{}"
         let parents = parent.map { "\"parents\": [\"\(sha($0))\"], " } ?? ""
@@ -32,6 +35,7 @@ func repositoryRulesForge(
             requests = """
                 "merge_requests": [{"number": 1, "title": "rules", "state": "open", "author": "alice",
                   "source": "rules", "target_ref": "main", "head_sha": "\(sha("2"))",
+                  "revisions": [{"sha": "\(sha("2"))", "base_sha": "\(sha("1"))", "created_at": "\(opened)"}],
                   "created_at": "\(opened)"}],
                 """
         }

@@ -103,6 +103,29 @@ import Testing
         }
     }
 
+    /// A merge request that leaves the file as its base had it is no change of the rules, though
+    /// its target changed the file since: merging it would keep the target's.
+    @Test func aMergeRequestBehindAChangeOnItsTargetIsNoProposal() async throws {
+        try await withRepositoryRulesForge(merging: appRules) { bot, simulator in
+            let request: [String: Any] = [
+                "push": [
+                    "repo": "krz/app", "branch": "main", "sha": sha("5"), "actor": "alice",
+                    "files": [".gitbay/bot.yml": Self.dusty],
+                ]
+            ]
+            let body = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
+            try await simulator.control(String(decoding: body, as: UTF8.self))
+            let run = await bot(["run", "--verbose"])
+            #expect(run.code == 0, "\(run.error)")
+            // The head's file is not main's: its revisions and its base's tree tell it is the base's.
+            #expect(run.error.contains("rules previews: merge requests looked at (1) (3 requests)"), "\(run.error)")
+            #expect(!run.error.contains("rules preview on"), "\(run.error)")
+            let (comments, status) = try await seen(sha("2"), on: simulator)
+            #expect(comments.isEmpty)
+            #expect(status == nil)
+        }
+    }
+
     @Test func anOperatorWhoSaysPreviewFalseGetsNone() async throws {
         try await withRepositoryRulesForge(merging: Self.dusty) { bot, simulator in
             let configuration = Scratch.url("preview-off-\(UUID().uuidString).yml")
