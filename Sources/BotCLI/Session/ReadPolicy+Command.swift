@@ -18,6 +18,9 @@ extension ReadPolicy {
             repositoryRules = settings.repositoryRules
         case .pass(let targets):
             self.init(targets.map { .targets($0, guards: guards) } ?? .guarded(guards), cache: .trusts(cache))
+            // A full pass reads the repositories' files; an events pass judges the rules the last
+            // full pass read, and reads none.
+            if targets == nil { repositoryRules = settings.repositoryRules }
         case .item(let item):
             self.init(.item(item))
             repositoryRules = settings.repositoryRules

@@ -14,6 +14,9 @@ import Watch
 /// ``PassReporter`` says.
 struct WatchPass {
     let rules: [Rule]
+    /// The repositories' own rules as the last full pass read their files: an events pass judges
+    /// them beside ``rules`` and reads no file; a full pass reads every file and replaces them.
+    var repositoryRules: [Rule]
     let session: BotSession
     /// The account the token belongs to, whose own events trigger nothing.
     let me: String
@@ -30,7 +33,7 @@ struct WatchPass {
     /// Reads and acts for the pass `machine` chose: after a poll, on what its events, the probes
     /// and the pushes deliveries announced name (or everything, when the feed has a gap);
     /// otherwise on everything.
-    func run(_ machine: inout WatchMachine, poll: Bool, pushes: [FeedEvent]) async throws -> PassSummary {
+    mutating func run(_ machine: inout WatchMachine, poll: Bool, pushes: [FeedEvent]) async throws -> PassSummary {
         let polled = poll ? try await FeedPoll.read(after: machine.feedPosition, reader: client) : nil
         if let polled { machine.polled(polled.events, at: clock.now) }
         if let polled, machine.pass(afterPoll: polled.gap) == .events {
@@ -39,7 +42,7 @@ struct WatchPass {
             let unannounced =
                 try await probe(&machine, ownEvents: polled.events.filter { $0.actor == me }) + pushes
             let targets = WatchTargets.of(
-                polled.events + unannounced, me: me, kinds: rules.map(\.kind), registry: registry)
+                polled.events + unannounced, me: me, kinds: (rules + repositoryRules).map(\.kind), registry: registry)
             var pass = PassSummary(kind: targets.isEmpty ? .idle : .events, events: polled.events.count)
             pass.ownEvents = targets.ownEvents
             pass.unannounced = unannounced.count
@@ -63,6 +66,7 @@ struct WatchPass {
     /// since its last look (none on its first) and not by the bot's `ownEvents`; the machine keeps
     /// what each saw.
     private func probe(_ machine: inout WatchMachine, ownEvents: [FeedEvent]) async throws -> [FeedEvent] {
+        let rules = rules + repositoryRules
         let scope = RuleScope(union: rules.map(\.scope))
         var events: [FeedEvent] = []
         for probe in WatchTargets.probes(for: rules.map(\.kind), registry: registry) {
@@ -77,11 +81,21 @@ struct WatchPass {
     /// Reads and plans one pass, everything or only `targets`, and (unless a dry run) hands the
     /// plan to the drain: what the pass judged replaces what waits for the same items; a full pass
     /// reads the feed's activity, an events pass keeps what its poll read (``BotSession/judge(_:reading:now:)``).
-    private func act(on targets: WatchTargets?, pass: inout PassSummary) async throws {
-        let passRules = targets.map { $0.scoped(rules) } ?? rules
+    ///
+    /// A full pass reads the repositories' own rules files and judges their rules with the
+    /// operator's, keeps them for the events passes, says which files have an error on the page
+    /// and `/metrics`, and (unless a dry run) sets their statuses and previews the merge requests
+    /// that change a file, as `run` does.
+    private mutating func act(on targets: WatchTargets?, pass: inout PassSummary) async throws {
+        let passRules = targets.map { $0.scoped(rules + repositoryRules) } ?? rules
         pass.items = targets?.items.count ?? 0
         guard !passRules.isEmpty else { return }
-        let (plan, state, report, _) = try await session.judge(passRules, reading: .pass(targets), now: Date())
+        let (plan, state, report, judged) = try await session.judge(passRules, reading: .pass(targets), now: Date())
+        if targets == nil {
+            repositoryRules = judged.rules
+            sayBrokenRuleFiles(judged)
+        }
+        let judgedRules = Set((passRules + (targets == nil ? judged.rules : [])).map(\.name))
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }
@@ -107,12 +121,15 @@ struct WatchPass {
                 WatchStatus.ActionKey(rule: entry.rule, outcome: ApplyOutcome.Status.held.rawValue)
             }
         }
-        let judgedRules = Set(passRules.map(\.name))
         drain.hand(plan, activity: ActivityHistory(of: state), lane: targets == nil ? .backlog : .prompt) { entry in
             guard judgedRules.contains(entry.rule) else { return false }
             guard let targets else { return true }
             guard let repository = try? RepositoryPath(entry.item.repository) else { return false }
             return targets.contains(entry.item.reference, kind: entry.item.kind, in: repository)
+        }
+        if targets == nil {
+            await session.markBrokenRuleFiles(judged, in: state)
+            await session.previewRuleProposals(state, current: judged, operatorRules: rules)
         }
     }
 

@@ -18,6 +18,8 @@ import Watch
 /// says each pass.
 struct Watcher {
     var rules: [Rule]
+    /// The repositories' own rules as the last full pass read them, for the events passes.
+    var repositoryRules: [Rule] = []
     let settings: Settings
     let client: GitbayClient
     let dryRun: Bool
@@ -211,7 +213,7 @@ struct Watcher {
     ///
     /// Answers `false` when cancelled meanwhile. A failure that waiting can mend becomes the
     /// machine's pause; any other is the command's.
-    private func run(
+    private mutating func run(
         _ machine: inout WatchMachine, in session: BotSession, me: String, drain: WriteDrain<CommandFailure>,
         poll: Bool,
         pushes: [FeedEvent], repositories: inout [RepositoryPath]
@@ -220,10 +222,12 @@ struct Watcher {
         let started = clock.now
         telemetry.passBegins()
         do {
-            var pass = try await WatchPass(
-                rules: rules, session: session, me: me, client: client, registry: registry, drain: drain,
-                dryRun: dryRun, verbose: verbose, console: console, telemetry: telemetry, clock: clock
-            ).run(&machine, poll: poll, pushes: pushes)
+            var watchPass = WatchPass(
+                rules: rules, repositoryRules: repositoryRules, session: session, me: me, client: client,
+                registry: registry, drain: drain, dryRun: dryRun, verbose: verbose, console: console,
+                telemetry: telemetry, clock: clock)
+            var pass = try await watchPass.run(&machine, poll: poll, pushes: pushes)
+            repositoryRules = watchPass.repositoryRules
             if let position = machine.feedPosition { try await record(position, in: session.store) }
             telemetry.feedPosition(machine.feedPosition)
             let ended = clock.now

@@ -78,6 +78,11 @@ enum MetricsExposition {
             "rules_tripped", .gauge, "Rules the tripwire holds back whole, as the last full pass judged them.",
             [([:], Double(status.tripped.count))])
         out.family(
+            "repository_rules_broken", .gauge,
+            "Repositories whose own rules file has an error, one sample each, as the last full pass read them; "
+                + "their rules wait until it is mended.",
+            status.brokenRuleFiles.keys.sorted().map { (["repository": $0], 1) })
+        out.family(
             "rules_reload_failures_total", .counter, "Reloads (SIGHUP) whose rules were invalid; the old ones stayed.",
             [([:], Double(status.reloadFailures))])
         out.family(

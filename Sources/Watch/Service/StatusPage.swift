@@ -41,6 +41,7 @@ enum StatusPage {
         if status.deliveryHealth != nil { html += deliveries(status) }
         html += waitingCommands(status)
         html += tripped(status)
+        html += brokenRuleFiles(status)
         html += actions(status)
         html += "</body>\n</html>\n"
         return html
@@ -140,6 +141,15 @@ enum StatusPage {
         let rows = status.tripped.sorted { $0.key < $1.key }.map { [code($0.key), escape($0.value)] }
         return "<h2>Held by the tripwire</h2>\n"
             + table(id: "tripped", ["Rule", "Why"], rows, empty: "No rule is held by the tripwire.")
+    }
+
+    /// The repositories whose own rules file has an error: their rules wait, the operator's go on.
+    private static func brokenRuleFiles(_ status: WatchStatus) -> String {
+        let rows = status.brokenRuleFiles.sorted { $0.key < $1.key }.map { [code($0.key), escape($0.value)] }
+        return "<h2>Repositories' rules files with an error</h2>\n"
+            + table(
+                id: "rule-files", ["Repository", "First error (its rules wait until it is mended)"], rows,
+                empty: "No repository's rules file has an error.")
     }
 
     /// The bot's own queue: commands it will carry out once what they wait for changes, each

@@ -204,6 +204,9 @@ public struct WatchStatus: Sendable {
     /// The rules the tripwire holds back whole, by name, with its note, as the last full pass
     /// judged them.
     public var tripped: [String: String] = [:]
+    /// The repositories whose own rules file has an error, with its first (`line:column:
+    /// message`), as the last full pass read them: their rules wait until it is mended.
+    public var brokenRuleFiles: [String: String] = [:]
 
     /// A command waiting in the bot's own queue, and the item it waits on.
     public struct WaitingCommand: Sendable, Hashable {

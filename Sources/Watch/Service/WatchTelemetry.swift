@@ -129,6 +129,18 @@ public final class WatchTelemetry: Sendable {
         }
     }
 
+    /// A full pass read every repository's rules file: `broken` (repository to first error)
+    /// replaces what the last one found; answers the repositories that broke and those mended,
+    /// for the watcher to say once each.
+    public func ruleFilesBroken(_ broken: [String: String]) -> (began: [String], mended: [String]) {
+        state.withLock { status in
+            let began = broken.keys.filter { status.brokenRuleFiles[$0] == nil }.sorted()
+            let mended = status.brokenRuleFiles.keys.filter { broken[$0] == nil }.sorted()
+            status.brokenRuleFiles = broken
+            return (began, mended)
+        }
+    }
+
     /// A pass failed for a reason waiting can mend; the watcher pauses `pause` seconds.
     public func passFailed(_ failure: String, cause: WatchStatus.WaitCause, pause: TimeInterval) {
         let now = self.now

@@ -11,15 +11,14 @@ let appRules = """
 
     """
 
-/// krz/app carries its own rules file, krz/lib carries `lib`'s text (none by default).
+/// krz/app carries its own rules file (`app`'s text), krz/lib carries `lib`'s text (none by default).
 ///
-/// Each has one open issue nobody touched for 60 days. With `merging`, krz/app has an open merge
+/// Each has one open issue nobody touched for 60 days, and alice may write to both. With `merging`, krz/app has an open merge
 /// request from `rules`, opened at `opened` (six hours before the forge's now by default), whose
 /// head changes its file to that text.
 func repositoryRulesForge(
-    lib: String? = nil, merging: String? = nil, opened: String = "2026-11-29T06:00:00Z"
+    app: String = appRules, lib: String? = nil, merging: String? = nil, opened: String = "2026-11-29T06:00:00Z"
 ) -> String {
-    let app = appRules
     func commit(_ digit: Character, file: String?, parent: Character? = nil) -> String {
         let files = file.map { "{\".gitbay/bot.yml\": \(jsonString($0))}" } ?? "{}"
         let parents = parent.map { "\"parents\": [\"\(sha($0))\"], " } ?? ""
@@ -40,7 +39,8 @@ func repositoryRulesForge(
                 """
         }
         return """
-            {"path": "krz/\(name)", "default_branch": "main", "branches": {\(branches)}, \(requests)
+            {"path": "krz/\(name)", "default_branch": "main", "access": ["triage-bot", "alice"],
+             "branches": {\(branches)}, \(requests)
              "commits": {\(commits)},
              "issues": [{"number": 1, "title": "old bug", "state": "open", "author": "alice",
                          "created_at": "2026-09-01T00:00:00Z", "updated_at": "2026-09-30T00:00:00Z"}]}

@@ -1,0 +1,68 @@
+import Foundation
+import GitbayClient
+import GitbayKit
+import GitbayTestSupport
+import Testing
+
+/// `watch` reads the repositories' own rules files at each full pass and judges their rules in
+/// the events passes between; a broken file is said once and listed on the page and `/metrics`.
+@Suite struct RepositoryRulesWatchTests {
+    @Test func aWatcherActsWithARepositorysRulesAndListsABrokenFile() async throws {
+        let lib = "rules:\n  - name: close-all\n    on: issues\n    scope: repo:krz/app\n    do: [close]\n"
+        // Beside `stale`, a rule an events pass can be seen to judge: alice's label sets it off.
+        let app =
+            appRules
+            + "  - name: triage\n    on: issues\n    when: [state = open, labels has bug]\n"
+            + "    do: [{add-label: triage}]\n"
+        let folder = Scratch.url("repository-rules-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try operatorRules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        try await SimulatorProcess.run(
+            state: repositoryRulesForge(app: app, lib: lib),
+            options: [
+                "--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000",
+                "--user-token", "alice=\(ForgeActivity.personToken)",
+            ]
+        ) { simulator in
+            let bot = try BotProcess(
+                [
+                    "watch", folder.path, "--state-dir", BotState().folder, "--interval", "1s", "--full-every", "1h",
+                    "--url", simulator.baseURL.absoluteString, "--rate-limit", "6000", "--listen", "127.0.0.1:0",
+                ], environment: ["GITBAY_TOKEN": simulator.token])
+            let said = try await bot.waitForError(containing: "status page at http")
+            let line = try #require(said.split(separator: "\n").first { $0.contains("serving /metrics") })
+            let address = try #require(line.split(separator: " ").last)
+            let base = try #require(URL(string: String(address)))
+            func get(_ path: String) async throws -> String {
+                let response = try await PlatformTransport.make().send(
+                    HTTPRequest(
+                        method: .get, url: URL(string: path, relativeTo: base)!, headers: [], body: nil,
+                        timeout: .seconds(10)))
+                return String(decoding: response.body, as: UTF8.self)
+            }
+            _ = try await bot.waitForError(
+                containing: "warning: krz/lib's own rules wait until its file is mended: 4:12: ")
+            let client = try simulator.client(access: .readOnly)
+            let issue = try IssueShowCommand(repository: RepositoryPath("krz/app"), number: 1)
+            func labels() async throws -> [String] { try await client.send(issue).labels.sorted() }
+            // The full pass acted with krz/app's own rule beside the operator's.
+            #expect(try await eventually { try await labels() == ["old", "stale"] })
+            let page = try await get("/")
+            #expect(page.contains("Repositories' rules files with an error"), "\(page)")
+            #expect(
+                page.contains("<code>krz/lib</code></td><td>4:12: a repository&#39;s own rules act on krz/lib only"))
+            let metrics = try await get("/metrics")
+            #expect(metrics.contains("gitbay_bot_repository_rules_broken{repository=\"krz/lib\"} 1\n"), "\(metrics)")
+
+            // Alice labels the issue `bug`: an events pass, which reads no file, acts with krz/app's `triage`.
+            let labelled = try await simulator.write(
+                ["issue", "label", "krz/app", "1", "--add", "bug"], token: ForgeActivity.personToken)
+            #expect(labelled == 200)
+            #expect(try await eventually { try await labels() == ["bug", "old", "stale", "triage"] })
+            bot.send(SIGTERM)
+            let end = try await bot.finish(within: 20)
+            #expect(end.error.components(separatedBy: "krz/lib's own rules wait").count - 1 == 1, "\(end.error)")
+            #expect(end.error.contains("status: gitbay-bot/rules failure on krz/lib"), "\(end.error)")
+        }
+    }
+}
