@@ -57,4 +57,31 @@ import YAML
         #expect(loaded.broken.isEmpty)
         #expect(loaded.rules.map(\.name) == ["krz/gitbay:label"])
     }
+
+    /// The operator's `repository_rules: limit:` is the most a repository's rule acts on in a run:
+    /// a higher `limit:` is lowered to it, and a rule without one gets it.
+    @Test func theOperatorsLimitCapsEveryRepositoryRule() async {
+        let file = """
+            rules:
+              - name: many
+                on: issues
+                limit: 500
+                do: [{add-label: a}]
+              - name: few
+                on: issues
+                limit: 2
+                do: [{add-label: b}]
+              - name: unbounded
+                on: issues
+                do: [{add-label: c}]
+
+            """
+        var repository = RepositoryState(path: Fixtures.path)
+        repository.ruleFiles = RepositoryRuleFiles(blob: "b", own: .text(file))
+        let state = ForgeState(now: Fixtures.now, me: Fixtures.me, repositories: [repository])
+        let loaded = await RepositoryRules.load(
+            state, policy: RepositoryRulesPolicy(maximumLimit: 5), registry: Fixtures.registry, operatorRules: [])
+        #expect(loaded.rules.map(\.limit) == [5, 2, 5])
+        #expect(loaded.rules.allSatisfy { $0.origin == Fixtures.path })
+    }
 }

@@ -74,6 +74,8 @@ struct Settings: Sendable, Equatable {
     var webhookSecretFile: SourcedPath?
     /// Whether runs read repositories' own rules, and what those may do (`repository_rules:`).
     var repositoryRules = RepositoryRulesPolicy()
+    /// The most commands one repository's own rules send in a run (``RepositoryRulesSource/share(runCap:)``).
+    var repositoryShare: Int?
 
     /// A file's path with where it was given, for messages.
     struct SourcedPath: Sendable, Hashable {
@@ -85,6 +87,7 @@ struct Settings: Sendable, Equatable {
     var evaluationOptions: EvaluationOptions {
         var options = EvaluationOptions(
             maxActions: maxActions, tripwireShare: tripwireShare, tripwireFloor: tripwireFloor, force: force)
+        options.repositoryShare = repositoryShare
         options.commandWindow = commandWindow
         options.forcedRules = forcedRules
         return options
@@ -189,7 +192,11 @@ struct Settings: Sendable, Equatable {
         settings.repositoryRules = RepositoryRulesPolicy(
             reads: file.repositoryRules?.read?.value ?? true,
             previews: file.repositoryRules?.preview?.value ?? true,
-            forbidden: Set(file.repositoryRules?.forbid?.map(\.value) ?? []), defaultSchedule: settings.schedule)
+            forbidden: Set(file.repositoryRules?.forbid?.map(\.value) ?? []),
+            maximumLimit: file.repositoryRules?.limit?.value, defaultSchedule: settings.schedule)
+        settings.repositoryShare =
+            file.repositoryRules?.share(runCap: settings.maxActions)
+            ?? RepositoryRulesSource.defaultShare(runCap: settings.maxActions)
         return settings
     }
 

@@ -23,6 +23,11 @@ public struct EvaluationOptions: Sendable, Hashable {
     /// requests people have long moved past.
     public var commandWindow: TimeInterval = Self.defaultCommandWindow
 
+    /// The most commands one repository's own rules may send in one run (`repository_rules:
+    /// max_actions:`), so one repository's file cannot take the run's writes from the others';
+    /// `nil` for no share of its own (the run's cap still holds).
+    public var repositoryShare: Int?
+
     /// The most comments one run answers with nothing but a refusal.
     ///
     /// Each reply (to `/label` by someone who may not give it, say) is a write against gitbay's

@@ -77,6 +77,7 @@ public struct Evaluator: Sendable {
         }
         CommentAnswer.settle(&entries) { registry.isAcknowledgement($0, of: $1) }
         let answers = CommentAnswer.all(in: entries)
+        shareAmongRepositories(&entries, answers: answers, origins: Self.origins(of: rules), guards: &guards)
         capActions(&entries, answers: answers, guards: &guards)
         let notes = limitReplies(&entries, answers: answers) + waitingCommands(in: entries)
         waitForCommands(&entries)

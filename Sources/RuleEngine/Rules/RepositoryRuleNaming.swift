@@ -30,6 +30,7 @@ public enum RepositoryRuleNaming {
             return "\(family.prefix).\(name(parameter, in: repository))"
         }
         rule.name = name(rule.name, in: repository)
+        rule.origin = repository
         rule.condition = rule.condition.renamingFields(qualified, registry: registry, kind: kind)
         rule.actions = rule.actions.map { action in
             var action = action

@@ -63,6 +63,13 @@ public struct RepositoryRules: Sendable {
                 var set = await RepositoryRuleChain.load(
                     (name, Array(text.utf8)), confinement: confinement, registry: registry,
                     defaultSchedule: defaultSchedule, fetcher: RecordedRuleFiles(bases: files.bases))
+                if let cap = policy.maximumLimit {
+                    set.rules = set.rules.map { rule in
+                        var rule = rule
+                        rule.limit = min(rule.limit ?? cap, cap)
+                        return rule
+                    }
+                }
                 let conflicts = conflicts(set.rules, with: operatorRules, in: repository.path)
                 if !conflicts.isEmpty {
                     set.diagnostics = (set.diagnostics + conflicts).sorted { $0.location < $1.location }

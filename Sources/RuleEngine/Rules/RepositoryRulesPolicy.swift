@@ -8,12 +8,17 @@ public struct RepositoryRulesPolicy: Sendable, Hashable {
     public var previews: Bool
     /// The actions the operator keeps to its own rules (``RepositoryConfinement``).
     public var forbidden: Set<String>
+    /// The highest `limit:` a repository's rule may have, which a rule without one gets; `nil`
+    /// leaves their limits as written.
+    public var maximumLimit: Int?
     /// The schedule of every rule that writes none (`schedule:` of the configuration).
     public var defaultSchedule: Schedule?
 
     public init(
-        reads: Bool = true, previews: Bool = true, forbidden: Set<String> = [], defaultSchedule: Schedule? = nil
+        reads: Bool = true, previews: Bool = true, forbidden: Set<String> = [], maximumLimit: Int? = nil,
+        defaultSchedule: Schedule? = nil
     ) {
+        self.maximumLimit = maximumLimit
         self.reads = reads
         self.previews = previews
         self.forbidden = forbidden

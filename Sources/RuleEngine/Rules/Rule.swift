@@ -1,3 +1,4 @@
+import GitbayKit
 import YAML
 
 /// One checked rule: which items it looks at, when it fires, and what it does.
@@ -18,6 +19,9 @@ public struct Rule: Sendable, Hashable {
     public var command: CommandTrigger?
     /// Where the rule starts (its `name:`), for diagnostics and plans.
     public var location: SourceLocation
+    /// The repository whose own rules file (`.gitbay/bot.yml`) holds it, whose share of a run's
+    /// commands it sends within (``EvaluationOptions/repositoryShare``); `nil` for the operator's.
+    public var origin: RepositoryPath?
 
     public init(
         name: String, description: String?, kind: ItemKind, limit: Int?, scope: RuleScope, condition: ConditionTree,

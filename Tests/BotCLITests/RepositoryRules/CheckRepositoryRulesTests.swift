@@ -80,6 +80,21 @@ import Testing
                     + "did you mean 'close'?"))
     }
 
+    @Test func aShareOrALimitBelowOneIsAnErrorOfTheConfiguration() async throws {
+        let folder = try checkout(
+            rules: Self.rules, configuration: "repository_rules:\n  max_actions: 0\n  limit: -2\n")
+        let result = await runBot([
+            "check", "--repository", "krz/app", "--config", folder.appendingPathComponent("gitbay-bot.yml").path,
+            folder.appendingPathComponent(".gitbay/bot.yml").path,
+        ])
+        #expect(result.code == 78)
+        #expect(
+            result.error.contains(
+                "gitbay-bot.yml:2:16: error: repository_rules.max_actions is at least 1, not 0 (to keep repositories' "
+                    + "rules from acting, write read: false)"), "\(result.error)")
+        #expect(result.error.contains("gitbay-bot.yml:3:10: error: repository_rules.limit is at least 1, not -2"))
+    }
+
     /// A file extending a shared base in another repository reads it from the checkout `--base`
     /// names, and its `disable:` and its own rules apply on top.
     @Test func aBaseIsReadFromTheCheckoutBaseNames() async throws {

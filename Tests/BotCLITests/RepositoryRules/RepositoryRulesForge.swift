@@ -72,7 +72,7 @@ func jsonString(_ text: String) -> String {
 /// Runs `body` with the bot against ``repositoryRulesForge(lib:merging:)`` on a frozen clock, the
 /// operator's rules in a folder of their own and one state directory for all its runs.
 func withRepositoryRulesForge(
-    lib: String? = nil, merging: String? = nil, opened: String = "2026-11-29T06:00:00Z",
+    app: String = appRules, lib: String? = nil, merging: String? = nil, opened: String = "2026-11-29T06:00:00Z",
     _ body: (
         _ bot: ([String]) async -> (code: Int32, output: String, error: String), _ simulator: SimulatorProcess
     ) async throws -> Void
@@ -82,7 +82,7 @@ func withRepositoryRulesForge(
     try operatorRules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
     let state = BotState()
     try await SimulatorProcess.run(
-        state: repositoryRulesForge(lib: lib, merging: merging, opened: opened),
+        state: repositoryRulesForge(app: app, lib: lib, merging: merging, opened: opened),
         options: ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
     ) { simulator in
         try await body(

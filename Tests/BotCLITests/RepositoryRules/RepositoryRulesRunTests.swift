@@ -163,4 +163,31 @@ import Testing
             #expect(plan.output.contains("(gitbay-bot check --repository krz/lib --read-bases)"))
         }
     }
+
+    /// One repository's own rules send at most their share of a run's commands (`repository_rules:
+    /// max_actions:`); the rest wait, and the operator's rules and the other repositories' go on.
+    @Test func aRepositorysRulesSendAtMostTheirShare() async throws {
+        let app =
+            appRules + "  - name: dusty\n    on: issues\n    when: [state = open, quiet > 30d]\n"
+            + "    do: [{add-label: dusty}]\n"
+        let configuration = Scratch.url("share-\(UUID().uuidString).yml")
+        try "repository_rules:\n  max_actions: 1\n".write(to: configuration, atomically: true, encoding: .utf8)
+        try await withRepositoryRulesForge(app: app) { bot, _ in
+            let plan = await bot(["plan", "--config", configuration.path])
+            #expect(plan.code == 0, "\(plan.error)")
+            #expect(
+                commands(plan.output) == [
+                    "issue label krz/app 1 --add old", "issue label krz/app 1 --add stale",
+                    "issue label krz/lib 1 --add old",
+                ], "\(plan.output)")
+            #expect(
+                plan.output.contains(
+                    "krz/app's own rules: their share of 1 commands a run reached; 1 more commands left for the next runs"
+                ),
+                "\(plan.output)")
+            #expect(plan.output.contains("the share of krz/app's own rules, 1 commands a run, reached"))
+            let run = await bot(["run", "--config", configuration.path])
+            #expect(run.code == 3, "a run a guard held back is incomplete: \(run.error)")
+        }
+    }
 }
