@@ -98,6 +98,10 @@ extension ReadContext {
         var record = RepositoryRuleFiles(blob: entry.sha, branch: ref)
         if entry.mode == "120000" {
             record.own = .refused("\(name) is a symbolic link; the bot reads a file's own text")
+        } else if let size = entry.size, size > RepositoryRuleChain.maximumBytes {
+            // Refused by its size in the tree: a file of 10 MB is never fetched to be refused.
+            record.own = .refused(
+                "\(name) is \(size) bytes; a rules file holds at most \(RepositoryRuleChain.maximumBytes / 1024) KiB")
         } else if copy?.blob == entry.sha, let own = copy?.own {
             record.own = own
         } else {

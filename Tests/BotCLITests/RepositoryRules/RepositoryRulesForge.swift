@@ -64,9 +64,18 @@ let operatorRules = """
 
     """
 
-/// `text` as a JSON string: its newlines escaped.
+/// `text` as a JSON string: its quotes, backslashes and newlines escaped.
 func jsonString(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
+    var quoted = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": quoted += "\\\""
+        case "\\": quoted += "\\\\"
+        case "\n": quoted += "\\n"
+        default: quoted.unicodeScalars.append(scalar)
+        }
+    }
+    return quoted + "\""
 }
 
 /// Runs `body` with the bot against ``repositoryRulesForge(lib:merging:)`` on a frozen clock, the
