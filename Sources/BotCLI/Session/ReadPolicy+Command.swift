@@ -19,8 +19,8 @@ extension ReadPolicy {
         case .pass(let targets):
             self.init(targets.map { .targets($0, guards: guards) } ?? .guarded(guards), cache: .trusts(cache))
             // A full pass reads the repositories' files; an events pass judges the rules the last
-            // full pass read, and reads none.
-            if targets == nil { repositoryRules = settings.repositoryRules }
+            // full pass read, and reads again only those its events may have moved (a merge, a push).
+            if targets == nil || targets?.ruleFiles.isEmpty == false { repositoryRules = settings.repositoryRules }
         case .item(let item):
             self.init(.item(item))
             repositoryRules = settings.repositoryRules

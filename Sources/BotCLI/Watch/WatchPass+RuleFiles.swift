@@ -8,7 +8,10 @@ extension WatchPass {
     /// Puts the repositories whose rules file has an error on the page and `/metrics`
     /// (``WatchTelemetry/ruleFilesBroken(_:)``), and says once each on stderr those that began to
     /// and those mended: their rules wait meanwhile, while the operator's go on.
-    func sayBrokenRuleFiles(_ rules: RepositoryRules) {
+    ///
+    /// `repositories` names those whose files the pass read (an events pass after a merge or a
+    /// push there); the others stand as the last pass found them. `nil` is every one (a full pass).
+    func sayBrokenRuleFiles(_ rules: RepositoryRules, in repositories: Set<RepositoryPath>?) {
         let broken = Dictionary(
             rules.broken.map {
                 (
@@ -17,7 +20,7 @@ extension WatchPass {
                 )
             },
             uniquingKeysWith: { first, _ in first })
-        let (began, mended) = telemetry.ruleFilesBroken(broken)
+        let (began, mended) = telemetry.ruleFilesBroken(broken, in: repositories.map { Set($0.map(\.description)) })
         for repository in began {
             console.write(
                 "warning: \(repository)'s own rules wait until its file is mended: \(broken[repository] ?? "") "

@@ -87,15 +87,25 @@ struct WatchPass {
     /// and `/metrics`, and (unless a dry run) sets their statuses and previews the merge requests
     /// that change a file, as `run` does.
     private mutating func act(on targets: WatchTargets?, pass: inout PassSummary) async throws {
-        let passRules = targets.map { $0.scoped(rules + repositoryRules) } ?? rules
+        // The repositories whose files this pass reads again (those of the operator's scopes a
+        // merge or a push moved) judge the rules it reads, not the kept ones.
+        let rules = rules
+        let reread = (targets?.ruleFiles ?? []).filter { path in rules.contains { $0.scope.contains(path) } }
+        var targets = targets
+        targets?.ruleFiles = reread
+        let kept = repositoryRules.filter { $0.origin.map { !reread.contains($0) } ?? true }
+        let passRules = targets.map { $0.scoped(rules + kept) } ?? rules
         pass.items = targets?.items.count ?? 0
-        guard !passRules.isEmpty else { return }
+        guard !passRules.isEmpty || !reread.isEmpty else { return }
         let (plan, state, report, judged) = try await session.judge(passRules, reading: .pass(targets), now: Date())
         if targets == nil {
             repositoryRules = judged.rules
-            sayBrokenRuleFiles(judged)
+            sayBrokenRuleFiles(judged, in: nil)
+        } else if !reread.isEmpty {
+            repositoryRules = kept + judged.rules
+            sayBrokenRuleFiles(judged, in: reread)
         }
-        let judgedRules = Set((passRules + (targets == nil ? judged.rules : [])).map(\.name))
+        let judgedRules = Set((passRules + judged.rules).map(\.name))
         if verbose {
             console.write(report.steps.map { "  \($0)\n" }.joined(), to: .error)
         }

@@ -15,7 +15,7 @@ extension ReadContext {
 
     /// Whether `event` may have moved a repository's default branch, and with it its rules file:
     /// a merge, or a push (a webhook delivery's; the feed shows none).
-    @Sendable static func movesDefaultBranch(_ event: FeedEvent) -> Bool {
+    @Sendable public static func movesDefaultBranch(_ event: FeedEvent) -> Bool {
         event.kind == "mr.merged" || event.kind == "push"
     }
 

@@ -96,10 +96,14 @@ public struct ReadPlanner: Sendable {
             var terms: [RuleScope.Term] = []
             for rule in rules { terms += rule.scope.terms.filter { !terms.contains($0) } }
             let scope = RuleScope(terms: terms)
-            let paths = try await session.context.repositories(in: scope)
+            // An events pass reads the files only where its events may have moved them.
+            let paths =
+                if let targets = policy.targets { targets.ruleFiles.sorted() } else {
+                    try await session.context.repositories(in: scope)
+                }
             rules += try await readRepositoryRules(
                 in: paths, beside: rules, session: &session, policy: repositoryRules, now: now, me: me)
-            previews = repositoryRules.previews ? (paths, scope) : nil
+            previews = repositoryRules.previews && policy.targets == nil ? (paths, scope) : nil
         }
         var kinds: [ItemKind] = []
         for rule in rules where !kinds.contains(rule.kind) { kinds.append(rule.kind) }

@@ -24,6 +24,9 @@ public struct WatchTargets: Sendable, Hashable {
     public var wholeKinds: [RepositoryPath: Set<ItemKind>] = [:]
     /// The events that were the bot's own.
     public var ownEvents = 0
+    /// The repositories whose default branch an event may have moved (a merge, a push), whose own
+    /// rules file an events pass reads again; the bot's own merges included, which move it as well.
+    public var ruleFiles: Set<RepositoryPath> = []
 
     public init() {}
 
@@ -35,7 +38,7 @@ public struct WatchTargets: Sendable, Hashable {
     /// Each affected item's repository, by reference.
     private var itemRepositories: [String: RepositoryPath] = [:]
 
-    public var isEmpty: Bool { items.isEmpty && wholeKinds.isEmpty }
+    public var isEmpty: Bool { items.isEmpty && wholeKinds.isEmpty && ruleFiles.isEmpty }
 
     /// The targets of `events` for the rules' `kinds`, leaving out those `me` caused.
     public static func of(
@@ -43,6 +46,7 @@ public struct WatchTargets: Sendable, Hashable {
     ) -> WatchTargets {
         var targets = WatchTargets()
         for event in events {
+            if ReadContext.movesDefaultBranch(event) { targets.ruleFiles.insert(event.repo) }
             guard event.actor != me else {
                 targets.ownEvents += 1
                 continue

@@ -132,11 +132,17 @@ public final class WatchTelemetry: Sendable {
     /// A full pass read every repository's rules file: `broken` (repository to first error)
     /// replaces what the last one found; answers the repositories that broke and those mended,
     /// for the watcher to say once each.
-    public func ruleFilesBroken(_ broken: [String: String]) -> (began: [String], mended: [String]) {
+    ///
+    /// With `repositories` (an events pass that read those repositories' files again), only
+    /// those are replaced; the others stand.
+    public func ruleFilesBroken(
+        _ broken: [String: String], in repositories: Set<String>? = nil
+    ) -> (began: [String], mended: [String]) {
         state.withLock { status in
+            let read = { (repository: String) in repositories?.contains(repository) ?? true }
             let began = broken.keys.filter { status.brokenRuleFiles[$0] == nil }.sorted()
-            let mended = status.brokenRuleFiles.keys.filter { broken[$0] == nil }.sorted()
-            status.brokenRuleFiles = broken
+            let mended = status.brokenRuleFiles.keys.filter { read($0) && broken[$0] == nil }.sorted()
+            status.brokenRuleFiles = status.brokenRuleFiles.filter { !read($0.key) }.merging(broken) { _, new in new }
             return (began, mended)
         }
     }

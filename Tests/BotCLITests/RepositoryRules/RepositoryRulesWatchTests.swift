@@ -65,4 +65,42 @@ import Testing
             #expect(end.error.contains("status: gitbay-bot/rules failure on krz/lib"), "\(end.error)")
         }
     }
+
+    /// A merge that changes krz/app's file is read in the events pass that sees it, not at the
+    /// next full pass an hour on: the merged `triage` rule answers alice's label at once.
+    @Test func anEventsPassReadsTheFileAMergeChanged() async throws {
+        let merging =
+            appRules + "  - name: triage\n    on: issues\n    when: [state = open, labels has bug]\n"
+            + "    do: [{add-label: triage}]\n"
+        let folder = Scratch.url("repository-rules-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try operatorRules.write(to: folder.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+        try await SimulatorProcess.run(
+            state: repositoryRulesForge(merging: merging),
+            options: [
+                "--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000",
+                "--user-token", "alice=\(ForgeActivity.personToken)",
+            ]
+        ) { simulator in
+            let bot = try BotProcess(
+                [
+                    "watch", folder.path, "--state-dir", BotState().folder, "--interval", "1s", "--full-every", "1h",
+                    "--url", simulator.baseURL.absoluteString, "--rate-limit", "6000", "--verbose",
+                ], environment: ["GITBAY_TOKEN": simulator.token])
+            let client = try simulator.client(access: .readOnly)
+            let issue = try IssueShowCommand(repository: RepositoryPath("krz/app"), number: 1)
+            func labels() async throws -> [String] { try await client.send(issue).labels.sorted() }
+            #expect(try await eventually { try await labels() == ["old", "stale"] })
+            #expect(try await simulator.write(["mr", "merge", "krz/app", "1"]) == 200)
+            // The full pass looked at both repositories' files; the events pass after the merge at krz/app's.
+            _ = try await bot.waitForError(containing: "rules files: repo tree .gitbay (1 request)")
+            let labelled = try await simulator.write(
+                ["issue", "label", "krz/app", "1", "--add", "bug"], token: ForgeActivity.personToken)
+            #expect(labelled == 200)
+            #expect(try await eventually { try await labels() == ["bug", "old", "stale", "triage"] })
+            bot.send(SIGTERM)
+            let end = try await bot.finish(within: 20)
+            #expect(end.error.components(separatedBy: "rules files: repo tree .gitbay (2 requests)").count - 1 == 1)
+        }
+    }
 }
