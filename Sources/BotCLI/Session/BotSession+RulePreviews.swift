@@ -45,6 +45,18 @@ extension BotSession {
         }
     }
 
+    /// One plan note per merge request of `state` whose head changes its repository's rules file:
+    /// the writes `run` makes for it beyond the plan's entries, so a dry run tells them too.
+    static func previewNotes(_ state: ForgeState) -> [String] {
+        state.repositories.sorted { $0.path < $1.path }.flatMap { repository in
+            repository.proposals.map { proposal in
+                "\(repository.path)!\(proposal.number) changes \(repository.path)'s rules file: run previews it there "
+                    + "(a comment and a \(RuleFileStatuses.context) status on \(proposal.head.prefix(7))) unless that "
+                    + "head was previewed; its rules are not used before it is merged"
+            }
+        }
+    }
+
     /// Previews `proposal` unless its head carries the status already or moved since it was
     /// looked at (the next run looks again); answers whether it sent anything.
     private func preview(

@@ -39,6 +39,15 @@ import Testing
 
     @Test func aChangeIsPreviewedOnceAndAgainOnlyWhenANewHeadChangesTheAnswer() async throws {
         try await withRepositoryRulesForge(merging: Self.dusty) { bot, simulator in
+            // A dry run tells the writes the run will make beyond its entries.
+            let plan = await bot(["plan"])
+            #expect(
+                plan.output.contains(
+                    "krz/app!1 changes krz/app's rules file: run previews it there (a comment and a gitbay-bot/rules "
+                        + "status on 2222222) unless that head was previewed; its rules are not used before it is merged"
+                ),
+                "\(plan.output)")
+            #expect(try await seen(sha("2"), on: simulator).comments.isEmpty)
             let run = await bot(["run"])
             #expect(run.code == 0, "\(run.error)")
             #expect(run.error.contains("comment: rules preview on krz/app!1"), "\(run.error)")
