@@ -190,4 +190,35 @@ import Testing
             #expect(run.code == 3, "a run a guard held back is incomplete: \(run.error)")
         }
     }
+
+    /// With `merge` forbidden by the operator, krz/app's rule using it is an error, and nothing is merged.
+    ///
+    /// A failing status says so at the action, and the operator's rules go on. Without the
+    /// operator's word the same file merges the open request.
+    @Test func aForbiddenMergeIsAnErrorAndNothingIsMerged() async throws {
+        let app = appRules + "  - name: land\n    on: merge_requests\n    when: [state = open]\n    do: [merge]\n"
+        let configuration = Scratch.url("forbid-\(UUID().uuidString).yml")
+        try "repository_rules:\n  forbid: [merge]\n".write(to: configuration, atomically: true, encoding: .utf8)
+        try await withRepositoryRulesForge(app: app, merging: app) { bot, simulator in
+            let run = await bot(["run", "--config", configuration.path])
+            #expect(run.code == 0, "\(run.error)")
+            #expect(
+                run.error.contains(
+                    "status: gitbay-bot/rules failure on krz/app 1111111: 9:10: the operator forbids 'merge'"),
+                "\(run.error)")
+            #expect(run.output.contains("issue label krz/app 1 --add old"), "\(run.output)")
+            let client = try simulator.client(access: .readOnly)
+            let request = try await client.send(
+                MergeRequestShowCommand(repository: try RepositoryPath("krz/app"), number: 1))
+            #expect(request.state == .open)
+        }
+        try await withRepositoryRulesForge(app: app, merging: app) { bot, simulator in
+            let run = await bot(["run"])
+            #expect(run.code == 0, "\(run.error)")
+            let client = try simulator.client(access: .readOnly)
+            let request = try await client.send(
+                MergeRequestShowCommand(repository: try RepositoryPath("krz/app"), number: 1))
+            #expect(request.state == .merged)
+        }
+    }
 }
