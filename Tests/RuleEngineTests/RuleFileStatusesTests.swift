@@ -104,12 +104,47 @@ private let tip = String(repeating: "a", count: 40)
         let forge = StatusForge(standing: ["krz/r0"], refusing: ["krz/r1"]) { repository in
             "4:12: no rule 'x'; gitbay-bot check --repository \(repository) --read-bases"
         }
-        let (sent, refused, left) = try await RuleFileStatuses.settle(rules, state: state, reader: forge, writer: forge)
+        let (sent, refused, left) = try await RuleFileStatuses.settle(
+            rules, state: state, reader: forge, writer: forge, memory: InMemoryStateStore())
         #expect(sent.count == 19)
         #expect(refused.map { "\($0.0.repository): \($0.1)" } == ["krz/r1: repository krz/r1 is archived"])
         #expect(left == 1)
         #expect(!forge.writes.withLock { $0 }.contains { $0[2] == "krz/r0" }, "a standing status is not sent again")
         #expect(sent.allSatisfy { $0.sha == tip })
+    }
+
+    /// krz/lib's file broke, then was mended: the step after the mending sets a passing status on
+    /// its tip, once; a repository that was never broken gets none.
+    @Test func aMendedFileGetsAPassingStatusOnceWhereTheFailureWas() async throws {
+        let lib = try RepositoryPath("krz/lib")
+        let app = try RepositoryPath("krz/app")
+        var repositories: [RepositoryState] = []
+        for path in [lib, app] {
+            var repository = RepositoryState(path: path)
+            repository.ruleFiles = RepositoryRuleFiles(blob: "b", own: .text(""), branch: "main")
+            repositories.append(repository)
+        }
+        let state = ForgeState(now: Date(timeIntervalSince1970: 0), me: "bot", repositories: repositories)
+        let forge = StatusForge(standing: [], refusing: []) { _ in "" }
+        let memory = InMemoryStateStore()
+        var broken = RepositoryRules()
+        broken.sets[lib] = try self.broken("no rule 'x'", in: "krz/lib").1
+        broken.sets[app] = RuleSet(rules: [], diagnostics: [], sources: [:])
+        _ = try await RuleFileStatuses.settle(broken, state: state, reader: forge, writer: forge, memory: memory)
+        var mended = broken
+        mended.sets[lib] = RuleSet(rules: [], diagnostics: [], sources: [:])
+        let (sent, _, _) = try await RuleFileStatuses.settle(
+            mended, state: state, reader: forge, writer: forge, memory: memory)
+        #expect(
+            sent.map(\.argv) == [
+                [
+                    "status", "set", "krz/lib", tip, "--context", "gitbay-bot/rules", "--state", "success",
+                    "--description", "mended: its 0 rules act again",
+                ]
+            ])
+        let (again, _, _) = try await RuleFileStatuses.settle(
+            mended, state: state, reader: forge, writer: forge, memory: memory)
+        #expect(again.isEmpty, "the memory forgot krz/lib once it was told")
     }
 
     private func sha(_ digit: Character) -> String { String(repeating: digit, count: 40) }

@@ -132,20 +132,21 @@ extension BotSession {
         return (plan, state, report, repositoryRules)
     }
 
-    /// Sets the failing `gitbay-bot/rules` status where a repository's file in `rules` has an error.
+    /// Sets the failing `gitbay-bot/rules` status where a repository's file in `rules` has an error,
+    /// and a passing one where a file that had one at the last status step is mended.
     ///
     /// Each goes on the tip that does not carry it yet (``RuleEngine/RuleFileStatuses``) and is
     /// said on stderr; a failure is a warning, since the run's own writes are done and on record.
     /// A run that was stopped sends none.
     func markBrokenRuleFiles(_ rules: RepositoryRules, in state: ForgeState) async {
-        guard !rules.broken.isEmpty, control.stopSignal == nil, !Task.isCancelled else { return }
+        guard settings.repositoryRules.reads, control.stopSignal == nil, !Task.isCancelled else { return }
         do {
             let (sent, refused, left) = try await RuleFileStatuses.settle(
-                rules, state: state, reader: client, writer: client)
+                rules, state: state, reader: client, writer: client, memory: store)
             var text = ""
             for status in sent {
                 text +=
-                    "status: \(status.context) failure on \(status.repository) \(status.sha.prefix(7)): "
+                    "status: \(status.context) \(status.state.rawValue) on \(status.repository) \(status.sha.prefix(7)): "
                     + "\(status.description)\n"
             }
             for (status, reason) in refused {
