@@ -84,4 +84,42 @@ import YAML
         #expect(loaded.rules.map(\.limit) == [5, 2, 5])
         #expect(loaded.rules.allSatisfy { $0.origin == Fixtures.path })
     }
+
+    /// A rule the confinement refuses waits alone, with every rule that counts from its notices;
+    /// an error of any other sort stops the whole file.
+    @Test func aRefusedRuleWaitsWithWhatCountsFromItAndTheOthersAct() async {
+        func load(_ file: String) async -> RepositoryRules {
+            var repository = RepositoryState(path: Fixtures.path)
+            repository.ruleFiles = RepositoryRuleFiles(blob: "b", own: .text(file))
+            let state = ForgeState(now: Fixtures.now, me: Fixtures.me, repositories: [repository])
+            return await RepositoryRules.load(
+                state, policy: RepositoryRulesPolicy(forbidden: ["close"]), registry: Fixtures.registry,
+                operatorRules: [])
+        }
+        let rules = """
+            rules:
+              - name: notice
+                on: issues
+                when: [state = open]
+                do: [{comment: "closing soon"}, close]
+              - name: after-notice
+                on: issues
+                when: [comment_age.notice > 1d]
+                do: [{add-label: late}]
+              - name: label
+                on: issues
+                do: [{add-label: seen}]
+
+            """
+        let refused = await load(rules)
+        #expect(refused.rules.map(\.name) == ["krz/gitbay:label"])
+        #expect(
+            refused.sets[Fixtures.path]?.diagnostics.map(\.message) == [
+                "the operator forbids 'close' in repository rules (repository_rules: forbid: in gitbay-bot.yml)",
+                "rule 'after-notice' counts from the notices of 'notice', which is refused; it waits with it",
+            ])
+        #expect(refused.broken.count == 1, "the file still has an error, for the status and the note")
+        let broken = await load(rules + "  - name: typo\n    on: isues\n    do: [close]\n")
+        #expect(broken.rules.isEmpty, "an unknown kind is no refusal: the whole file waits")
+    }
 }

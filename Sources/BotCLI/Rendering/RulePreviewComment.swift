@@ -28,8 +28,9 @@ struct RulePreviewComment {
         var text = "**gitbay-bot: preview of `.gitbay/bot.yml`**\n\n"
         switch preview {
         case .invalid(let errors):
-            text += "The proposed rules file has \(errors.count) error\(errors.count == 1 ? "" : "s"); "
-            text += "merged as it is, none of its rules would be used:\n\n"
+            text +=
+                "The proposed rules file has \(errors.count) error\(errors.count == 1 ? "" : "s"), which would keep "
+            text += "rules of it from acting once merged (every rule, unless the errors only refuse single rules):\n\n"
             for error in errors.prefix(Self.shown) {
                 text += "- \(error.location.line):\(error.location.column): \(MarkdownText.escape(error.message))\n"
             }

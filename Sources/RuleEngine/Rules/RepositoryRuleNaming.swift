@@ -1,4 +1,5 @@
 import GitbayKit
+import YAML
 
 /// The names a repository's own rules go by once loaded: `owner/name:rule`.
 ///
@@ -38,6 +39,53 @@ public enum RepositoryRuleNaming {
             return action
         }
         return rule
+    }
+}
+
+extension RepositoryRuleNaming {
+    /// `rules` less those `refused` names and every rule that counts from a refused rule's
+    /// notices (`comment_age.X` in a condition or a template), with an error at each of those: a
+    /// follow-up whose notice rule waits would act on items never told.
+    static func withoutRefused(
+        _ rules: [Rule], refused: Set<String>, registry: PluginRegistry
+    ) -> (kept: [Rule], waiting: [Diagnostic]) {
+        var refused = refused
+        var waiting: [Diagnostic] = []
+        var changed = true
+        while changed {
+            changed = false
+            for rule in rules where !refused.contains(rule.name) {
+                guard let source = namedRules(of: rule, registry: registry).first(where: refused.contains) else {
+                    continue
+                }
+                refused.insert(rule.name)
+                changed = true
+                waiting.append(
+                    .error(
+                        "rule '\(unqualified(rule.name))' counts from the notices of '\(unqualified(source))', which "
+                            + "is refused; it waits with it", at: rule.location))
+            }
+        }
+        return (rules.filter { !refused.contains($0.name) }, waiting)
+    }
+
+    /// The rules `rule` names through a field family (`comment_age.krz/app:stale`), by name.
+    static func namedRules(of rule: Rule, registry: PluginRegistry) -> [String] {
+        var named: [String] = []
+        func note(_ field: String) -> String {
+            if let (family, parameter) = registry.family(naming: field, for: rule.kind), family.namesRule {
+                named.append(parameter)
+            }
+            return field
+        }
+        _ = rule.condition.renamingFields(note, registry: registry, kind: rule.kind)
+        for action in rule.actions { _ = action.argument.renamingFields(note) }
+        return named
+    }
+
+    /// A repository rule's name as its file writes it: `stale` of `krz/app:stale`.
+    static func unqualified(_ name: String) -> String {
+        name.split(separator: ":", maxSplits: 1).last.map(String.init) ?? name
     }
 }
 

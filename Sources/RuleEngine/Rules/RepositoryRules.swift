@@ -26,11 +26,18 @@ public struct RepositoryRules: Sendable {
         }
     }
 
-    /// One plan note per repository whose file has an error: its own rules wait, the operator's
-    /// go on, and the command that shows every mistake.
+    /// One plan note per repository whose file has an error: its own rules wait (or, where the
+    /// errors only refuse rules, those rules wait and the others act), the operator's go on, and
+    /// the command that shows every mistake.
     public var notes: [String] {
         broken.map { repository, error in
-            "\(repository)'s own rules are not used until its file is mended: \(error.location): error: \(error.message) "
+            let acting = sets[repository]?.rules.isEmpty == false
+            let lead =
+                acting
+                ? "\(repository)'s rules file has errors; the rules they concern wait until it is mended, and its "
+                    + "other rules act"
+                : "\(repository)'s own rules are not used until its file is mended"
+            return "\(lead): \(error.location): error: \(error.message) "
                 + "(gitbay-bot check --repository \(repository) --read-bases)"
         }
     }
@@ -72,8 +79,14 @@ public struct RepositoryRules: Sendable {
                 }
                 let conflicts = conflicts(set.rules, with: operatorRules, in: repository.path)
                 if !conflicts.isEmpty {
-                    set.diagnostics = (set.diagnostics + conflicts).sorted { $0.location < $1.location }
-                    set.rules = []
+                    // A command the operator's rules give is refused like a scope: that rule waits,
+                    // with what counts from it.
+                    let refused = Set(
+                        set.rules.filter { rule in conflicts.contains { $0.location == rule.location } }.map(\.name))
+                    let (kept, waiting) = RepositoryRuleNaming.withoutRefused(
+                        set.rules, refused: refused, registry: registry)
+                    set.diagnostics = (set.diagnostics + conflicts + waiting).sorted { $0.location < $1.location }
+                    set.rules = kept
                 }
                 loaded.sets[repository.path] = set
             }

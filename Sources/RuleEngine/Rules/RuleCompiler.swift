@@ -23,6 +23,14 @@ struct RuleCompiler {
     /// the actions the operator forbids there.
     let confinement: RepositoryConfinement?
     private(set) var diagnostics: [Diagnostic] = []
+    /// The errors the confinement made (a rule's scope beyond its repository, a forbidden action),
+    /// each refusing only its rule (``refusedRules``); an error at the file's own `scope:` refuses
+    /// the whole file, so it is not among them.
+    private(set) var refusals: Set<Diagnostic> = []
+    /// The rules, by name as written, that a refusal keeps from acting.
+    private(set) var refusedRules: Set<String> = []
+    /// The rule being compiled, whose refusal a confinement error is.
+    private var ruleInScope: String?
 
     init(
         registry: PluginRegistry, scopeOverride: RuleScope?, defaultSchedule: Schedule? = nil,
@@ -50,11 +58,20 @@ struct RuleCompiler {
         diagnostics.append(.error(message, at: location, notes: notes))
     }
 
+    /// An error of the confinement: the rule being compiled's alone when there is one, else an
+    /// error like any other.
+    private mutating func refuse(_ message: String, at location: SourceLocation) {
+        error(message, at: location)
+        guard let rule = ruleInScope, let refusal = diagnostics.last else { return }
+        refusals.insert(refusal)
+        refusedRules.insert(rule)
+    }
+
     private mutating func scope(from text: Located<String>) -> RuleScope? {
         do {
             let written = try RuleScope(parsing: text.value)
             if let confinement, !confinement.admits(written) {
-                self.error(confinement.refusal(of: written), at: text.location)
+                refuse(confinement.refusal(of: written), at: text.location)
                 return nil
             }
             return written
@@ -73,6 +90,8 @@ struct RuleCompiler {
     ) -> Rule? {
         let errorsBefore = diagnostics.count
         let name = source.name.value
+        ruleInScope = name
+        defer { ruleInScope = nil }
         if !Self.isRuleName(name) {
             error(
                 "rule name '\(name)' must start with a lowercase letter or digit and use only a-z, 0-9, '.', '_' "
@@ -112,7 +131,7 @@ struct RuleCompiler {
         defer { commandInScope = nil }
         let actions = self.actions(source.do, kind: kind)
         for action in actions where confinement?.forbiddenActions.contains(action.name) == true {
-            error(RepositoryConfinement.forbidding(action.name), at: action.location)
+            refuse(RepositoryConfinement.forbidding(action.name), at: action.location)
         }
         guard diagnostics.count == errorsBefore, let condition, let effectiveScope else { return nil }
         warnOfMissingCompanions(actions, kind: kind)

@@ -90,10 +90,18 @@ public struct RuleSet: Sendable {
         diagnostics += compiler.diagnostics
         diagnostics += commandsGivenTwice(commands)
         diagnostics += unknownRules(references, among: names.map(\.value), kinds: kinds)
+        var kept = diagnostics.contains { $0.severity == .error } ? [] : rules
+        if let confinement, !compiler.refusals.isEmpty,
+            diagnostics.allSatisfy({ $0.severity != .error || compiler.refusals.contains($0) })
+        {
+            // Only refusals: the rules they name wait, with what counts from them; the others act.
+            let refused = Set(compiler.refusedRules.map { RepositoryRuleNaming.name($0, in: confinement.repository) })
+            let waiting: [Diagnostic]
+            (kept, waiting) = RepositoryRuleNaming.withoutRefused(rules, refused: refused, registry: registry)
+            diagnostics += waiting
+        }
         diagnostics.sort { $0.location < $1.location }
-        return RuleSet(
-            rules: diagnostics.contains { $0.severity == .error } ? [] : rules, diagnostics: diagnostics,
-            sources: sources)
+        return RuleSet(rules: kept, diagnostics: diagnostics, sources: sources)
     }
 
     /// Tells each command rule the command names of its kind, and the first rule with each name

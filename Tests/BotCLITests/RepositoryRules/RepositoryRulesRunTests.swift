@@ -164,6 +164,43 @@ import Testing
         }
     }
 
+    /// The issue's journey: a rule in krz/app's file that names krz/lib's scope is refused, with a
+    /// failing status at its line and column, while krz/app's other rules keep working; a rule that
+    /// counts from the refused rule's notices waits with it, so nothing acts on a notice never sent.
+    @Test func aRuleNamingAnotherScopeIsRefusedAloneAndItsOtherRulesAct() async throws {
+        let app =
+            appRules
+                + """
+                  - name: reach
+                    on: issues
+                    scope: repo:krz/lib
+                    when: [state = open]
+                    do: [{comment: "ping"}]
+                  - name: after-reach
+                    on: issues
+                    when: [comment_age.reach > 1d]
+                    do: [close]
+
+                """
+        try await withRepositoryRulesForge(app: app) { bot, _ in
+            let plan = await bot(["plan"])
+            #expect(plan.code == 0, "\(plan.error)")
+            #expect(commands(plan.output) == Self.bothRulesOnAppTheOperatorsOnLib, "\(plan.output)")
+            #expect(
+                plan.output.contains(
+                    "note: krz/app's rules file has errors; the rules they concern wait until it is mended, and "
+                        + "its other rules act: krz/app:.gitbay/bot.yml:8:12: error: a repository's own rules act on "
+                        + "krz/app only"), "\(plan.output)")
+            let run = await bot(["run"])
+            #expect(run.code == 0, "\(run.error)")
+            #expect(
+                run.error.contains(
+                    "status: gitbay-bot/rules failure on krz/app 1111111: 8:12: a repository's own rules act on krz/app"
+                ),
+                "\(run.error)")
+        }
+    }
+
     /// One repository's own rules send at most their share of a run's commands (`repository_rules:
     /// max_actions:`); the rest wait, and the operator's rules and the other repositories' go on.
     @Test func aRepositorysRulesSendAtMostTheirShare() async throws {
