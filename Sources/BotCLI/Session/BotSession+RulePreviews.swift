@@ -23,19 +23,28 @@ extension BotSession {
     /// comment. The status goes last: a run stopped between the two finds the comment's digest
     /// and sends the status alone. Said on stderr; a failure is a warning, since the run's own
     /// writes are done and on record.
+    ///
+    /// The heads previewed are kept in the state database (``previewedKind``), so a merge request
+    /// that stays open costs no read a run once its head was previewed; at most
+    /// ``maximumPreviewLooksPerRun`` others are looked at (`mr show`) in one run.
     func previewRuleProposals(_ state: ForgeState, current: RepositoryRules, operatorRules: [Rule]) async {
-        var previewed = 0
+        let done = await previewedHeads()
+        var (previewed, looked) = (0, 0)
         for repository in state.repositories.sorted(by: { $0.path < $1.path }) {
             for proposal in repository.proposals {
+                let key = Self.previewedItem(repository.path, proposal.number)
+                guard done[key] != proposal.head else { continue }
                 guard control.stopSignal == nil, !Task.isCancelled else { return }
-                guard previewed < Self.maximumPreviewsPerRun else {
+                guard previewed < Self.maximumPreviewsPerRun, looked < Self.maximumPreviewLooksPerRun else {
                     console.write("note: more rules previews wait for the next runs\n", to: .error)
                     return
                 }
+                looked += 1
                 do {
-                    if try await preview(proposal, in: repository, state: state, current: current, operatorRules) {
-                        previewed += 1
-                    }
+                    let outcome = try await preview(
+                        proposal, in: repository, state: state, current: current, operatorRules)
+                    if outcome == .sent { previewed += 1 }
+                    if outcome != .moved { await remember(proposal.head, as: key, at: state.now) }
                 } catch {
                     console.write(
                         "warning: rules preview on \(repository.path)!\(proposal.number) not sent: \(error)\n",
@@ -57,17 +66,51 @@ extension BotSession {
         }
     }
 
+    /// The most merge requests whose head is not known to be previewed are looked at in one run.
+    static let maximumPreviewLooksPerRun = 20
+    /// The read cache's kind for the heads previewed, one entry per merge request.
+    static let previewedKind = ItemKind(rawValue: "rule-previews")
+
+    /// The entry of `number` of `path`: not the merge request's reference, which a journaled write
+    /// to it drops from the cache.
+    static func previewedItem(_ path: RepositoryPath, _ number: Int) -> String {
+        "rule-previews/\(path)!\(number)"
+    }
+
+    /// The head previewed of each merge request, by entry; none when the store cannot say.
+    private func previewedHeads() async -> [String: String] {
+        let entries = (try? await store.cachedDetails(of: Self.previewedKind)) ?? []
+        return Dictionary(entries.map { ($0.item, $0.payload) }) { first, _ in first }
+    }
+
+    /// Keeps `head` as previewed; a store that cannot keep it costs one `mr show` next run.
+    private func remember(_ head: String, as item: String, at date: Date) async {
+        let entry = CachedDetail(item: item, kind: Self.previewedKind, format: 1, version: head, payload: head)
+        try? await store.storeDetails([entry], at: date)
+    }
+
+    /// What came of one preview.
+    private enum PreviewOutcome {
+        /// The comment (when the answer changed) and the status were sent.
+        case sent
+        /// The head carries the status already: previewed before.
+        case standing
+        /// The merge request is closed, or its head moved since the look: the next look decides.
+        case moved
+    }
+
     /// Previews `proposal` unless its head carries the status already or moved since it was
-    /// looked at (the next run looks again); answers whether it sent anything.
+    /// looked at (the next run looks again).
     private func preview(
         _ proposal: RuleProposal, in repository: RepositoryState, state: ForgeState, current: RepositoryRules,
         _ operatorRules: [Rule]
-    ) async throws -> Bool {
+    ) async throws -> PreviewOutcome {
         let path = repository.path
         let mergeRequest = try await client.send(MergeRequestShowCommand(repository: path, number: proposal.number))
-        guard mergeRequest.state == .open, mergeRequest.headSHA == proposal.head,
-            !mergeRequest.checks.contains(where: { $0.context == RuleFileStatuses.context })
-        else { return false }
+        guard mergeRequest.state == .open, mergeRequest.headSHA == proposal.head else { return .moved }
+        guard !mergeRequest.checks.contains(where: { $0.context == RuleFileStatuses.context }) else {
+            return .standing
+        }
         let comment = try await RulePreviewComment(
             repository: path, preview: answer(proposal, in: repository, state: state, current, operatorRules),
             current: currentNote(current, path))
@@ -86,7 +129,7 @@ extension BotSession {
         text +=
             "status: \(status.context) \(stateOfHead.rawValue) on \(path) \(proposal.head.prefix(7)): \(description)\n"
         console.write(text, to: .error)
-        return true
+        return .sent
     }
 
     /// The proposed file's errors, or the difference between the plans of the repository's current

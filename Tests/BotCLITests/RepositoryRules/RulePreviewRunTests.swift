@@ -66,8 +66,14 @@ import Testing
                 IssueShowCommand(repository: try RepositoryPath("krz/app"), number: 1))
             #expect(issue.labels.sorted() == ["old", "stale"])
 
-            // A run on the same head sends nothing more.
+            // A run on the same head sends nothing more, and reads no more than a plan: the head
+            // previewed is remembered, not asked for again.
+            func reads() async throws -> Int { (try await simulator.stats()["reads"] as? NSNumber)?.intValue ?? -1 }
+            let beforePlan = try await reads()
+            _ = await bot(["plan"])
+            let planReads = try await reads() - beforePlan
             let again = await bot(["run"])
+            #expect(try await reads() - beforePlan - planReads == planReads, "\(again.error)")
             #expect(!again.error.contains("rules preview"), "\(again.error)")
             #expect(!again.error.contains("status:"), "\(again.error)")
             #expect(try await seen(sha("2"), on: simulator).comments.count == 1)
