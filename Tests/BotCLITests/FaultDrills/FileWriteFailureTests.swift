@@ -58,10 +58,14 @@ struct FileWriteFailureTests {
         try await SimulatorProcess.run(stateFile: demo, options: options) { simulator in
             let path = StateLocation.database(disk.url.path, server: simulator.baseURL, account: "triage-bot")
             if existing {
-                _ = try SQLiteStateStore(
+                // Closed before the disk fills: a store merely dropped closes when its queue lets
+                // go, a moment later, and its WAL, checkpointed and removed then, would free the
+                // space the run must not find (the test failed now and then under load so).
+                let store = try SQLiteStateStore(
                     path: path,
                     identity: StoreIdentity(server: simulator.baseURL.absoluteString, account: "triage-bot"),
                     mode: .applying)
+                await store.close()
             }
             disk.fill()
             let result = await runBot(

@@ -203,7 +203,9 @@ private let fastSimulator = ["--clock", "frozen", "--api-rate", "6000", "--write
             } else {
                 let first = await runBot(against: simulator, ["run", rules, "--state-dir", state.folder, "--dry-run"])
                 #expect(first.code == 0)
-                _ = try SQLiteStateStore(path: path, mode: .applying)
+                // Closed before the file is cut: a dropped store checkpoints its WAL into the file
+                // when its queue lets go, which could come after the cut.
+                await (try SQLiteStateStore(path: path, mode: .applying)).close()
                 let whole = try Data(contentsOf: URL(fileURLWithPath: path))
                 try whole.prefix(whole.count / 2 + 100).write(to: URL(fileURLWithPath: path))
             }
