@@ -127,7 +127,7 @@ extension BotSession {
         let repositoryRules = await Self.repositoryRules(in: state, beside: rules, settings, registry)
         var plan = plan(rules + repositoryRules.rules, state: state, only: reading.targets, guards: guards)
         repositoryRules.note(on: &plan)
-        let previews = Self.previewNotes(state)
+        let previews = await previewNotes(state)
         if !previews.isEmpty { plan.notes = (plan.notes ?? []) + previews }
         return (plan, state, report, repositoryRules)
     }

@@ -54,11 +54,14 @@ extension BotSession {
         }
     }
 
-    /// One plan note per merge request of `state` whose head changes its repository's rules file:
-    /// the writes `run` makes for it beyond the plan's entries, so a dry run tells them too.
-    static func previewNotes(_ state: ForgeState) -> [String] {
-        state.repositories.sorted { $0.path < $1.path }.flatMap { repository in
-            repository.proposals.map { proposal in
+    /// One plan note per merge request of `state` whose head changes its repository's rules file
+    /// and is not known to be previewed: the writes `run` makes for it beyond the plan's entries,
+    /// so a dry run tells them too, and a plan after the run that made them does not.
+    func previewNotes(_ state: ForgeState) async -> [String] {
+        let done = await previewedHeads()
+        return state.repositories.sorted { $0.path < $1.path }.flatMap { repository in
+            repository.proposals.filter { done[Self.previewedItem(repository.path, $0.number)] != $0.head }.map {
+                proposal in
                 "\(repository.path)!\(proposal.number) changes \(repository.path)'s rules file: run previews it there "
                     + "(a comment and a \(RuleFileStatuses.context) status on \(proposal.head.prefix(7))) unless that "
                     + "head was previewed; its rules are not used before it is merged"

@@ -70,7 +70,10 @@ import Testing
             // previewed is remembered, not asked for again.
             func reads() async throws -> Int { (try await simulator.stats()["reads"] as? NSNumber)?.intValue ?? -1 }
             let beforePlan = try await reads()
-            _ = await bot(["plan"])
+            let after = await bot(["plan"])
+            #expect(
+                !after.output.contains("run previews it there"),
+                "a plan after the run lists what is left: \(after.output)")
             let planReads = try await reads() - beforePlan
             let again = await bot(["run"])
             #expect(try await reads() - beforePlan - planReads == planReads, "\(again.error)")
