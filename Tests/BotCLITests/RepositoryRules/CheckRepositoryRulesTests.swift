@@ -67,12 +67,17 @@ import Testing
         #expect(report["rules"] as? [String] == ["krz/app:stale"], "named as plans and markers name it")
     }
 
-    @Test func aForbiddenNameThatIsNoActionIsAnErrorOfTheConfiguration() async throws {
-        let folder = try checkout(rules: Self.rules, configuration: "repository_rules:\n  forbid: [merge, clsoe]\n")
-        let result = await runBot([
+    /// `check --repository krz/app` of the checkout's file with `configuration` as its `gitbay-bot.yml`.
+    private func check(configuration: String) async throws -> (code: Int32, output: String, error: String) {
+        let folder = try checkout(rules: Self.rules, configuration: configuration)
+        return await runBot([
             "check", "--repository", "krz/app", "--config", folder.appendingPathComponent("gitbay-bot.yml").path,
             folder.appendingPathComponent(".gitbay/bot.yml").path,
         ])
+    }
+
+    @Test func aForbiddenNameThatIsNoActionIsAnErrorOfTheConfiguration() async throws {
+        let result = try await check(configuration: "repository_rules:\n  forbid: [merge, clsoe]\n")
         #expect(result.code == 78)
         #expect(
             result.error.contains(
@@ -81,12 +86,7 @@ import Testing
     }
 
     @Test func aShareOrALimitBelowOneIsAnErrorOfTheConfiguration() async throws {
-        let folder = try checkout(
-            rules: Self.rules, configuration: "repository_rules:\n  max_actions: 0\n  limit: -2\n")
-        let result = await runBot([
-            "check", "--repository", "krz/app", "--config", folder.appendingPathComponent("gitbay-bot.yml").path,
-            folder.appendingPathComponent(".gitbay/bot.yml").path,
-        ])
+        let result = try await check(configuration: "repository_rules:\n  max_actions: 0\n  limit: -2\n")
         #expect(result.code == 78)
         #expect(
             result.error.contains(

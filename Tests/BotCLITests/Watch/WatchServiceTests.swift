@@ -28,58 +28,10 @@ private func ruleFolder() throws -> String {
 
 private let simulatorOptions = ["--clock", "frozen", "--api-rate", "6000", "--write-rate", "6000"]
 
-/// A watcher of `simulator` polling every second, serving on a free loopback port.
-private struct ServedWatcher {
-    let bot: BotProcess
-    let base: URL
-    /// The folder of the rules it watches with.
-    let rules: String
-
-    init(_ simulator: SimulatorProcess, environment: [String: String] = [:], _ extra: [String] = []) async throws {
-        let state = BotState()
-        rules = try ruleFolder()
-        bot = try BotProcess(
-            [
-                "watch", rules, "--state-dir", state.folder, "--interval", "1s", "--full-every", "1h",
-                "--url", simulator.baseURL.absoluteString, "--rate-limit", "6000", "--listen", "127.0.0.1:0",
-            ] + extra, environment: environment.merging(["GITBAY_TOKEN": simulator.token]) { mine, _ in mine })
-        let said = try await bot.waitForError(containing: "status page at http")
-        let line = try #require(said.split(separator: "\n").first { $0.contains("serving /metrics") })
-        let address = try #require(line.split(separator: " ").last)
-        base = try #require(URL(string: String(address)))
-    }
-
-    /// GET `path`: the status and the body as text.
-    func get(_ path: String) async throws -> (status: Int, body: String, contentType: String?) {
-        let response = try await PlatformTransport.make().send(
-            HTTPRequest(
-                method: .get, url: URL(string: path, relativeTo: base)!, headers: [], body: nil,
-                timeout: .seconds(10)))
-        return (response.status, String(decoding: response.body, as: UTF8.self), response.header("Content-Type"))
-    }
-
-    /// Waits (bounded) until the watcher has printed `count` pass lines (stdout has nothing else);
-    /// answers them.
-    @discardableResult
-    func passes(_ count: Int, within seconds: Int = 30) async throws -> [Substring] {
-        try await bot.passes(count, within: seconds)
-    }
-
-    func stop() async throws -> BotProcess.Ending {
-        bot.send(SIGTERM)
-        let end = try await bot.finish(within: 20)
-        #expect(end.status == 143, "\(end.error)")
-        return end
-    }
-}
-
-/// `watch --listen` against the simulator: Prometheus's own parser reads /metrics, /healthz
-/// follows the server down and back, a real browser loads the page, systemd's protocol is spoken
-/// to a stand-in socket, and clients that misbehave cannot hold up a pass.
 @Suite struct WatchServiceTests {
     @Test func theMetricsParseWithPrometheusClientAndCountWhatTheWatcherDid() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
-            let watcher = try await ServedWatcher(simulator)
+            let watcher = try await ServedWatcher(simulator, rules: ruleFolder())
             try await watcher.passes(2)
             let scrape = try await watcher.get("/metrics")
             #expect(scrape.status == 200)
@@ -107,7 +59,7 @@ private struct ServedWatcher {
 
     @Test func aFailedReloadIsCountedAndShownWhileTheOldRulesStay() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
-            let watcher = try await ServedWatcher(simulator)
+            let watcher = try await ServedWatcher(simulator, rules: ruleFolder())
             try await watcher.passes(1)
             try "rules: [".write(
                 to: URL(fileURLWithPath: watcher.rules).appendingPathComponent("rules.yml"), atomically: true,
@@ -161,7 +113,7 @@ private struct ServedWatcher {
 
     @Test func healthzTurns503WhileTheServerIsDownAndBackTo200WhenItReturns() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
-            let watcher = try await ServedWatcher(simulator)
+            let watcher = try await ServedWatcher(simulator, rules: ruleFolder())
             try await watcher.passes(1)
             let up = try await watcher.get("/healthz")
             #expect(up.status == 200, "\(up.body)")
@@ -183,7 +135,7 @@ private struct ServedWatcher {
 
     @Test func thePageLoadsInHeadlessChromiumWithoutConsoleErrors() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
-            let watcher = try await ServedWatcher(simulator)
+            let watcher = try await ServedWatcher(simulator, rules: ruleFolder())
             try await watcher.passes(2)
             let screenshot = Scratch.url("status-page-\(UUID().uuidString).png")
             let visit = try await HeadlessBrowser.visit(watcher.base, screenshotTo: screenshot)
@@ -204,7 +156,8 @@ private struct ServedWatcher {
         defer { socket.close() }
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
             let watcher = try await ServedWatcher(
-                simulator, environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"],
+                simulator, rules: ruleFolder(),
+                environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"],
                 ["--format", "json"])
             let ready = try #require(try await socket.first(within: .seconds(30)) { $0 == "READY=1" })
             #expect(ready.assignments.contains { $0.hasPrefix("STATUS=") && $0.contains("full pass") })
@@ -231,7 +184,7 @@ private struct ServedWatcher {
 
     @Test func silentClientsAndAnEndlessHeaderNeitherDelayPassesNorGrowMemory() async throws {
         try await SimulatorProcess.run(state: forge, options: simulatorOptions) { simulator in
-            let watcher = try await ServedWatcher(simulator)
+            let watcher = try await ServedWatcher(simulator, rules: ruleFolder())
             try await watcher.passes(1)
             let port = try #require(watcher.base.port)
             let before = try residentKilobytes(of: watcher.bot.processIdentifier)
