@@ -37,10 +37,11 @@ extension ReadContext {
         note("rules previews: open merge requests", requests: listing)
         let reached = Set(paths)
         let open = rows.filter { reached.contains($0.repo) }
+        let byRepository = Dictionary(grouping: open, by: \.repo)
         let decoder = GitbayJSON.decoder()
         let entries = await cachedEntries(of: Self.proposalsKind)
         var looks: [RepositoryPath: [Int: RuleProposal]] = [:]
-        for path in Set(open.map(\.repo)) {
+        for path in byRepository.keys {
             guard let entry = entries[Self.copyItem(path, entry: Self.proposalsEntry)], entry.format == 1,
                 let kept = try? decoder.decode([RuleProposal].self, from: Data(entry.payload.utf8))
             else { continue }
@@ -72,8 +73,8 @@ extension ReadContext {
         if due.count > looking {
             note("rules previews: \(due.count - looking) merge requests wait for the next runs")
         }
-        for path in Set(open.map(\.repo)).sorted() {
-            let numbers = Set(open.filter { $0.repo == path }.map(\.number))
+        for (path, rows) in byRepository.sorted(by: { $0.key < $1.key }) {
+            let numbers = Set(rows.map(\.number))
             let kept = (looks[path] ?? [:]).values.filter { numbers.contains($0.number) }.sorted {
                 $0.number < $1.number
             }
