@@ -29,9 +29,16 @@ extension Evaluator {
         for answer in answers {
             answerAt[answer.entries[0]] = answer.entries
         }
+        // Each entry's repository and commands (none for a refusal), read in place as the cap
+        // reads them: read through `entries[index]`, every entry was copied.
+        let counts = entries.mapInPlace { entry -> (origin: RepositoryPath?, commands: Int) in
+            (origins[entry.rule], entry.isRefusal ? 0 : entry.pendingCommandCount)
+        }
+        let answering = entries.mapInPlace { $0.answersCommand }
         for index in entries.indices {
             let unit: [Int]
-            if !entries[index].answersCommand {
+            if !answering[index] {
+                guard counts[index].origin != nil else { continue }
                 unit = [index]
             } else if let answer = answerAt[index] {
                 unit = answer
@@ -40,8 +47,8 @@ extension Evaluator {
             }
             var counted: [RepositoryPath: Int] = [:]
             for member in unit {
-                guard let origin = origins[entries[member].rule], !entries[member].isRefusal else { continue }
-                counted[origin, default: 0] += entries[member].pendingCommandCount
+                guard let origin = counts[member].origin else { continue }
+                counted[origin, default: 0] += counts[member].commands
             }
             let over = counted.filter { origin, commands in
                 commands > 0 && (full.contains(origin) || sent[origin, default: 0] + commands > share)
